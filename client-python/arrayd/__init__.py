@@ -1,0 +1,94 @@
+"""arrayd: NumPy arrays on a shared (GPU) array server, by remote handle.
+
+    import arrayd as ad
+    x = ad.arange(6).reshape(2, 3).astype("f")
+    print(x.sum(axis=1))          # array([ 3., 12.], dtype=float32)
+
+Where things live: _session.py (transport, batching, sync, upload and
+download), _ndarray.py (ndarray, views, indexing), _math.py (elementwise
+ufuncs, one row each), _reduction.py, _creation.py, _errors.py, _dtypes.py,
+_proto/ (generated messages; see gen_proto.sh).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+# _ndarray first: it imports _math/_reduction, which import it back.
+from arrayd._ndarray import ndarray  # isort: skip
+from arrayd._creation import (arange, array, asarray, ascontiguousarray,
+                              asnumpy, empty, empty_like, eye, full,
+                              full_like, identity, linspace, ones, ones_like,
+                              zeros, zeros_like)
+from arrayd._errors import ConnectionError, OutOfMemoryError, SessionClosedError
+from arrayd._math import (abs, absolute, add, bitwise_and, bitwise_or,
+                          bitwise_xor, divide, equal, floor_divide, greater,
+                          greater_equal, invert, left_shift, less, less_equal,
+                          logical_and, logical_not, logical_or, logical_xor,
+                          maximum, minimum, mod, multiply, negative,
+                          not_equal, positive, power, remainder, right_shift,
+                          subtract, true_divide)
+from arrayd._math import asarray_in as _asarray_in
+from arrayd._math import session_of as _session_of
+from arrayd._reduction import (all, amax, amin, any, argmax, argmin, max,
+                               mean, min, prod, sum)
+from arrayd._session import Session, connect, disconnect
+from arrayd._session import current as current_session
+
+__version__ = "0.1.0"
+
+# dtypes: NumPy's own classes (ad.float32 is np.float32).
+bool_ = np.bool_
+int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
+uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
+float16, float32, float64 = np.float16, np.float32, np.float64
+complex64, complex128 = np.complex64, np.complex128
+dtype = np.dtype
+newaxis = None
+
+
+def synchronize() -> None:
+    """Waits for all queued work of the current session; raises the first
+    deferred error, if any."""
+    current_session().synchronize()
+
+
+def reshape(a: Any, newshape: Any, order: str = "C") -> ndarray:
+    return _asarray_in(_session_of(a), a).reshape(newshape, order=order)
+
+
+def transpose(a: Any, axes: Any = None) -> ndarray:
+    return _asarray_in(_session_of(a), a).transpose(axes)
+
+
+def ravel(a: Any) -> ndarray:
+    return _asarray_in(_session_of(a), a).ravel()
+
+
+def copy(a: Any) -> ndarray:
+    return _asarray_in(_session_of(a), a).copy()
+
+
+def broadcast_to(a: Any, shape: Any) -> ndarray:
+    shp = tuple(shape) if not isinstance(shape, int) else (shape,)
+    return _asarray_in(_session_of(a), a).view_as_broadcast(shp)
+
+
+__all__ = [
+    "ConnectionError", "OutOfMemoryError", "Session", "SessionClosedError",
+    "abs", "absolute", "add", "all", "amax", "amin", "any", "arange",
+    "argmax", "argmin", "array", "asarray", "ascontiguousarray", "asnumpy",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bool_", "broadcast_to",
+    "complex128", "complex64", "connect", "copy", "current_session",
+    "disconnect", "divide", "dtype", "empty", "empty_like", "equal", "eye",
+    "float16", "float32", "float64", "floor_divide", "full", "full_like",
+    "greater", "greater_equal", "identity", "int16", "int32", "int64",
+    "int8", "invert", "left_shift", "less", "less_equal", "linspace",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "max",
+    "maximum", "mean", "min", "minimum", "mod", "multiply", "ndarray",
+    "negative", "newaxis", "not_equal", "ones", "ones_like", "positive",
+    "power", "prod", "ravel", "remainder", "reshape", "right_shift", "sum",
+    "synchronize", "transpose", "true_divide", "uint16", "uint32", "uint64",
+    "uint8", "zeros", "zeros_like",
+]

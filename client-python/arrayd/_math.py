@@ -1,0 +1,250 @@
+"""Elementwise ops: NumPy ufuncs that run on the server.
+
+Each op is one row at the bottom of this file: public name, server op name
+(OPS.md) and the NumPy ufunc whose rules (dtype resolution, NEP 50 weak
+Python scalars, broadcasting, same_kind casting into out=) the client applies
+to compute the result's dtype and shape without asking the server.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+from numpy._core._exceptions import _UFuncOutputCastingError
+
+from arrayd import _dtypes
+from arrayd import _session as _sess
+from arrayd._ndarray import ndarray, scalar
+
+_BOOL = np.dtype(np.bool_)
+# (op, operand dtype or Python scalar type, ...) -> ufunc.resolve_dtypes(...)
+_RESOLVED: dict[tuple[Any, ...], tuple[np.dtype, ...]] = {}
+_INT_BOUNDS = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+               for dt in _dtypes.SUPPORTED if dt.kind in "iu"}
+_COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal",
+                          "greater", "greater_equal"))
+
+
+def session_of(*args: Any) -> _sess.Session:
+    """The session of the arrayd arrays among args (the default if none)."""
+    s = None
+    for a in args:
+        if isinstance(a, ndarray):
+            if s is None:
+                s = a._session
+            elif a._session is not s:
+                raise ValueError(
+                    "arrays belong to different arrayd sessions")
+    return s if s is not None else _sess.current()
+
+
+def asarray_in(s: _sess.Session, x: Any, dtype: Any = None) -> ndarray:
+    """x as an arrayd array of session s (array-likes are uploaded)."""
+    if isinstance(x, ndarray):
+        return x if dtype is None else x.astype(dtype, copy=False)
+    arr = np.asarray(x, dtype=dtype)
+    dt = _dtypes.normalize(arr.dtype)
+    return ndarray._new(s, s.upload(arr), arr.shape, dt)
+
+
+def _operand(s: _sess.Session, x: Any) -> tuple[Any, Any]:
+    """(value, dtype key for resolve_dtypes).
+
+    Python int/float/complex stay Python scalars (weak, NEP 50); numpy
+    scalars become 0-d arrays of their own dtype; array-likes are uploaded.
+    """
+    t = type(x)
+    if t is ndarray:
+        return x, x._dtype
+    if t is int or t is float or t is complex:
+        return x, t
+    if t is bool:
+        return scalar(s, x, _BOOL), _BOOL
+    if isinstance(x, ndarray):
+        return x, x._dtype
+    if isinstance(x, np.generic):
+        dt = _dtypes.normalize(x.dtype)
+        return scalar(s, x.item(), dt), dt
+    a = asarray_in(s, x)
+    return a, a._dtype
+
+
+def _weak_scalar(s: _sess.Session, value: Any, dtype: np.dtype) -> ndarray:
+    """A Python scalar as a 0-d array of the dtype NumPy gives it."""
+    bounds = _INT_BOUNDS.get(dtype)
+    if bounds is not None and type(value) is int and not (
+            bounds[0] <= value <= bounds[1]):
+        raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
+    return scalar(s, value, dtype)
+
+
+def _check_out(uf: np.ufunc, out: Any, s: _sess.Session,
+               shape: tuple[int, ...], dtype: np.dtype) -> ndarray:
+    if type(out) is tuple:
+        if len(out) != 1:
+            raise ValueError(f"{uf.__name__} has 1 output, got {len(out)}")
+        out = out[0]
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be an arrayd.ndarray")
+    if out._session is not s:
+        raise ValueError("arrays belong to different arrayd sessions")
+    if out._shape != shape:
+        try:
+            ok = np.broadcast_shapes(shape, out._shape) == out._shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"non-broadcastable output operand with shape {out._shape} "
+                f"doesn't match the broadcast shape {shape}")
+    if dtype != out._dtype and not np.can_cast(dtype, out._dtype,
+                                               "same_kind"):
+        raise _UFuncOutputCastingError(uf, "same_kind", dtype, out._dtype, 0)
+    return out
+
+
+def _constant(s: _sess.Session, shape: tuple[int, ...], dtype: np.dtype,
+              value: Any, uf: np.ufunc, out: Any) -> ndarray:
+    """A result that NumPy knows without looking at the data."""
+    attrs = {"shape": list(shape), "dtype": dtype,
+             "value": int(value) if dtype.kind == "b" else value}
+    if out is not None:
+        out = _check_out(uf, out, s, shape, dtype)
+        tmp = s.new_handle()
+        s.record("full", (), (tmp,), attrs)
+        s.record("setitem", (out._handle, tmp), (), {"index": [2, 0, 0, 0]})
+        s.free(tmp)
+        return out
+    h = s.new_handle()
+    s.record("full", (), (h,), attrs)
+    return ndarray._new(s, h, shape, dtype)
+
+
+def _binary(op: str, uf: np.ufunc, x1: Any, x2: Any, out: Any) -> ndarray:
+    s = session_of(x1, x2, out)
+    a, ka = _operand(s, x1)
+    b, kb = _operand(s, x2)
+    key = (op, ka, kb)
+    r = _RESOLVED.get(key)
+    if r is None:
+        r = uf.resolve_dtypes((ka, kb, None))  # NumPy's TypeError
+        _RESOLVED[key] = r
+    in1, in2, rdt = r
+    sa = a._shape if type(a) is ndarray else ()
+    sb = b._shape if type(b) is ndarray else ()
+    if sa == sb:
+        shape = sa
+    else:
+        try:
+            shape = np.broadcast_shapes(sa, sb)
+        except ValueError:
+            raise ValueError(f"operands could not be broadcast together "
+                             f"with shapes {sa} {sb} ") from None
+    try:
+        if type(a) is not ndarray:
+            a = _weak_scalar(s, a, in1)
+        if type(b) is not ndarray:
+            b = _weak_scalar(s, b, in2)
+    except OverflowError:
+        if op not in _COMPARISONS:
+            raise
+        # NumPy 2 compares with out-of-range Python ints: the answer is the
+        # same for every in-range value.
+        va = np.zeros((), in1) if type(a) is ndarray else x1
+        vb = np.zeros((), in2) if type(b) is ndarray else x2
+        return _constant(s, shape, rdt, bool(uf(va, vb)), uf, out)
+    if out is not None:
+        out = _check_out(uf, out, s, shape, rdt)
+        s.record(op, (a._handle, b._handle), (out._handle,), {"dtype": rdt})
+        return out
+    h = s.new_handle()
+    s.record(op, (a._handle, b._handle), (h,), {"dtype": rdt})
+    return ndarray._new(s, h, shape, rdt)
+
+
+def _unary(op: str, uf: np.ufunc, x: Any, out: Any) -> ndarray:
+    s = session_of(x, out)
+    if type(x) is int or type(x) is float or type(x) is complex:
+        x = np.asarray(x)  # NumPy's default dtype for a lone Python scalar
+    a, ka = _operand(s, x)
+    key = (op, ka)
+    r = _RESOLVED.get(key)
+    if r is None:
+        r = uf.resolve_dtypes((ka, None))
+        _RESOLVED[key] = r
+    rdt = r[1]
+    if out is not None:
+        out = _check_out(uf, out, s, a._shape, rdt)
+        s.record(op, (a._handle,), (out._handle,), {"dtype": rdt})
+        return out
+    h = s.new_handle()
+    s.record(op, (a._handle,), (h,), {"dtype": rdt})
+    return ndarray._new(s, h, a._shape, rdt)
+
+
+def _binary_ufunc(op: str, uf: np.ufunc) -> Callable[..., ndarray]:
+    def f(x1: Any, x2: Any, /, out: Any = None) -> ndarray:
+        return _binary(op, uf, x1, x2, out)
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = (f"Elementwise numpy.{uf.__name__} on the server "
+                 "(broadcasting, NumPy's dtype rules, out=).")
+    f.ufunc = uf  # type: ignore[attr-defined]
+    return f
+
+
+def _unary_ufunc(op: str, uf: np.ufunc) -> Callable[..., ndarray]:
+    def f(x: Any, /, out: Any = None) -> ndarray:
+        return _unary(op, uf, x, out)
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = f"Elementwise numpy.{uf.__name__} on the server (out=)."
+    f.ufunc = uf  # type: ignore[attr-defined]
+    return f
+
+
+# -- the ops: public name = factory(server op name, NumPy ufunc) -----------
+
+negative = _unary_ufunc("negative", np.negative)
+positive = _unary_ufunc("positive", np.positive)
+absolute = _unary_ufunc("absolute", np.absolute)
+logical_not = _unary_ufunc("logical_not", np.logical_not)
+invert = _unary_ufunc("invert", np.invert)
+
+add = _binary_ufunc("add", np.add)
+subtract = _binary_ufunc("subtract", np.subtract)
+multiply = _binary_ufunc("multiply", np.multiply)
+true_divide = _binary_ufunc("true_divide", np.true_divide)
+floor_divide = _binary_ufunc("floor_divide", np.floor_divide)
+remainder = _binary_ufunc("remainder", np.remainder)
+power = _binary_ufunc("power", np.power)
+equal = _binary_ufunc("equal", np.equal)
+not_equal = _binary_ufunc("not_equal", np.not_equal)
+less = _binary_ufunc("less", np.less)
+less_equal = _binary_ufunc("less_equal", np.less_equal)
+greater = _binary_ufunc("greater", np.greater)
+greater_equal = _binary_ufunc("greater_equal", np.greater_equal)
+logical_and = _binary_ufunc("logical_and", np.logical_and)
+logical_or = _binary_ufunc("logical_or", np.logical_or)
+logical_xor = _binary_ufunc("logical_xor", np.logical_xor)
+bitwise_and = _binary_ufunc("bitwise_and", np.bitwise_and)
+bitwise_or = _binary_ufunc("bitwise_or", np.bitwise_or)
+bitwise_xor = _binary_ufunc("bitwise_xor", np.bitwise_xor)
+left_shift = _binary_ufunc("left_shift", np.left_shift)
+right_shift = _binary_ufunc("right_shift", np.right_shift)
+maximum = _binary_ufunc("maximum", np.maximum)
+minimum = _binary_ufunc("minimum", np.minimum)
+
+# NumPy's aliases.
+divide = true_divide
+mod = remainder
+abs = absolute  # noqa: A001
+
+# numpy ufunc name -> function, for ndarray.__array_ufunc__.
+UFUNCS: dict[str, Callable[..., ndarray]] = {
+    f.ufunc.__name__: f  # type: ignore[attr-defined]
+    for f in (negative, positive, absolute, logical_not, invert, add,
+              subtract, multiply, true_divide, floor_divide, remainder,
+              power, equal, not_equal, less, less_equal, greater,
+              greater_equal, logical_and, logical_or, logical_xor,
+              bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift,
+              maximum, minimum)
+}

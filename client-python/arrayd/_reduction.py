@@ -1,0 +1,155 @@
+"""Reductions: sum prod mean min max all any argmin argmax.
+
+The result dtype comes from NumPy on a 1-element array; the result shape
+from axis arithmetic (NumPy's normalize_axis_tuple checks the axes). Empty
+inputs are checked by NumPy itself on a zero-size array (cheap), so min/max
+of nothing raise NumPy's ValueError.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from arrayd import _dtypes
+from arrayd._math import asarray_in, session_of
+from arrayd._ndarray import ndarray
+
+_RESULT_DTYPE: dict[tuple[Any, ...], np.dtype] = {}
+_NUMPY = {"sum": np.sum, "prod": np.prod, "mean": np.mean, "min": np.min,
+          "max": np.max, "all": np.all, "any": np.any,
+          "argmin": np.argmin, "argmax": np.argmax}
+_HAS_DTYPE = frozenset(("sum", "prod", "mean"))
+
+
+def _result_dtype(op: str, dt: np.dtype, dtype: np.dtype | None) -> np.dtype:
+    key = (op, dt, dtype)
+    r = _RESULT_DTYPE.get(key)
+    if r is None:
+        one = np.zeros(1, dtype=dt)
+        with np.errstate(all="ignore"):
+            if op in _HAS_DTYPE:
+                r = np.asarray(_NUMPY[op](one, dtype=dtype)).dtype
+            else:
+                r = np.asarray(_NUMPY[op](one)).dtype
+        _RESULT_DTYPE[key] = r
+    return r
+
+
+def _finish(op: str, a: ndarray, shape: tuple[int, ...], dt: np.dtype,
+            attrs: dict[str, Any], out: Any) -> ndarray:
+    s = a._session
+    if out is not None:
+        if not isinstance(out, ndarray) or out._session is not s:
+            raise TypeError("out must be an arrayd.ndarray of the same "
+                            "session")
+        if out._shape != shape:
+            raise ValueError(f"output parameter for reduction operation {op} "
+                             f"has the wrong shape {out._shape}, expected "
+                             f"{shape}")
+        s.record(op, (a._handle,), (out._handle,), attrs)
+        return out
+    h = s.new_handle()
+    s.record(op, (a._handle,), (h,), attrs)
+    return ndarray._new(s, h, shape, dt)
+
+
+def _reduce(op: str, a: Any, axis: Any, dtype: Any, out: Any,
+            keepdims: bool) -> ndarray:
+    a = asarray_in(session_of(a, out), a)
+    shape = a._shape
+    nd = len(shape)
+    axes = (tuple(range(nd)) if axis is None
+            else normalize_axis_tuple(axis, nd))  # NumPy's AxisError
+    dt = None if dtype is None else _dtypes.normalize(dtype)
+    rdt = _result_dtype(op, a._dtype, dt)
+    if 0 in shape:  # zero-size: NumPy checks it (no data to allocate)
+        kw = {"dtype": dt} if dt is not None else {}
+        with np.errstate(all="ignore"):
+            _NUMPY[op](np.zeros(shape, a._dtype), axis=axis,
+                       keepdims=keepdims, **kw)
+    if keepdims:
+        rshape = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    else:
+        rshape = tuple(d for i, d in enumerate(shape) if i not in axes)
+    attrs: dict[str, Any] = {"axes": list(axes), "keepdims": bool(keepdims)}
+    if dt is not None:
+        attrs["dtype"] = dt
+    return _finish(op, a, rshape, rdt, attrs, out)
+
+
+def _arg_reduce(op: str, a: Any, axis: Any, out: Any,
+                keepdims: bool) -> ndarray:
+    a = asarray_in(session_of(a, out), a)
+    shape = a._shape
+    nd = len(shape)
+    attrs: dict[str, Any] = {"keepdims": bool(keepdims)}
+    if axis is None:
+        rshape = (1,) * nd if keepdims else ()
+    else:
+        ax = normalize_axis_index(axis, nd)
+        attrs["axis"] = ax
+        rshape = (tuple(1 if i == ax else d for i, d in enumerate(shape))
+                  if keepdims else shape[:ax] + shape[ax + 1:])
+    if 0 in shape:
+        _NUMPY[op](np.zeros(shape, a._dtype), axis=axis, keepdims=keepdims)
+    return _finish(op, a, rshape, np.dtype(np.int64), attrs, out)
+
+
+def sum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+        keepdims: bool = False) -> ndarray:
+    """Sum of elements over the given axes (numpy.sum)."""
+    return _reduce("sum", a, axis, dtype, out, keepdims)
+
+
+def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: bool = False) -> ndarray:
+    """Product of elements over the given axes (numpy.prod)."""
+    return _reduce("prod", a, axis, dtype, out, keepdims)
+
+
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+         keepdims: bool = False) -> ndarray:
+    """Arithmetic mean over the given axes (numpy.mean)."""
+    return _reduce("mean", a, axis, dtype, out, keepdims)
+
+
+def min(a: Any, axis: Any = None, out: Any = None,
+        keepdims: bool = False) -> ndarray:
+    """Minimum over the given axes (numpy.min)."""
+    return _reduce("min", a, axis, None, out, keepdims)
+
+
+def max(a: Any, axis: Any = None, out: Any = None,
+        keepdims: bool = False) -> ndarray:
+    """Maximum over the given axes (numpy.max)."""
+    return _reduce("max", a, axis, None, out, keepdims)
+
+
+def all(a: Any, axis: Any = None, out: Any = None,
+        keepdims: bool = False) -> ndarray:
+    """Whether all elements are true (numpy.all)."""
+    return _reduce("all", a, axis, None, out, keepdims)
+
+
+def any(a: Any, axis: Any = None, out: Any = None,
+        keepdims: bool = False) -> ndarray:
+    """Whether any element is true (numpy.any)."""
+    return _reduce("any", a, axis, None, out, keepdims)
+
+
+def argmin(a: Any, axis: Any = None, out: Any = None, *,
+           keepdims: bool = False) -> ndarray:
+    """Indices of the minimum (numpy.argmin); int64."""
+    return _arg_reduce("argmin", a, axis, out, keepdims)
+
+
+def argmax(a: Any, axis: Any = None, out: Any = None, *,
+           keepdims: bool = False) -> ndarray:
+    """Indices of the maximum (numpy.argmax); int64."""
+    return _arg_reduce("argmax", a, axis, out, keepdims)
+
+
+amin = min
+amax = max

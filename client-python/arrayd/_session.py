@@ -1,0 +1,560 @@
+"""Transport: one session = one OpStream to an arrayd server.
+
+Ops are recorded into a pending ClientMessage (cheap: no round trip, no
+syscall) and sent in batches: at a sync point, when the batch is full, or
+after a short delay by a background flusher thread. Frees of collected arrays
+ride along with the next message. Bulk data uses the Upload/Download RPCs.
+
+Thread safety: a Session may be used from several threads. ``_lock`` guards
+only the pending message (record and swap); ``_sync_lock`` serializes sync
+points, which read the response stream in the calling thread.
+"""
+from __future__ import annotations
+
+import atexit
+import collections
+import fcntl
+import itertools
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import grpc
+import numpy as np
+
+from arrayd import _dtypes
+from arrayd._errors import (ConnectionError, SessionClosedError,
+                            from_op_error, from_rpc_error)
+from arrayd._proto import pb
+
+_SERVICE = "/arrayd.v1.Arrayd/"
+_MAX_MESSAGE = 64 << 20
+_CHANNEL_OPTIONS = [
+    ("grpc.max_send_message_length", _MAX_MESSAGE),
+    ("grpc.max_receive_message_length", _MAX_MESSAGE),
+]
+_BATCH_OPS = 256        # flush when this many ops are pending
+_FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
+_CHUNK_BYTES = 4 << 20  # Upload chunk size
+_START_TIMEOUT_S = 10.0
+
+
+def _set_attr(av: pb.AttrValue, v: Any) -> None:
+    """Stores a Python value in an AttrValue (bool/int/float/complex/...)."""
+    t = type(v)
+    if t is bool:
+        av.b = v
+    elif t is int:
+        av.i = v
+    elif t is float:
+        av.f = v
+    elif t is tuple or t is list:
+        ints = av.ints
+        ints.SetInParent()  # an empty list is still a value (0-d shape)
+        ints.values.extend(v)
+    elif t is complex:
+        av.c.real = v.real
+        av.c.imag = v.imag
+    elif isinstance(v, np.dtype):
+        av.dtype = _dtypes.to_pb(v)
+    elif t is bytes:
+        av.data = v
+    elif t is str:
+        av.s = v
+    else:
+        raise TypeError(f"cannot encode attribute value {v!r} of type {t}")
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+
+
+def _parse_download_chunk(raw: bytes) -> tuple[pb.DownloadChunk, memoryview]:
+    """Splits a serialized DownloadChunk into its small fields and a view of
+    its data, so the payload is copied once (into the result array) only."""
+    mv = memoryview(raw)
+    data = mv[0:0]
+    header = []
+    pos, end = 0, len(raw)
+    while pos < end:
+        start = pos
+        key, pos = _read_varint(raw, pos)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            _, pos = _read_varint(raw, pos)
+        elif wire == 2:
+            n, pos = _read_varint(raw, pos)
+            if field == 4:  # DownloadChunk.data
+                data = mv[pos:pos + n]
+                pos += n
+                continue
+            pos += n
+        elif wire == 1:
+            pos += 8
+        elif wire == 5:
+            pos += 4
+        else:
+            raise RuntimeError(f"bad wire type {wire} in DownloadChunk")
+        header.append(raw[start:pos])
+    return pb.DownloadChunk.FromString(b"".join(header)), data
+
+
+def _identity(b: bytes) -> bytes:
+    return b
+
+
+class Session:
+    """One session on an arrayd server: the OpStream, handles and batching.
+
+    Arrays of a session are freed when it closes (``close()``, process exit,
+    or loss of the connection); using them afterwards raises
+    SessionClosedError.
+    """
+
+    def __init__(self, address: str, client_name: str = "arrayd-python"):
+        self.address = address
+        self._closed = False
+        self._closed_reason = "the session is closed"
+        self._channel = grpc.insecure_channel(address,
+                                              options=_CHANNEL_OPTIONS)
+        ch = self._channel
+        caps = ch.unary_unary(
+            _SERVICE + "GetCapabilities",
+            request_serializer=pb.GetCapabilitiesRequest.SerializeToString,
+            response_deserializer=pb.Capabilities.FromString)
+        try:
+            self.capabilities: pb.Capabilities = caps(
+                pb.GetCapabilitiesRequest(), timeout=_START_TIMEOUT_S)
+        except grpc.RpcError as e:
+            ch.close()
+            raise ConnectionError(
+                f"cannot reach arrayd at {address!r}: {e.details()}") from None
+        self.max_inline_bytes = self.capabilities.max_inline_bytes or (1 << 20)
+        self._upload_rpc = ch.stream_unary(
+            _SERVICE + "Upload", request_serializer=_identity,
+            response_deserializer=pb.UploadResponse.FromString)
+        self._download_rpc = ch.unary_stream(
+            _SERVICE + "Download",
+            request_serializer=pb.DownloadRequest.SerializeToString,
+            response_deserializer=_parse_download_chunk)
+
+        self._handles = itertools.count(1)
+        self._sync_ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._sync_lock = threading.RLock()
+        self._pending = pb.ClientMessage()
+        self._frees: collections.deque[int] = collections.deque()
+        self._deferred: list[pb.OpError] = []
+        self._requests: queue.SimpleQueue[pb.ClientMessage | None] = (
+            queue.SimpleQueue())
+        self._wake = threading.Event()
+
+        stream = ch.stream_stream(
+            _SERVICE + "OpStream",
+            request_serializer=pb.ClientMessage.SerializeToString,
+            response_deserializer=pb.ServerMessage.FromString)
+        first = pb.ClientMessage()
+        first.open.client_name = client_name
+        self._requests.put(first)
+        self._responses = stream(self._request_iter())
+        try:
+            msg = next(self._responses)
+        except (grpc.RpcError, StopIteration) as e:
+            self._closed = True
+            ch.close()
+            detail = e.details() if isinstance(e, grpc.RpcError) else "closed"
+            raise ConnectionError(
+                f"arrayd at {address!r} refused the session: {detail}"
+            ) from None
+        self.session_id: int = msg.opened.session_id
+        self.backend: str = msg.opened.backend
+
+        self._flusher = threading.Thread(
+            target=_flusher_main, args=(weakref.ref(self), self._wake),
+            name="arrayd-flusher", daemon=True)
+        self._flusher.start()
+        _open_sessions.add(self)
+
+    # -- op path ---------------------------------------------------------
+
+    def new_handle(self) -> int:
+        """A fresh client-assigned handle (never reused in this session)."""
+        return next(self._handles)
+
+    def record(self, name: str, inputs: Sequence[int], outputs: Sequence[int],
+               attrs: dict[str, Any] | None = None) -> None:
+        """Queues one op; it is sent with the next batch."""
+        if self._closed:
+            raise SessionClosedError(self._closed_reason)
+        with self._lock:
+            op = self._pending.ops.add(name=name, inputs=inputs,
+                                       outputs=outputs)
+            if attrs:
+                oa = op.attrs
+                for k, v in attrs.items():
+                    _set_attr(oa[k], v)
+            n = len(self._pending.ops)
+        if n == 1:
+            self._wake.set()
+        elif n >= _BATCH_OPS:
+            self.flush()
+
+    def free(self, handle: int) -> None:
+        """Queues a free (sent with the next message). Never raises."""
+        if not self._closed:
+            self._frees.append(handle)
+
+    def flush(self, sync: pb.Sync | None = None) -> None:
+        """Sends the pending ops and frees (and ``sync``) as one message."""
+        with self._lock:
+            msg = self._pending
+            # Frees first: every op naming a handle queued for freeing was
+            # recorded before the free, hence is in this message or earlier.
+            frees = self._frees
+            n = len(frees)
+            if n:
+                msg.frees.extend([frees.popleft() for _ in range(n)])
+            if sync is None and not n and not msg.ops:
+                return
+            if sync is not None:
+                msg.sync.CopyFrom(sync)
+            self._pending = pb.ClientMessage()
+            self._requests.put(msg)
+
+    def _request_iter(self) -> Iterator[pb.ClientMessage]:
+        get = self._requests.get
+        while True:
+            msg = get()
+            if msg is None:
+                return
+            yield msg
+
+    # -- sync points -----------------------------------------------------
+
+    def check_open(self) -> None:
+        if self._closed:
+            raise SessionClosedError(self._closed_reason)
+
+    def _sync(self, fetch: Sequence[int] = ()) -> pb.SyncReply:
+        with self._sync_lock:
+            self.check_open()
+            sid = next(self._sync_ids)
+            self.flush(pb.Sync(sync_id=sid, fetch=fetch))
+            while True:
+                try:
+                    msg = next(self._responses)
+                except StopIteration:
+                    self._mark_closed("the server ended the session")
+                    raise ConnectionError(
+                        f"arrayd at {self.address!r} ended the session"
+                    ) from None
+                except grpc.RpcError as e:
+                    self._mark_closed(
+                        f"the session's stream failed: {e.details()}")
+                    raise from_rpc_error(e, "OpStream") from None
+                if msg.HasField("sync") and msg.sync.sync_id == sid:
+                    return msg.sync
+
+    def synchronize(self) -> None:
+        """Waits for all queued ops; raises the first deferred error."""
+        reply = self._sync()
+        errors = self._deferred + list(reply.errors)
+        self._deferred = []
+        if errors:
+            raise from_op_error(errors[0])
+
+    def fetch(self, handles: Sequence[int]) -> list[np.ndarray]:
+        """Waits for the arrays and returns their data as numpy arrays.
+
+        Raises the error that poisoned a fetched array; other deferred
+        errors are kept for the next synchronize().
+        """
+        reply = self._sync(fetch=handles)
+        self._deferred.extend(reply.errors)
+        by_handle = {f.handle: f for f in reply.fetched}
+        out = []
+        for h in handles:
+            f = by_handle.get(h)
+            if f is None:
+                raise RuntimeError(f"server did not answer fetch of {h}")
+            if f.HasField("error") and (f.error.kind or f.error.message):
+                raise from_op_error(f.error)
+            dtype = _dtypes.from_pb(f.dtype)
+            shape = tuple(f.shape)
+            if f.inline:
+                arr = np.frombuffer(f.data, dtype=dtype).reshape(shape).copy()
+            else:
+                arr = self._download(h)
+            out.append(arr)
+        return out
+
+    # -- bulk data -------------------------------------------------------
+
+    def _download(self, handle: int) -> np.ndarray:
+        self.check_open()
+        req = pb.DownloadRequest(session_id=self.session_id, handle=handle)
+        out = flat = None
+        pos = total = 0
+        try:
+            for header, data in self._download_rpc(req):
+                if out is None:
+                    dtype = _dtypes.from_pb(header.dtype)
+                    out = np.empty(tuple(header.shape), dtype=dtype)
+                    flat = out.reshape(-1).view(np.uint8)
+                    total = header.total_bytes or out.nbytes
+                    if total != out.nbytes:
+                        raise RuntimeError(
+                            f"Download of {handle}: total_bytes {total} != "
+                            f"{out.nbytes} for {out.shape} {out.dtype}")
+                n = len(data)
+                flat[pos:pos + n] = np.frombuffer(data, dtype=np.uint8)
+                pos += n
+        except grpc.RpcError as e:
+            raise from_rpc_error(e, "Download") from None
+        if out is None:
+            raise RuntimeError(f"Download of {handle}: empty reply")
+        if pos != total:
+            raise RuntimeError(
+                f"Download of {handle}: got {pos} of {total} bytes")
+        return out
+
+    def upload(self, arr: np.ndarray) -> int:
+        """Copies a numpy array into a new handle and returns the handle."""
+        dt = _dtypes.normalize(arr.dtype)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr).reshape(arr.shape)
+        h = self.new_handle()
+        shape = [int(d) for d in arr.shape]
+        if arr.nbytes <= self.max_inline_bytes:
+            self.record("upload", (), (h,),
+                        {"dtype": dt, "shape": shape, "data": arr.tobytes()})
+            return h
+        self.check_open()
+        self.flush()
+        header = pb.UploadChunk(session_id=self.session_id, handle=h,
+                                dtype=_dtypes.to_pb(dt),
+                                shape=shape).SerializeToString()
+        flat = memoryview(arr.reshape(-1).view(np.uint8))
+
+        def chunks() -> Iterable[bytes]:
+            first = header
+            for start in range(0, len(flat), _CHUNK_BYTES):
+                piece = flat[start:start + _CHUNK_BYTES]
+                # UploadChunk.data is field 5, length-delimited (tag 0x2a).
+                yield b"".join((first, b"\x2a", _varint(len(piece)), piece))
+                first = b""
+
+        try:
+            self._upload_rpc(chunks())
+        except grpc.RpcError as e:
+            raise from_rpc_error(e, "Upload") from None
+        return h
+
+    # -- lifetime --------------------------------------------------------
+
+    def _mark_closed(self, reason: str) -> None:
+        self._closed = True
+        self._closed_reason = (f"arrayd session {getattr(self, 'session_id', '?')}"
+                               f" at {self.address!r} is closed: {reason}")
+        self._wake.set()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Ends the session; the server frees all its arrays."""
+        if self._closed:
+            return
+        self._mark_closed("disconnected")
+        self._requests.put(None)  # ends the request stream (half-close)
+        # Give the server a moment to end the stream, then tear down.
+        done = threading.Event()
+        try:
+            self._responses.add_done_callback(lambda _: done.set())
+            done.wait(1.0)
+        except Exception:
+            pass
+        self._channel.close()
+        _open_sessions.discard(self)
+
+    def __enter__(self) -> "Session":
+        _default_stack.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _default_stack.remove(self)
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return (f"<arrayd.Session {getattr(self, 'session_id', '?')} "
+                f"{self.address!r} {state}>")
+
+
+def _flusher_main(ref: "weakref.ref[Session]", wake: threading.Event) -> None:
+    """Sends each batch a short delay after its first op was recorded."""
+    while True:
+        wake.wait()
+        wake.clear()
+        s = ref()
+        if s is None or s._closed:
+            return
+        time.sleep(_FLUSH_DELAY_S)
+        try:
+            s.flush()
+        except Exception:  # never let the flusher die on a transient error
+            pass
+        del s
+
+
+# -- default session and the private server -------------------------------
+
+_default: Session | None = None
+_default_stack: list[Session] = []  # `with session:` blocks
+_default_lock = threading.Lock()
+_open_sessions: "weakref.WeakSet[Session]" = weakref.WeakSet()
+
+
+def current() -> Session:
+    """The session that module functions use; connects on first use."""
+    if _default_stack:
+        return _default_stack[-1]
+    s = _default
+    if s is not None and not s._closed:
+        return s
+    with _default_lock:
+        if _default is None or _default._closed:
+            return connect()
+        return _default
+
+
+def connect(address: str | None = None, *, default: bool = True) -> Session:
+    """Opens a session and (by default) makes it the default session.
+
+    The address is ``host:port`` or ``unix:/path``; without one, the env
+    variable ARRAYD_ADDRESS, else a private per-user server (started when
+    none answers).
+    """
+    global _default
+    if address is None:
+        address = os.environ.get("ARRAYD_ADDRESS") or _private_server()
+    s = Session(address)
+    if default:
+        _default = s
+    return s
+
+
+def disconnect(session: Session | None = None) -> None:
+    """Closes a session (the default one when none is named)."""
+    global _default
+    s = session if session is not None else _default
+    if s is None:
+        return
+    s.close()
+    if s is _default:
+        _default = None
+
+
+def _health_ok(address: str, timeout: float) -> bool:
+    ch = grpc.insecure_channel(address)
+    try:
+        health = ch.unary_unary(
+            _SERVICE + "Health",
+            request_serializer=pb.HealthRequest.SerializeToString,
+            response_deserializer=pb.HealthResponse.FromString)
+        r = health(pb.HealthRequest(), timeout=timeout)
+        return r.status == pb.HealthResponse.STATUS_SERVING
+    except grpc.RpcError:
+        return False
+    finally:
+        ch.close()
+
+
+def _server_binary() -> str | None:
+    env = os.environ.get("ARRAYD_SERVER_BIN")
+    if env:
+        return env
+    found = shutil.which("arrayd")
+    if found:
+        return found
+    # Source checkout: <repo>/client-python/arrayd/_session.py.
+    repo_bin = Path(__file__).resolve().parents[2] / "build" / "bin" / "arrayd"
+    return str(repo_bin) if repo_bin.is_file() else None
+
+
+def _private_server() -> str:
+    """Address of this user's private server, started if none answers."""
+    run_dir = Path(f"/tmp/arrayd-{os.getuid()}")
+    sock = run_dir / "arrayd.sock"
+    address = f"unix:{sock}"
+    if _health_ok(address, timeout=1.0):
+        return address
+    binary = _server_binary()
+    if binary is None:
+        raise ConnectionError(
+            f"no arrayd server answers at {address!r} and no arrayd binary "
+            "was found to start one: set ARRAYD_ADDRESS to a running server, "
+            "or ARRAYD_SERVER_BIN to the arrayd binary, or put arrayd on PATH")
+    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    log_path = run_dir / "arrayd.log"
+    with open(run_dir / "start.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one starter at a time
+        if _health_ok(address, timeout=1.0):
+            return address
+        if sock.exists():
+            sock.unlink()  # stale socket of a dead server
+        with open(log_path, "ab") as log:
+            proc = subprocess.Popen(
+                [binary, "--listen", address, "--backend", "auto"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True, close_fds=True)
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                break
+            if _health_ok(address, timeout=0.5):
+                return address
+            time.sleep(0.05)
+    try:
+        tail = log_path.read_text(errors="replace")[-2000:]
+    except OSError:
+        tail = ""
+    state = (f"exited with status {proc.returncode}" if proc.poll() is not None
+             else f"did not answer within {_START_TIMEOUT_S:.0f} s")
+    raise ConnectionError(
+        f"could not start arrayd ({binary}) at {address!r}: it {state}; "
+        f"log {log_path}:\n{tail}")
+
+
+@atexit.register
+def _close_all() -> None:
+    for s in list(_open_sessions):
+        try:
+            s.close()
+        except Exception:
+            pass
