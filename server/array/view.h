@@ -1,0 +1,112 @@
+// Buffer (refcounted device memory) and View (dtype, shape, byte strides,
+// offset into a buffer), with NumPy's view semantics: slicing, transposing,
+// broadcasting and most reshapes make views that share the buffer.
+#ifndef ARRAYD_ARRAY_VIEW_H_
+#define ARRAYD_ARRAY_VIEW_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "array/dtype.h"
+
+namespace arrayd {
+
+// NumPy's limit on the number of dimensions.
+inline constexpr int kMaxDims = 64;
+
+using Shape = absl::InlinedVector<int64_t, 6>;
+using Strides = absl::InlinedVector<int64_t, 6>;
+
+// A block of memory owned by a backend. Thread-safe to share; the memory is
+// returned to its allocator when the last reference goes.
+class Buffer {
+ public:
+  using Releaser = std::function<void(void*, size_t)>;
+  Buffer(void* data, size_t nbytes, Releaser release)
+      : data_(data), nbytes_(nbytes), release_(std::move(release)) {}
+  ~Buffer() {
+    if (release_) release_(data_, nbytes_);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // Host or device address, depending on the backend that made it.
+  void* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+
+ private:
+  void* data_;
+  size_t nbytes_;
+  Releaser release_;
+};
+
+// An array: a typed, strided window on a buffer. Cheap to copy.
+struct View {
+  std::shared_ptr<Buffer> buffer;
+  DType dtype = DType::kInvalid;
+  Shape shape;
+  Strides strides;  // in bytes; may be zero or negative
+  int64_t offset = 0;  // in bytes, from buffer->data()
+  bool writeable = true;  // false for broadcast views, as in NumPy
+
+  int ndim() const { return static_cast<int>(shape.size()); }
+  int64_t size() const;
+  int64_t nbytes() const { return size() * ItemSize(dtype); }
+  // Address of element [0, 0, ...].
+  char* data() const { return static_cast<char*>(buffer->data()) + offset; }
+  bool IsCContiguous() const;
+};
+
+int64_t ShapeSize(absl::Span<const int64_t> shape);
+Strides CStrides(absl::Span<const int64_t> shape, int itemsize);
+std::string ShapeString(absl::Span<const int64_t> shape);
+
+// A C-contiguous view of a whole buffer.
+View MakeContiguousView(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape);
+
+// NumPy's broadcasting of shapes; ValueError when they do not broadcast.
+absl::StatusOr<Shape> BroadcastShapes(absl::Span<const Shape> shapes);
+// `view` broadcast to `shape` (zero strides); ValueError when impossible.
+absl::StatusOr<View> BroadcastTo(const View& view, absl::Span<const int64_t> shape);
+
+// Axes permutation; `axes` empty reverses them. AxisError/ValueError on bad axes.
+absl::StatusOr<View> Transpose(const View& view, absl::Span<const int64_t> axes);
+
+// A view with the new shape when the strides allow it (NumPy's
+// _attempt_nocopy_reshape); an empty optional-like result (ok() with
+// buffer == nullptr) when a copy is needed. ValueError on size mismatch.
+// One -1 in `shape` is resolved.
+absl::StatusOr<Shape> ResolveReshape(int64_t size, absl::Span<const int64_t> shape);
+bool TryReshapeView(const View& view, absl::Span<const int64_t> shape, View* out);
+
+// One item of a basic index, as in OPS.md.
+struct IndexItem {
+  enum Kind { kInt = 0, kSlice = 1, kEllipsis = 2, kNewAxis = 3 } kind;
+  int64_t start, stop, step;  // kInt uses start; kNone marks an omitted bound
+};
+inline constexpr int64_t kNone = INT64_MIN;
+absl::StatusOr<std::vector<IndexItem>> ParseIndex(absl::Span<const int64_t> encoded);
+// x[index] as a view, with Python's slice rules; IndexError on bad indices.
+absl::StatusOr<View> BasicIndex(const View& view, absl::Span<const IndexItem> index);
+
+// Normalizes axes (negative allowed) for an array of `ndim` dimensions;
+// AxisError when out of range, ValueError when repeated.
+absl::StatusOr<absl::InlinedVector<int, 6>> NormalizeAxes(absl::Span<const int64_t> axes,
+                                                          int ndim);
+
+// Merges adjacent dimensions that are contiguous in every one of `views`
+// (which share one shape) and drops size-1 dimensions. Kernels iterate the
+// result. Returns the collapsed shape; `strides[i]` receives view i's strides.
+Shape CollapseDims(absl::Span<const View* const> views, std::vector<Strides>* strides);
+
+// True when the two views may touch the same bytes.
+bool MayOverlap(const View& a, const View& b);
+
+}  // namespace arrayd
+
+#endif  // ARRAYD_ARRAY_VIEW_H_

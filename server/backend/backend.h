@@ -1,0 +1,110 @@
+// The Backend interface: everything the server asks of a device. A Backend
+// owns a device (memory, properties); each session gets its own Stream, on
+// which its ops run in order. Implementations: backend/cpu (the reference,
+// used by CI), backend/cuda. No vendor API is called outside backend/.
+//
+// Kernel contracts: views passed to one call have the same shape unless the
+// call says otherwise (broadcasting is done by the caller with zero strides);
+// sizes may be zero; output views never overlap inputs except exactly.
+#ifndef ARRAYD_BACKEND_BACKEND_H_
+#define ARRAYD_BACKEND_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "array/view.h"
+#include "kernels/op_list.h"
+
+namespace arrayd {
+
+// A host value of any dtype, as sent in op attributes.
+struct Scalar {
+  enum Kind { kBool, kInt, kUInt, kFloat, kComplex } kind = kInt;
+  int64_t i = 0;
+  uint64_t u = 0;
+  double re = 0, im = 0;
+
+  static Scalar Int(int64_t v) { Scalar s; s.kind = kInt; s.i = v; return s; }
+  static Scalar UInt(uint64_t v) { Scalar s; s.kind = kUInt; s.u = v; return s; }
+  static Scalar Float(double v) { Scalar s; s.kind = kFloat; s.re = v; return s; }
+  static Scalar Complex(double re, double im) {
+    Scalar s; s.kind = kComplex; s.re = re; s.im = im; return s;
+  }
+  static Scalar Bool(bool v) { Scalar s; s.kind = kBool; s.i = v; return s; }
+};
+
+struct DeviceDescription {
+  std::string backend;
+  int index = 0;
+  std::string name;
+  uint64_t total_memory = 0;
+};
+
+// A session's ordered queue of work on one device. Not thread-safe: one
+// session's executor uses it. Calls may return before the work is done;
+// Synchronize() waits, and CopyToHost is synchronous.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+
+  // Memory for `nbytes` bytes, usable by work on this stream.
+  // RESOURCE_EXHAUSTED when the device is out of memory.
+  virtual absl::StatusOr<std::shared_ptr<Buffer>> Allocate(size_t nbytes) = 0;
+
+  // Host <-> device copies of a C-contiguous view.
+  virtual absl::Status CopyFromHost(const void* src, const View& dst) = 0;
+  virtual absl::Status CopyToHost(const View& src, void* dst) = 0;
+
+  // out[...] = value, cast to out's dtype.
+  virtual absl::Status Fill(const View& out, const Scalar& value) = 0;
+  // out[i] = start + i * step for a 1-D `out`, computed in start's kind
+  // (int64, uint64, float64 or complex128), then cast.
+  virtual absl::Status Iota(const View& out, const Scalar& start, const Scalar& step) = 0;
+  // dst[...] = src[...] with casting; same shape (src may have zero strides).
+  virtual absl::Status Copy(const View& src, const View& dst) = 0;
+
+  // out = op(in); `in` has the compute dtype, `out` the op's result dtype.
+  virtual absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) = 0;
+  // out = op(a, b); a and b share the compute dtype.
+  virtual absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
+                              const View& out) = 0;
+  // Reduces `in` over `axes` (sorted, unique) into `out`, whose shape is
+  // in's without those axes. Sum/prod/min/max: in and out share a dtype;
+  // all/any: out is bool.
+  virtual absl::Status Reduce(kernels::ReduceOp op, const View& in,
+                              absl::Span<const int> axes, const View& out) = 0;
+  // Index (int64) of the min/max along `axis`; `out` has in's shape without it.
+  virtual absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
+                                 const View& out) = 0;
+
+  // Waits until all work queued on this stream is done; reports deferred
+  // device errors.
+  virtual absl::Status Synchronize() = 0;
+};
+
+// A device and its memory. Thread-safe.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual std::vector<DeviceDescription> Devices() const = 0;
+  virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStream() = 0;
+  // OK while the device can serve; UNAVAILABLE after a fatal device error.
+  virtual absl::Status Health() const { return absl::OkStatus(); }
+};
+
+// Backends compiled into this binary ("cpu", "cuda", ...).
+std::vector<std::string> CompiledBackends();
+
+// Makes the backend named `name` ("auto" picks CUDA when a GPU is visible,
+// else CPU). `why` receives a sentence on the choice, for the log.
+absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(const std::string& name, std::string* why);
+
+}  // namespace arrayd
+
+#endif  // ARRAYD_BACKEND_BACKEND_H_

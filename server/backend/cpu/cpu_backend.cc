@@ -1,0 +1,102 @@
+#include "backend/cpu/cpu_backend.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+
+namespace arrayd {
+namespace cpu {
+namespace {
+
+class CpuStream : public Stream {
+ public:
+  CpuStream(std::atomic<uint64_t>* in_use, uint64_t limit) : in_use_(in_use), limit_(limit) {}
+
+  absl::StatusOr<std::shared_ptr<Buffer>> Allocate(size_t nbytes) override {
+    uint64_t before = in_use_->fetch_add(nbytes);
+    if (before + nbytes > limit_ || before + nbytes < before) {
+      in_use_->fetch_sub(nbytes);
+      return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes,
+                                           " bytes (allocated so far: ", before,
+                                           " bytes, limit ", limit_, " bytes)"));
+    }
+    void* p = nullptr;
+    if (posix_memalign(&p, 64, nbytes == 0 ? 64 : nbytes) != 0) {
+      in_use_->fetch_sub(nbytes);
+      return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes, " bytes"));
+    }
+    std::atomic<uint64_t>* in_use = in_use_;
+    return std::make_shared<Buffer>(p, nbytes, [in_use](void* data, size_t n) {
+      std::free(data);
+      in_use->fetch_sub(n);
+    });
+  }
+
+  absl::Status CopyFromHost(const void* src, const View& dst) override {
+    if (dst.nbytes() > 0) std::memcpy(dst.data(), src, dst.nbytes());
+    return absl::OkStatus();
+  }
+  absl::Status CopyToHost(const View& src, void* dst) override {
+    if (src.nbytes() > 0) std::memcpy(dst, src.data(), src.nbytes());
+    return absl::OkStatus();
+  }
+  absl::Status Fill(const View& out, const Scalar& value) override { return CpuFill(out, value); }
+  absl::Status Iota(const View& out, const Scalar& start, const Scalar& step) override {
+    return CpuIota(out, start, step);
+  }
+  absl::Status Copy(const View& src, const View& dst) override { return CpuCopy(src, dst); }
+  absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override {
+    return CpuUnary(op, in, out);
+  }
+  absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
+                      const View& out) override {
+    return CpuBinary(op, a, b, out);
+  }
+  absl::Status Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
+                      const View& out) override {
+    return CpuReduce(op, in, axes, out);
+  }
+  absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
+                         const View& out) override {
+    return CpuArgReduce(op, in, axis, out);
+  }
+  absl::Status Synchronize() override { return absl::OkStatus(); }
+
+ private:
+  std::atomic<uint64_t>* in_use_;
+  uint64_t limit_;
+};
+
+class CpuBackend : public Backend {
+ public:
+  explicit CpuBackend(uint64_t limit) : limit_(limit) {}
+  std::string name() const override { return "cpu"; }
+  std::vector<DeviceDescription> Devices() const override {
+    return {DeviceDescription{"cpu", 0, "host CPU", limit_}};
+  }
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override {
+    return std::unique_ptr<Stream>(new CpuStream(&in_use_, limit_));
+  }
+
+ private:
+  uint64_t limit_;
+  std::atomic<uint64_t> in_use_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> CreateCpuBackend(uint64_t memory_limit) {
+  if (memory_limit == 0) {
+    uint64_t pages = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES));
+    uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+    memory_limit = pages * page / 10 * 8;
+  }
+  return std::make_unique<CpuBackend>(memory_limit);
+}
+
+}  // namespace cpu
+}  // namespace arrayd

@@ -1,0 +1,32 @@
+// The CPU backend: the reference implementation of every op, in plain C++
+// over the shared functors. Memory is host memory with a byte limit so that
+// an oversized request fails cleanly instead of waking the OOM killer.
+#ifndef ARRAYD_BACKEND_CPU_CPU_BACKEND_H_
+#define ARRAYD_BACKEND_CPU_CPU_BACKEND_H_
+
+#include <atomic>
+#include <memory>
+
+#include "backend/backend.h"
+
+namespace arrayd {
+namespace cpu {
+
+// Creates the CPU backend. `memory_limit` bytes may be allocated at once
+// (0: 80% of physical memory).
+std::unique_ptr<Backend> CreateCpuBackend(uint64_t memory_limit = 0);
+
+// Kernels of the CPU stream, one function per Stream method (cpu_*.cc).
+absl::Status CpuFill(const View& out, const Scalar& value);
+absl::Status CpuIota(const View& out, const Scalar& start, const Scalar& step);
+absl::Status CpuCopy(const View& src, const View& dst);
+absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out);
+absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const View& out);
+absl::Status CpuReduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
+                       const View& out);
+absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);
+
+}  // namespace cpu
+}  // namespace arrayd
+
+#endif  // ARRAYD_BACKEND_CPU_CPU_BACKEND_H_

@@ -1,0 +1,135 @@
+// CPU reductions: sum, prod, min, max, all, any along axes, and argmin/argmax.
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_loops.h"
+#include "common/status.h"
+#include "kernels/functors.h"
+#include "kernels/host_dispatch.h"
+
+namespace arrayd {
+namespace cpu {
+namespace {
+
+using kernels::Cast;
+using kernels::DispatchDType;
+using kernels::ReduceOp;
+
+// Accumulate half in float and float in double (NumPy's pairwise sum is
+// about that accurate); integers wrap in their own type, as NumPy's do.
+template <typename T> struct Acc { using type = T; };
+template <> struct Acc<kernels::Half> { using type = float; };
+template <> struct Acc<float> { using type = double; };
+template <> struct Acc<kernels::c64> { using type = kernels::c128; };
+
+// Splits `in` into its kept dimensions and its reduced ones (`reduced_axes`,
+// sorted), as two views of the same buffer.
+void SplitAxes(const View& in, absl::Span<const int> reduced_axes, View* kept, View* reduced) {
+  *kept = in;
+  *reduced = in;
+  kept->shape.clear();
+  kept->strides.clear();
+  reduced->shape.clear();
+  reduced->strides.clear();
+  std::vector<bool> is_reduced(in.ndim(), false);
+  for (int a : reduced_axes) is_reduced[a] = true;
+  for (int d = 0; d < in.ndim(); ++d) {
+    View* v = is_reduced[d] ? reduced : kept;
+    v->shape.push_back(in.shape[d]);
+    v->strides.push_back(in.strides[d]);
+  }
+}
+
+// `v` with its data starting at `p`.
+View At(const View& v, const char* p) {
+  View out = v;
+  out.offset = p - static_cast<const char*>(v.buffer->data());
+  return out;
+}
+
+template <typename T>
+void ReduceOne(ReduceOp op, const View& sub, char* out) {
+  if (op == ReduceOp::kAll || op == ReduceOp::kAny) {
+    bool acc = op == ReduceOp::kAll;
+    ForEachElement<1>({&sub}, [&](const std::array<char*, 1>& q) {
+      bool v = Cast<bool>(*reinterpret_cast<const T*>(q[0]));
+      acc = op == ReduceOp::kAll ? (acc && v) : (acc || v);
+    });
+    *reinterpret_cast<bool*>(out) = acc;
+    return;
+  }
+  using A = typename Acc<T>::type;
+  A acc = Cast<A>(op == ReduceOp::kProd ? 1 : 0);
+  bool first = true;
+  ForEachElement<1>({&sub}, [&](const std::array<char*, 1>& q) {
+    A v = Cast<A>(*reinterpret_cast<const T*>(q[0]));
+    switch (op) {
+      case ReduceOp::kSum: acc = kernels::AddOp()(acc, v); break;
+      case ReduceOp::kProd: acc = kernels::MultiplyOp()(acc, v); break;
+      case ReduceOp::kMax: acc = first ? v : kernels::MaximumOp()(acc, v); break;
+      case ReduceOp::kMin: acc = first ? v : kernels::MinimumOp()(acc, v); break;
+      default: break;
+    }
+    first = false;
+  });
+  *reinterpret_cast<T*>(out) = Cast<T>(acc);
+}
+
+}  // namespace
+
+absl::Status CpuReduce(ReduceOp op, const View& in, absl::Span<const int> axes,
+                       const View& out) {
+  bool logical = op == ReduceOp::kAll || op == ReduceOp::kAny;
+  if (logical ? out.dtype != DType::kBool : out.dtype != in.dtype) {
+    return absl::InternalError("reduce: unexpected output dtype");
+  }
+  View kept, reduced;
+  SplitAxes(in, axes, &kept, &reduced);
+  View out_as_kept = out;  // same element count and order as `kept`
+  out_as_kept.shape = kept.shape;
+  if (out.ndim() != kept.ndim()) return absl::InternalError("reduce: bad output rank");
+  if (out_as_kept.size() == 0) return absl::OkStatus();
+  return DispatchDType(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    ForEachElement<2>({&kept, &out_as_kept}, [&](const std::array<char*, 2>& p) {
+      ReduceOne<T>(op, At(reduced, p[0]), p[1]);
+    });
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out) {
+  if (out.dtype != DType::kInt64) return absl::InternalError("argreduce: output must be int64");
+  if (in.shape[axis] == 0) return ValueError("attempt to get argmax of an empty sequence");
+  int axes[1] = {axis};
+  View kept, along;
+  SplitAxes(in, axes, &kept, &along);
+  View out_as_kept = out;
+  out_as_kept.shape = kept.shape;
+  const bool is_max = op == kernels::ArgReduceOp::kArgMax;
+  return DispatchDType(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const int64_t n = along.shape[0], stride = along.strides[0];
+    ForEachElement<2>({&kept, &out_as_kept}, [&](const std::array<char*, 2>& p) {
+      T best = *reinterpret_cast<const T*>(p[0]);
+      int64_t best_i = 0;
+      for (int64_t i = 1; i < n && !kernels::IsNan(best); ++i) {
+        T v = *reinterpret_cast<const T*>(p[0] + i * stride);
+        // MaximumOp picks a NaN first; NumPy's argmax stops at the first NaN.
+        bool better = kernels::IsNan(v) ||
+                      (is_max ? kernels::GreaterOp()(v, best) : kernels::LessOp()(v, best));
+        if (better) {
+          best = v;
+          best_i = i;
+        }
+      }
+      *reinterpret_cast<int64_t*>(p[1]) = best_i;
+    });
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace cpu
+}  // namespace arrayd

@@ -1,0 +1,84 @@
+// Host-side glue between runtime dtypes and the kernel element types: the
+// C++ type of each DType, and DispatchDType, which calls a generic lambda
+// with a tag of the right type. Used by the CPU backend and by host code of
+// other backends.
+#ifndef ARRAYD_KERNELS_HOST_DISPATCH_H_
+#define ARRAYD_KERNELS_HOST_DISPATCH_H_
+
+#include <math.h>
+
+#include <type_traits>
+#include <utility>
+
+#include "array/dtype.h"
+#include "kernels/op_list.h"
+#include "kernels/types.h"
+
+namespace arrayd {
+namespace kernels {
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// X(DType enumerator, C++ type)
+#define ARRAYD_DTYPE_TYPES(X) \
+  X(kBool, bool)              \
+  X(kInt8, i8)                \
+  X(kInt16, i16)              \
+  X(kInt32, i32)              \
+  X(kInt64, i64)              \
+  X(kUInt8, u8)               \
+  X(kUInt16, u16)             \
+  X(kUInt32, u32)             \
+  X(kUInt64, u64)             \
+  X(kFloat16, Half)           \
+  X(kFloat32, float)          \
+  X(kFloat64, double)         \
+  X(kComplex64, c64)          \
+  X(kComplex128, c128)
+
+template <typename T>
+struct DTypeOf;
+#define ARRAYD_DTYPE_OF(e, t) \
+  template <>                 \
+  struct DTypeOf<t> {         \
+    static constexpr DType value = DType::e; \
+  };
+ARRAYD_DTYPE_TYPES(ARRAYD_DTYPE_OF)
+#undef ARRAYD_DTYPE_OF
+
+// Calls fn(TypeTag<T>{}) for the C++ type T of `dtype`. `dtype` must be valid.
+template <typename Fn>
+decltype(auto) DispatchDType(DType dtype, Fn&& fn) {
+  switch (dtype) {
+#define ARRAYD_DISPATCH_CASE(e, t) \
+  case DType::e:                   \
+    return fn(TypeTag<t>{});
+    ARRAYD_DTYPE_TYPES(ARRAYD_DISPATCH_CASE)
+#undef ARRAYD_DISPATCH_CASE
+    default:
+      return fn(TypeTag<bool>{});  // unreachable for valid dtypes
+  }
+}
+
+// The KindMask bit of element type T.
+template <typename T>
+constexpr unsigned KindBit() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return kB;
+  } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, float> ||
+                       std::is_same_v<T, double>) {
+    return kF;
+  } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+    return kC;
+  } else {
+    return kI;
+  }
+}
+
+}  // namespace kernels
+}  // namespace arrayd
+
+#endif  // ARRAYD_KERNELS_HOST_DISPATCH_H_

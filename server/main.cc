@@ -1,0 +1,144 @@
+// arrayd: the array server daemon. Parses flags, picks a backend, serves the
+// gRPC API on every --listen address until SIGTERM/SIGINT, then drains.
+#include <grpcpp/grpcpp.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "backend/backend.h"
+#include "ops/registry.h"
+#include "rpc/service.h"
+#include "spdlog/spdlog.h"
+
+namespace {
+
+constexpr char kUsage[] = R"(usage: arrayd [flags]
+
+  --listen ADDR        address to serve on, repeatable: HOST:PORT or unix:PATH
+                       (default: unix:/tmp/arrayd-$UID/arrayd.sock and 127.0.0.1:7470)
+  --backend NAME       auto (default), cpu, cuda or hip
+  --log-level LEVEL    trace, debug, info (default), warn, error
+  --session-quota N    bytes one session may hold (default: no limit)
+  --max-inline-bytes N largest array carried inside a batch or sync reply (default 1 MiB)
+  --version            print the version and the backends compiled in
+  --help               this text
+)";
+
+std::string DefaultUnixSocket() {
+  std::string dir = "/tmp/arrayd-" + std::to_string(getuid());
+  mkdir(dir.c_str(), 0700);
+  return "unix:" + dir + "/arrayd.sock";
+}
+
+bool ParseBytes(const std::string& text, uint64_t* out) { return absl::SimpleAtoi(text, out); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> listen;
+  std::string backend_name = "auto";
+  std::string log_level = "info";
+  arrayd::ServiceOptions options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* flag) -> std::string {
+      std::string prefix = std::string(flag) + "=";
+      if (absl::StartsWith(arg, prefix)) return arg.substr(prefix.size());
+      if (i + 1 >= argc) {
+        std::cerr << "arrayd: " << flag << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    auto is = [&](const char* flag) {
+      return arg == flag || absl::StartsWith(arg, std::string(flag) + "=");
+    };
+    if (arg == "--version") {
+      std::cout << "arrayd " << arrayd::kVersion << " (backends: "
+                << absl::StrJoin(arrayd::CompiledBackends(), ", ") << ")\n";
+      return 0;
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (is("--listen")) {
+      listen.push_back(value("--listen"));
+    } else if (is("--backend")) {
+      backend_name = value("--backend");
+    } else if (is("--log-level")) {
+      log_level = value("--log-level");
+    } else if (is("--session-quota")) {
+      if (!ParseBytes(value("--session-quota"), &options.session_quota_bytes)) {
+        std::cerr << "arrayd: --session-quota needs a number of bytes\n";
+        return 2;
+      }
+    } else if (is("--max-inline-bytes")) {
+      if (!ParseBytes(value("--max-inline-bytes"), &options.max_inline_bytes)) {
+        std::cerr << "arrayd: --max-inline-bytes needs a number of bytes\n";
+        return 2;
+      }
+    } else {
+      std::cerr << "arrayd: unknown flag " << arg << "\n" << kUsage;
+      return 2;
+    }
+  }
+  auto level = spdlog::level::from_str(log_level);
+  if (level == spdlog::level::off && log_level != "off") {
+    std::cerr << "arrayd: unknown log level " << log_level << "\n";
+    return 2;
+  }
+  spdlog::set_level(level);
+  if (listen.empty()) listen = {DefaultUnixSocket(), "127.0.0.1:7470"};
+
+  // Signals go to one thread that drains the server.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  std::string why;
+  auto backend = arrayd::CreateBackend(backend_name, &why);
+  if (!backend.ok()) {
+    spdlog::error("cannot start backend '{}': {}", backend_name, backend.status().ToString());
+    return 1;
+  }
+  spdlog::info("backend {}: {}", (*backend)->name(), why);
+
+  arrayd::ArraydService service(backend->get(), &arrayd::DefaultRegistry(), options);
+  grpc::ServerBuilder builder;
+  for (const std::string& addr : listen) {
+    builder.AddListeningPort(addr, grpc::InsecureServerCredentials());
+  }
+  builder.RegisterService(&service);
+  builder.SetMaxReceiveMessageSize(256 << 20);
+  builder.SetMaxSendMessageSize(256 << 20);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server) {
+    spdlog::error("cannot listen on {}", absl::StrJoin(listen, ", "));
+    return 1;
+  }
+  spdlog::info("arrayd {} serving on {}", arrayd::kVersion, absl::StrJoin(listen, ", "));
+
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    spdlog::info("signal {}: draining {} session(s)", sig, service.num_sessions());
+    service.StartDraining();
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  });
+  server->Wait();
+  waiter.join();
+  spdlog::info("arrayd stopped");
+  return 0;
+}

@@ -1,0 +1,169 @@
+// Reductions: sum, prod, mean, min, max, all, any over axes with keepdims and
+// dtype=; argmin and argmax over one axis or the flattened array.
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "ops/registry.h"
+
+namespace arrayd {
+namespace {
+
+using kernels::ReduceOp;
+
+struct ReducePlan {
+  absl::InlinedVector<int, 6> axes;  // sorted
+  Shape out_shape;                   // without the reduced axes
+  Shape keep_shape;                  // with them as ones
+  int64_t count = 1;                 // elements reduced into each output
+};
+
+absl::StatusOr<ReducePlan> PlanReduce(const OpContext& ctx, const View& x) {
+  ReducePlan plan;
+  if (ctx.attrs().Has("axes")) {
+    ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> axes, ctx.attrs().Ints("axes"));
+    ARRAYD_ASSIGN_OR_RETURN(plan.axes, NormalizeAxes(axes, x.ndim()));
+  } else {
+    for (int d = 0; d < x.ndim(); ++d) plan.axes.push_back(d);
+  }
+  std::sort(plan.axes.begin(), plan.axes.end());
+  for (int d = 0; d < x.ndim(); ++d) {
+    bool reduced = std::binary_search(plan.axes.begin(), plan.axes.end(), d);
+    if (reduced) {
+      plan.count *= x.shape[d];
+      plan.keep_shape.push_back(1);
+    } else {
+      plan.out_shape.push_back(x.shape[d]);
+      plan.keep_shape.push_back(x.shape[d]);
+    }
+  }
+  return plan;
+}
+
+// Sets the result, reshaped to keepdims' shape when asked.
+absl::Status Finish(OpContext& ctx, const ReducePlan& plan, View out) {
+  ARRAYD_ASSIGN_OR_RETURN(bool keepdims, ctx.attrs().Bool("keepdims", false));
+  if (keepdims) {
+    View kept;
+    TryReshapeView(out, plan.keep_shape, &kept);  // always a view: out is contiguous
+    out = kept;
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+const char* NumpyName(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kMin: return "minimum";
+    case ReduceOp::kMax: return "maximum";
+    default: return "";
+  }
+}
+
+absl::Status RunReduce(OpContext& ctx, ReduceOp op) {
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(ReducePlan plan, PlanReduce(ctx, x));
+  DType acc;
+  switch (op) {
+    case ReduceOp::kSum:
+    case ReduceOp::kProd:
+      acc = SumDType(x.dtype);
+      break;
+    case ReduceOp::kAll:
+    case ReduceOp::kAny:
+      acc = x.dtype;  // read as is, result bool
+      break;
+    default:
+      acc = x.dtype;
+      if (plan.count == 0 && ShapeSize(plan.out_shape) != 0) {
+        return ValueError(absl::StrCat("zero-size array to reduction operation ", NumpyName(op),
+                                       " which has no identity"));
+      }
+  }
+  if (ctx.attrs().Has("dtype")) {
+    ARRAYD_ASSIGN_OR_RETURN(acc, ctx.attrs().GetDType("dtype"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, acc));
+  DType out_dtype = (op == ReduceOp::kAll || op == ReduceOp::kAny) ? DType::kBool : acc;
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(out_dtype, plan.out_shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(op, in, plan.axes, out));
+  return Finish(ctx, plan, out);
+}
+
+// mean = sum in the inexact dtype / count (float16 sums in float32, as NumPy).
+absl::Status RunMean(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(ReducePlan plan, PlanReduce(ctx, x));
+  DType result = InexactDType(x.dtype);
+  if (ctx.attrs().Has("dtype")) {
+    ARRAYD_ASSIGN_OR_RETURN(result, ctx.attrs().GetDType("dtype"));
+  }
+  DType acc = result == DType::kFloat16 ? DType::kFloat32 : result;
+  if (!IsInexact(acc)) acc = DType::kFloat64;
+  ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, acc));
+  ARRAYD_ASSIGN_OR_RETURN(View sum, ctx.NewArray(acc, plan.out_shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(ReduceOp::kSum, in, plan.axes, sum));
+  ARRAYD_ASSIGN_OR_RETURN(View count, ctx.NewArray(acc, {}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(count, Scalar::Float(static_cast<double>(plan.count))));
+  ARRAYD_ASSIGN_OR_RETURN(View count_b, BroadcastTo(count, plan.out_shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(kernels::BinaryOp::kTrueDivide, sum, count_b, sum));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.CastTo(sum, result));
+  return Finish(ctx, plan, out);
+}
+
+absl::Status RunArgReduce(OpContext& ctx, kernels::ArgReduceOp op) {
+  const View& x = ctx.input(0);
+  const char* name = op == kernels::ArgReduceOp::kArgMax ? "argmax" : "argmin";
+  View in = x;
+  int axis = 0;
+  ReducePlan plan;
+  if (ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(int64_t a, ctx.attrs().Int("axis"));
+    int64_t one[1] = {a};
+    ARRAYD_ASSIGN_OR_RETURN(auto axes, NormalizeAxes(one, x.ndim()));
+    axis = axes[0];
+    for (int d = 0; d < x.ndim(); ++d) {
+      if (d != axis) plan.out_shape.push_back(x.shape[d]);
+      plan.keep_shape.push_back(d == axis ? 1 : x.shape[d]);
+    }
+  } else {
+    // Over the flattened array: a 1-D view (a copy when the strides need one).
+    Shape flat{x.size()};
+    if (!TryReshapeView(x, flat, &in)) {
+      ARRAYD_ASSIGN_OR_RETURN(in, ctx.ContiguousCopy(x));
+    }
+    if (in.ndim() != 1) TryReshapeView(in, flat, &in);
+    plan.keep_shape.assign(x.ndim(), 1);
+  }
+  if (in.shape[axis] == 0) {
+    return ValueError(absl::StrCat("attempt to get ", name, " of an empty sequence"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kInt64, plan.out_shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().ArgReduce(op, in, axis, out));
+  return Finish(ctx, plan, out);
+}
+
+}  // namespace
+
+void RegisterReductionOps(OpRegistry* r) {
+  const std::vector<std::string> attrs = {"axes", "keepdims", "dtype"};
+  struct Row {
+    const char* name;
+    ReduceOp op;
+  };
+  for (Row row : {Row{"sum", ReduceOp::kSum}, Row{"prod", ReduceOp::kProd},
+                  Row{"min", ReduceOp::kMin}, Row{"max", ReduceOp::kMax},
+                  Row{"all", ReduceOp::kAll}, Row{"any", ReduceOp::kAny}}) {
+    ReduceOp op = row.op;
+    r->Register({row.name, 1, 1, attrs, absl::StrCat("NumPy's ", row.name, " over axes."),
+                 [op](OpContext& ctx) { return RunReduce(ctx, op); }});
+  }
+  r->Register({"mean", 1, 1, attrs, "NumPy's mean over axes.", RunMean});
+  r->Register({"argmin", 1, 1, {"axis", "keepdims"}, "Index of the minimum.",
+               [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMin); }});
+  r->Register({"argmax", 1, 1, {"axis", "keepdims"}, "Index of the maximum.",
+               [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMax); }});
+}
+
+}  // namespace arrayd

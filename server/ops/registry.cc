@@ -1,0 +1,148 @@
+#include "ops/registry.h"
+
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+
+namespace arrayd {
+
+absl::StatusOr<const v1::AttrValue*> Attrs::Get(const std::string& name) const {
+  auto it = attrs_.find(name);
+  if (it == attrs_.end()) return ValueError(absl::StrCat("missing attribute '", name, "'"));
+  return &it->second;
+}
+
+absl::StatusOr<int64_t> Attrs::Int(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  if (v->value_case() != v1::AttrValue::kI) {
+    return TypeError(absl::StrCat("attribute '", name, "' must be an integer"));
+  }
+  return v->i();
+}
+
+absl::StatusOr<bool> Attrs::Bool(const std::string& name, bool default_value) const {
+  if (!Has(name)) return default_value;
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  if (v->value_case() == v1::AttrValue::kB) return v->b();
+  if (v->value_case() == v1::AttrValue::kI) return v->i() != 0;
+  return TypeError(absl::StrCat("attribute '", name, "' must be a bool"));
+}
+
+absl::StatusOr<std::vector<int64_t>> Attrs::Ints(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  if (v->value_case() == v1::AttrValue::kI) return std::vector<int64_t>{v->i()};
+  if (v->value_case() != v1::AttrValue::kInts && v->value_case() != v1::AttrValue::VALUE_NOT_SET) {
+    return TypeError(absl::StrCat("attribute '", name, "' must be a list of integers"));
+  }
+  return std::vector<int64_t>(v->ints().values().begin(), v->ints().values().end());
+}
+
+absl::StatusOr<DType> Attrs::GetDType(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  if (v->value_case() == v1::AttrValue::kDtype) return DTypeFromWire(v->dtype());
+  if (v->value_case() == v1::AttrValue::kS) return ParseDType(v->s());
+  return TypeError(absl::StrCat("attribute '", name, "' must be a dtype"));
+}
+
+absl::StatusOr<Scalar> Attrs::GetScalar(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  switch (v->value_case()) {
+    case v1::AttrValue::kI: return Scalar::Int(v->i());
+    case v1::AttrValue::kB: return Scalar::Bool(v->b());
+    case v1::AttrValue::kF: return Scalar::Float(v->f());
+    case v1::AttrValue::kC: return Scalar::Complex(v->c().real(), v->c().imag());
+    case v1::AttrValue::kS: {
+      // Unsigned values above INT64_MAX travel as decimal strings.
+      uint64_t u = 0;
+      for (char ch : v->s()) {
+        if (ch < '0' || ch > '9') return TypeError(absl::StrCat("attribute '", name, "' must be a number"));
+        u = u * 10 + static_cast<uint64_t>(ch - '0');
+      }
+      return Scalar::UInt(u);
+    }
+    default:
+      return TypeError(absl::StrCat("attribute '", name, "' must be a number"));
+  }
+}
+
+absl::StatusOr<const std::string*> Attrs::Data(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  if (v->value_case() != v1::AttrValue::kData) {
+    return TypeError(absl::StrCat("attribute '", name, "' must be bytes"));
+  }
+  return &v->data();
+}
+
+absl::StatusOr<Shape> Attrs::GetShape(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> dims, Ints(name));
+  if (dims.size() > static_cast<size_t>(kMaxDims)) {
+    return ValueError(absl::StrCat("maximum supported dimension for an ndarray is ", kMaxDims,
+                                   ", found ", dims.size()));
+  }
+  int64_t size = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return ValueError("negative dimensions are not allowed");
+    if (d != 0 && size > std::numeric_limits<int64_t>::max() / 16 / d) {
+      return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                        "maximum possible size.");
+    }
+    size *= d;
+  }
+  return Shape(dims.begin(), dims.end());
+}
+
+absl::StatusOr<View> OpContext::NewArray(DType dtype, Shape shape) {
+  int64_t nbytes = ShapeSize(shape) * ItemSize(dtype);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, allocate_(static_cast<size_t>(nbytes)));
+  return MakeContiguousView(std::move(buffer), dtype, std::move(shape));
+}
+
+absl::StatusOr<View> OpContext::ContiguousCopy(const View& x, DType dtype) {
+  ARRAYD_ASSIGN_OR_RETURN(View out, NewArray(dtype == DType::kInvalid ? x.dtype : dtype, x.shape));
+  ARRAYD_RETURN_IF_ERROR(stream_->Copy(x, out));
+  return out;
+}
+
+absl::StatusOr<View> OpContext::CastTo(const View& x, DType dtype) {
+  if (x.dtype == dtype) return x;
+  return ContiguousCopy(x, dtype);
+}
+
+absl::StatusOr<View> OpContext::OutputFor(int i, DType dtype, const Shape& shape) {
+  const std::optional<View>& out = existing_[i];
+  if (out && out->dtype == dtype && out->shape == shape && out->writeable) {
+    bool clash = false;
+    for (const View& in : inputs_) {
+      bool identical = in.buffer == out->buffer && in.offset == out->offset &&
+                       in.strides == out->strides && in.shape == out->shape;
+      clash |= !identical && MayOverlap(in, *out);
+    }
+    if (!clash) return *out;
+  }
+  return NewArray(dtype, shape);
+}
+
+void OpRegistry::Register(OpDef def) {
+  std::string name = def.name;
+  ops_[name] = std::move(def);
+}
+
+const OpDef* OpRegistry::Find(const std::string& name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : &it->second;
+}
+
+const OpRegistry& DefaultRegistry() {
+  static const OpRegistry* registry = [] {
+    auto* r = new OpRegistry;
+    RegisterCreationOps(r);
+    RegisterElementwiseOps(r);
+    RegisterReductionOps(r);
+    RegisterShapeOps(r);
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace arrayd

@@ -1,0 +1,120 @@
+// The op registry: name -> OpDef {arity, attributes, doc, run}. Every op a
+// client can send is a row here; the executor looks ops up by name, checks
+// arity and attribute names, and calls `run` with an OpContext.
+//
+// To add an op: write its run function next to its kin (creation.cc,
+// elementwise.cc, reduction.cc, shape.cc) and add a Register call there.
+#ifndef ARRAYD_OPS_REGISTRY_H_
+#define ARRAYD_OPS_REGISTRY_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "array/view.h"
+#include "arrayd/v1/arrayd.pb.h"
+#include "backend/backend.h"
+
+namespace arrayd {
+
+// Typed access to an op's attributes. Errors are ValueError/TypeError kinds
+// naming the attribute.
+class Attrs {
+ public:
+  explicit Attrs(const google::protobuf::Map<std::string, v1::AttrValue>& attrs) : attrs_(attrs) {}
+  bool Has(const std::string& name) const { return attrs_.count(name) > 0; }
+  absl::StatusOr<int64_t> Int(const std::string& name) const;
+  absl::StatusOr<bool> Bool(const std::string& name, bool default_value) const;
+  absl::StatusOr<std::vector<int64_t>> Ints(const std::string& name) const;
+  absl::StatusOr<DType> GetDType(const std::string& name) const;
+  absl::StatusOr<Scalar> GetScalar(const std::string& name) const;
+  absl::StatusOr<const std::string*> Data(const std::string& name) const;
+  // A shape: non-negative dims whose product fits in memory sizes.
+  absl::StatusOr<Shape> GetShape(const std::string& name) const;
+
+ private:
+  absl::StatusOr<const v1::AttrValue*> Get(const std::string& name) const;
+  const google::protobuf::Map<std::string, v1::AttrValue>& attrs_;
+};
+
+// What an op's run function sees: its inputs, its attributes, the stream of
+// its session, and where its outputs go.
+class OpContext {
+ public:
+  // `existing[i]` is the array already bound to output handle i (NumPy's
+  // out=), if any.
+  OpContext(Stream* stream, const v1::Op& op, std::vector<View> inputs,
+            std::vector<std::optional<View>> existing,
+            std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate)
+      : stream_(stream), attrs_(op.attrs()), inputs_(std::move(inputs)),
+        existing_(std::move(existing)), allocate_(std::move(allocate)),
+        results_(existing_.size()) {}
+
+  Stream& stream() { return *stream_; }
+  const Attrs& attrs() const { return attrs_; }
+  const View& input(int i) const { return inputs_[i]; }
+  int num_inputs() const { return static_cast<int>(inputs_.size()); }
+  int num_outputs() const { return static_cast<int>(results_.size()); }
+
+  // A new C-contiguous array (session quota applies).
+  absl::StatusOr<View> NewArray(DType dtype, Shape shape);
+  // A new array of `x`'s dtype (or `dtype`) and shape holding its values, C order.
+  absl::StatusOr<View> ContiguousCopy(const View& x, DType dtype = DType::kInvalid);
+  // `x` itself when it already has `dtype`, else a cast copy.
+  absl::StatusOr<View> CastTo(const View& x, DType dtype);
+
+  // Where output i of `dtype` and `shape` should be written: the existing
+  // out= array when it matches exactly and overlaps no input, else a new one.
+  absl::StatusOr<View> OutputFor(int i, DType dtype, const Shape& shape);
+  // Records output i's result.
+  void SetResult(int i, View v) { results_[i] = std::move(v); }
+  const std::optional<View>& existing(int i) const { return existing_[i]; }
+  std::vector<View>& results() { return results_; }
+
+ private:
+  Stream* stream_;
+  Attrs attrs_;
+  std::vector<View> inputs_;
+  std::vector<std::optional<View>> existing_;
+  std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate_;
+  std::vector<View> results_;
+};
+
+struct OpDef {
+  std::string name;
+  int num_inputs = 0;  // -1: any number
+  int num_outputs = 1;
+  std::vector<std::string> attrs;  // accepted attribute names
+  std::string doc;
+  std::function<absl::Status(OpContext&)> run;
+};
+
+// Thread-safe for lookups once built.
+class OpRegistry {
+ public:
+  void Register(OpDef def);
+  // nullptr when unknown.
+  const OpDef* Find(const std::string& name) const;
+  const std::map<std::string, OpDef>& ops() const { return ops_; }
+
+ private:
+  std::map<std::string, OpDef> ops_;
+};
+
+// Each file of ops adds its rows (explicit calls, no static initializers).
+void RegisterCreationOps(OpRegistry* registry);
+void RegisterElementwiseOps(OpRegistry* registry);
+void RegisterReductionOps(OpRegistry* registry);
+void RegisterShapeOps(OpRegistry* registry);
+
+// The registry with every op of this server.
+const OpRegistry& DefaultRegistry();
+
+}  // namespace arrayd
+
+#endif  // ARRAYD_OPS_REGISTRY_H_

@@ -1,0 +1,98 @@
+// Views and copies: reshape, transpose, broadcast_to, slice (basic
+// indexing), setitem, astype, copy. Views share their input's buffer.
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "ops/registry.h"
+
+namespace arrayd {
+namespace {
+
+absl::Status RunReshape(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.attrs().Ints("shape"));
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, ResolveReshape(x.size(), dims));
+  View out;
+  if (!TryReshapeView(x, shape, &out)) {
+    ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(x));
+    TryReshapeView(copy, shape, &out);
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunTranspose(OpContext& ctx) {
+  std::vector<int64_t> axes;
+  if (ctx.attrs().Has("axes")) {
+    ARRAYD_ASSIGN_OR_RETURN(axes, ctx.attrs().Ints("axes"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, Transpose(ctx.input(0), axes));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunBroadcastTo(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
+  ARRAYD_ASSIGN_OR_RETURN(View out, BroadcastTo(ctx.input(0), shape));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<View> Indexed(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> encoded, ctx.attrs().Ints("index"));
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<IndexItem> index, ParseIndex(encoded));
+  return BasicIndex(ctx.input(0), index);
+}
+
+absl::Status RunSlice(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(View out, Indexed(ctx));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// x[index] = value, broadcasting value and casting it unsafely, as NumPy.
+absl::Status RunSetItem(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(View target, Indexed(ctx));
+  if (!target.writeable) return ValueError("assignment destination is read-only");
+  View value = ctx.input(1);
+  auto broadcast = BroadcastTo(value, target.shape);
+  if (!broadcast.ok()) {
+    return ValueError(absl::StrCat("could not broadcast input array from shape ",
+                                   ShapeString(value.shape), " into shape ",
+                                   ShapeString(target.shape)));
+  }
+  if (MayOverlap(value, target)) {
+    ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(value));
+    ARRAYD_ASSIGN_OR_RETURN(broadcast, BroadcastTo(copy, target.shape));
+  }
+  return ctx.stream().Copy(*broadcast, target);
+}
+
+absl::Status RunAstype(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, ctx.attrs().GetDType("dtype"));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousCopy(ctx.input(0), dtype));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunCopy(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousCopy(ctx.input(0)));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void RegisterShapeOps(OpRegistry* r) {
+  r->Register({"reshape", 1, 1, {"shape"}, "New shape; a view when the strides allow.",
+               RunReshape});
+  r->Register({"transpose", 1, 1, {"axes"}, "Permuted axes (a view).", RunTranspose});
+  r->Register({"broadcast_to", 1, 1, {"shape"}, "Read-only broadcast view.", RunBroadcastTo});
+  r->Register({"slice", 1, 1, {"index"}, "Basic indexing (a view).", RunSlice});
+  r->Register({"setitem", 2, 0, {"index"}, "x[index] = value.", RunSetItem});
+  r->Register({"astype", 1, 1, {"dtype"}, "Copy cast to a dtype.", RunAstype});
+  r->Register({"copy", 1, 1, {}, "C-order copy.", RunCopy});
+}
+
+}  // namespace arrayd

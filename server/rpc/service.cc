@@ -1,0 +1,346 @@
+#include "rpc/service.h"
+
+#include <deque>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "spdlog/spdlog.h"
+
+namespace arrayd {
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      std::string(status.message()));
+}
+
+namespace {
+
+// One session's op stream. Reads client messages and queues them on the
+// session; the session's executor sends sync replies through Send(). The
+// stream ends when the client closes it or the connection drops; then the
+// session stops and every array it owns is freed.
+class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage> {
+ public:
+  explicit OpStreamReactor(ArraydService* service) : service_(service) { StartRead(&in_); }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      EndSession();
+      return;
+    }
+    if (!session_) {
+      if (!in_.has_open()) {
+        FinishOnce(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                                "the first message on an op stream must open the session"));
+        return;
+      }
+      auto session = service_->OpenSession(in_.open(), [this](v1::ServerMessage m) { Send(std::move(m)); });
+      if (!session.ok()) {
+        FinishOnce(ToGrpcStatus(session.status()));
+        return;
+      }
+      session_ = *std::move(session);
+      v1::ServerMessage opened;
+      opened.mutable_opened()->set_session_id(session_->id());
+      opened.mutable_opened()->set_backend(service_->backend()->name());
+      Send(std::move(opened));
+      if (in_.ops_size() > 0 || in_.frees_size() > 0 || in_.has_sync()) {
+        in_.clear_open();
+        session_->Enqueue(std::move(in_));
+      }
+    } else {
+      session_->Enqueue(std::move(in_));
+    }
+    in_.Clear();
+    StartRead(&in_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (!ok) out_.clear();
+    if (!out_.empty()) {
+      current_ = std::move(out_.front());
+      out_.pop_front();
+      writing_ = true;
+      StartWrite(&current_);
+    } else if (finish_status_) {
+      Finish(*finish_status_);
+    }
+  }
+
+  void OnDone() override {
+    if (session_) service_->CloseSession(session_->id());
+    session_.reset();
+    delete this;
+  }
+
+ private:
+  void Send(v1::ServerMessage message) {
+    absl::MutexLock lock(&mu_);
+    if (finish_status_) return;
+    if (writing_) {
+      out_.push_back(std::move(message));
+      return;
+    }
+    current_ = std::move(message);
+    writing_ = true;
+    StartWrite(&current_);
+  }
+
+  void FinishOnce(grpc::Status status) {
+    absl::MutexLock lock(&mu_);
+    if (finish_status_) return;
+    finish_status_ = status;
+    if (!writing_) Finish(status);
+  }
+
+  void EndSession() {
+    if (!session_) {
+      FinishOnce(grpc::Status::OK);
+      return;
+    }
+    session_->Stop([this] { FinishOnce(grpc::Status::OK); });
+  }
+
+  ArraydService* service_;
+  v1::ClientMessage in_;
+  std::shared_ptr<Session> session_;
+  absl::Mutex mu_;
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  v1::ServerMessage current_ ABSL_GUARDED_BY(mu_);
+  std::deque<v1::ServerMessage> out_ ABSL_GUARDED_BY(mu_);
+  std::optional<grpc::Status> finish_status_ ABSL_GUARDED_BY(mu_);
+};
+
+// Upload: the first chunk names the session, handle, dtype and shape; the
+// data follows in order. The handle is bound once every byte has arrived.
+class UploadReactor : public grpc::ServerReadReactor<v1::UploadChunk> {
+ public:
+  UploadReactor(ArraydService* service, v1::UploadResponse* response)
+      : service_(service), response_(response) {
+    StartRead(&chunk_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      if (!session_) {
+        Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "upload: no data"));
+      } else if (received_ != static_cast<uint64_t>(array_.nbytes())) {
+        Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                            absl::StrCat("upload: got ", received_, " of ", array_.nbytes(), " bytes")));
+      } else {
+        session_->Bind(handle_, array_);
+        response_->set_bytes_received(received_);
+        Finish(grpc::Status::OK);
+      }
+      return;
+    }
+    absl::Status status = Take();
+    if (!status.ok()) {
+      Finish(ToGrpcStatus(status));
+      return;
+    }
+    StartRead(&chunk_);
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  absl::Status Take() {
+    if (!session_) {
+      session_ = service_->FindSession(chunk_.session_id());
+      if (!session_) {
+        return absl::NotFoundError(absl::StrCat("unknown session ", chunk_.session_id()));
+      }
+      handle_ = chunk_.handle();
+      ARRAYD_ASSIGN_OR_RETURN(DType dtype, DTypeFromWire(chunk_.dtype()));
+      Shape shape(chunk_.shape().begin(), chunk_.shape().end());
+      for (int64_t d : shape) {
+        if (d < 0) return ValueError("negative dimensions are not allowed");
+      }
+      ARRAYD_ASSIGN_OR_RETURN(array_, session_->NewUploadArray(dtype, std::move(shape)));
+    }
+    ARRAYD_RETURN_IF_ERROR(session_->WriteBytes(array_, received_, chunk_.data()));
+    received_ += chunk_.data().size();
+    return absl::OkStatus();
+  }
+
+  ArraydService* service_;
+  v1::UploadResponse* response_;
+  v1::UploadChunk chunk_;
+  std::shared_ptr<Session> session_;
+  uint64_t handle_ = 0;
+  View array_;
+  uint64_t received_ = 0;
+};
+
+class DownloadReactor : public grpc::ServerWriteReactor<v1::DownloadChunk> {
+ public:
+  DownloadReactor(ArraydService* service, const v1::DownloadRequest* request)
+      : chunk_bytes_(service->options().chunk_bytes) {
+    session_ = service->FindSession(request->session_id());
+    if (!session_) {
+      Finish(grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          absl::StrCat("unknown session ", request->session_id())));
+      return;
+    }
+    auto view = session_->DownloadView(request->handle());
+    if (!view.ok()) {
+      Finish(ToGrpcStatus(view.status()));
+      return;
+    }
+    view_ = *view;
+    chunk_.set_dtype(static_cast<v1::DType>(view_.dtype));
+    for (int64_t d : view_.shape) chunk_.add_shape(d);
+    chunk_.set_total_bytes(static_cast<uint64_t>(view_.nbytes()));
+    Next();
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!ok) {
+      Finish(grpc::Status(grpc::StatusCode::CANCELLED, "download cancelled"));
+      return;
+    }
+    chunk_.Clear();
+    Next();
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  void Next() {
+    uint64_t total = static_cast<uint64_t>(view_.nbytes());
+    if (sent_ >= total && sent_any_) {
+      Finish(grpc::Status::OK);
+      return;
+    }
+    uint64_t n = std::min(chunk_bytes_, total - sent_);
+    absl::Status status = session_->ReadBytes(view_, sent_, n, chunk_.mutable_data());
+    if (!status.ok()) {
+      Finish(ToGrpcStatus(status));
+      return;
+    }
+    sent_ += n;
+    sent_any_ = true;
+    StartWrite(&chunk_);
+  }
+
+  uint64_t chunk_bytes_;
+  std::shared_ptr<Session> session_;
+  View view_;
+  v1::DownloadChunk chunk_;
+  uint64_t sent_ = 0;
+  bool sent_any_ = false;
+};
+
+}  // namespace
+
+ArraydService::ArraydService(Backend* backend, const OpRegistry* registry, ServiceOptions options)
+    : backend_(backend), registry_(registry), options_(options) {}
+
+grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerContext* context,
+                                                         const v1::GetCapabilitiesRequest*,
+                                                         v1::Capabilities* response) {
+  response->set_version(kVersion);
+  for (const std::string& b : CompiledBackends()) response->add_backends(b);
+  response->set_active_backend(backend_->name());
+  for (const DeviceDescription& d : backend_->Devices()) {
+    v1::DeviceInfo* info = response->add_devices();
+    info->set_backend(d.backend);
+    info->set_index(d.index);
+    info->set_name(d.name);
+    info->set_total_memory(d.total_memory);
+  }
+  for (int i = 1; i <= kNumDTypes; ++i) {
+    response->add_dtypes(std::string(DTypeName(static_cast<DType>(i))));
+  }
+  for (const auto& [name, def] : registry_->ops()) {
+    v1::OpInfo* op = response->add_ops();
+    op->set_name(name);
+    op->set_num_inputs(def.num_inputs);
+    op->set_num_outputs(def.num_outputs);
+    for (const std::string& a : def.attrs) op->add_attrs(a);
+    op->set_doc(def.doc);
+    op->add_backends(backend_->name());
+  }
+  response->set_max_inline_bytes(options_.max_inline_bytes);
+  auto* reactor = context->DefaultReactor();
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* ArraydService::Health(grpc::CallbackServerContext* context,
+                                                const v1::HealthRequest*,
+                                                v1::HealthResponse* response) {
+  absl::Status health = backend_->Health();
+  if (draining_) health = absl::UnavailableError("draining");
+  response->set_status(health.ok() ? v1::HealthResponse::STATUS_SERVING
+                                   : v1::HealthResponse::STATUS_NOT_SERVING);
+  response->set_message(health.ok() ? "serving" : std::string(health.message()));
+  auto* reactor = context->DefaultReactor();
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>* ArraydService::OpStream(
+    grpc::CallbackServerContext*) {
+  return new OpStreamReactor(this);
+}
+
+grpc::ServerReadReactor<v1::UploadChunk>* ArraydService::Upload(grpc::CallbackServerContext*,
+                                                                v1::UploadResponse* response) {
+  return new UploadReactor(this, response);
+}
+
+grpc::ServerWriteReactor<v1::DownloadChunk>* ArraydService::Download(
+    grpc::CallbackServerContext*, const v1::DownloadRequest* request) {
+  return new DownloadReactor(this, request);
+}
+
+absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
+    const v1::OpenSession& open, std::function<void(v1::ServerMessage)> reply) {
+  if (draining_) return absl::UnavailableError("the server is shutting down");
+  ARRAYD_RETURN_IF_ERROR(backend_->Health());
+  ARRAYD_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, backend_->CreateStream());
+  ARRAYD_ASSIGN_OR_RETURN(std::unique_ptr<Stream> transfer, backend_->CreateStream());
+  SessionOptions options;
+  options.quota_bytes = open.quota_bytes() != 0 ? open.quota_bytes() : options_.session_quota_bytes;
+  if (options_.session_quota_bytes != 0) {
+    options.quota_bytes = std::min(options.quota_bytes, options_.session_quota_bytes);
+  }
+  options.max_inline_bytes = options_.max_inline_bytes;
+  uint64_t id = next_session_id_++;
+  auto session = std::make_shared<Session>(id, std::move(stream), std::move(transfer), registry_,
+                                           options, std::move(reply));
+  absl::MutexLock lock(&mu_);
+  sessions_[id] = session;
+  spdlog::info("session {} opened (client '{}')", id, open.client_name());
+  return session;
+}
+
+void ArraydService::CloseSession(uint64_t id) {
+  std::shared_ptr<Session> session;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) return;
+    session = std::move(it->second);
+    sessions_.erase(it);
+  }
+  spdlog::info("session {} closed", id);
+}
+
+std::shared_ptr<Session> ArraydService::FindSession(uint64_t id) {
+  absl::MutexLock lock(&mu_);
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second;
+}
+
+size_t ArraydService::num_sessions() {
+  absl::MutexLock lock(&mu_);
+  return sessions_.size();
+}
+
+}  // namespace arrayd

@@ -1,0 +1,324 @@
+#include "session/session.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "spdlog/spdlog.h"
+
+namespace arrayd {
+namespace {
+
+std::shared_ptr<const v1::OpError> MakeOpError(const absl::Status& status, const std::string& op,
+                                               uint64_t index) {
+  auto e = std::make_shared<v1::OpError>();
+  e->set_code(static_cast<uint32_t>(status.code()));
+  e->set_kind(ErrorKind(status));
+  e->set_message(std::string(status.message()));
+  e->set_op(op);
+  e->set_op_index(index);
+  return e;
+}
+
+// A 1-D byte view of [offset, offset + n) of a contiguous view.
+View ByteRange(const View& v, uint64_t offset, uint64_t n) {
+  View bytes = v;
+  bytes.dtype = DType::kUInt8;
+  bytes.offset += static_cast<int64_t>(offset);
+  bytes.shape = {static_cast<int64_t>(n)};
+  bytes.strides = {1};
+  return bytes;
+}
+
+}  // namespace
+
+Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
+                 std::unique_ptr<Stream> transfer_stream, const OpRegistry* registry,
+                 SessionOptions options, std::function<void(v1::ServerMessage)> reply)
+    : id_(id), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
+      registry_(registry), options_(options), reply_(std::move(reply)),
+      bytes_in_use_(std::make_shared<std::atomic<uint64_t>>(0)) {
+  executor_ = std::thread([this] { ExecutorLoop(); });
+}
+
+Session::~Session() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  if (executor_.joinable()) {
+    if (executor_.get_id() == std::this_thread::get_id()) {
+      executor_.detach();
+    } else {
+      executor_.join();
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  handles_.clear();
+  staged_.clear();
+}
+
+void Session::Enqueue(v1::ClientMessage message) {
+  absl::MutexLock lock(&mu_);
+  queue_.push_back(std::move(message));
+}
+
+void Session::Stop(std::function<void()> done) {
+  absl::MutexLock lock(&mu_);
+  stopping_ = true;
+  on_stopped_ = std::move(done);
+}
+
+void Session::ExecutorLoop() {
+  while (true) {
+    v1::ClientMessage message;
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.Await(absl::Condition(
+          +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+            return s->stopping_ || !s->queue_.empty();
+          },
+          this));
+      if (stopping_) break;
+      message = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    Run(message);
+  }
+  std::function<void()> done;
+  {
+    absl::MutexLock lock(&mu_);
+    queue_.clear();
+    handles_.clear();
+    staged_.clear();
+    done = std::move(on_stopped_);
+  }
+  (void)stream_->Synchronize();
+  if (done) done();
+}
+
+void Session::Run(const v1::ClientMessage& message) {
+  for (const v1::Op& op : message.ops()) {
+    uint64_t index = op_count_++;
+    std::shared_ptr<const v1::OpError> inherited;
+    absl::Status status = RunOp(op, index, &inherited);
+    if (inherited) {
+      Poison(op, inherited);
+    } else if (!status.ok()) {
+      auto error = MakeOpError(status, op.name(), index);
+      SPDLOG_DEBUG("session {}: op {} '{}' failed: {}", id_, index, op.name(), status.ToString());
+      pending_errors_.push_back(error);
+      Poison(op, error);
+    }
+  }
+  if (message.frees_size() > 0) {
+    absl::MutexLock lock(&mu_);
+    for (uint64_t h : message.frees()) {
+      handles_.erase(h);
+      staged_.erase(h);
+    }
+  }
+  if (message.has_sync()) reply_(Sync(message.sync()));
+}
+
+void Session::Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error) {
+  absl::MutexLock lock(&mu_);
+  for (uint64_t h : op.outputs()) {
+    auto it = handles_.find(h);
+    if (it != handles_.end() && !it->second.error) continue;  // out= arrays keep their values
+    handles_[h] = Entry{View(), error};
+  }
+}
+
+absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
+                            std::shared_ptr<const v1::OpError>* inherited) {
+  const OpDef* def = registry_->Find(op.name());
+  if (def == nullptr) return absl::NotFoundError(absl::StrCat("unknown op '", op.name(), "'"));
+  if (def->num_inputs >= 0 && op.inputs_size() != def->num_inputs) {
+    return ValueError(absl::StrCat(op.name(), " takes ", def->num_inputs, " inputs, got ",
+                                   op.inputs_size()));
+  }
+  if (op.outputs_size() != def->num_outputs) {
+    return ValueError(absl::StrCat(op.name(), " has ", def->num_outputs, " outputs, got ",
+                                   op.outputs_size()));
+  }
+  for (const auto& [name, value] : op.attrs()) {
+    if (std::find(def->attrs.begin(), def->attrs.end(), name) == def->attrs.end()) {
+      return TypeError(absl::StrCat(op.name(), " got an unexpected attribute '", name, "'"));
+    }
+  }
+  std::vector<View> inputs;
+  std::vector<std::optional<View>> existing;
+  {
+    absl::MutexLock lock(&mu_);
+    for (uint64_t h : op.inputs()) {
+      auto it = handles_.find(h);
+      if (it == handles_.end()) return absl::NotFoundError(absl::StrCat("unknown handle ", h));
+      if (it->second.error) {
+        *inherited = it->second.error;
+        return absl::OkStatus();
+      }
+      inputs.push_back(it->second.view);
+    }
+    for (uint64_t h : op.outputs()) {
+      auto it = handles_.find(h);
+      if (it != handles_.end() && !it->second.error) {
+        existing.emplace_back(it->second.view);
+      } else {
+        existing.emplace_back(std::nullopt);
+      }
+    }
+  }
+  OpContext ctx(stream_.get(), op, std::move(inputs), std::move(existing),
+                [this](size_t n) { return Allocate(stream_.get(), n); });
+  ARRAYD_RETURN_IF_ERROR(def->run(ctx));
+  for (int i = 0; i < ctx.num_outputs(); ++i) {
+    View& result = ctx.results()[i];
+    const std::optional<View>& out = ctx.existing(i);
+    if (out) {
+      bool same = result.buffer == out->buffer && result.offset == out->offset &&
+                  result.shape == out->shape && result.strides == out->strides;
+      if (same) continue;
+      if (!out->writeable) return ValueError("output array is read-only");
+      if (!CanCastSameKind(result.dtype, out->dtype)) {
+        return TypeError(absl::StrCat("Cannot cast ufunc '", op.name(), "' output from dtype('",
+                                      DTypeName(result.dtype), "') to dtype('",
+                                      DTypeName(out->dtype), "') with casting rule 'same_kind'"));
+      }
+      auto b = BroadcastTo(result, out->shape);
+      if (!b.ok()) {
+        return ValueError(absl::StrCat("non-broadcastable output operand with shape ",
+                                       ShapeString(out->shape), " doesn't match the broadcast shape ",
+                                       ShapeString(result.shape)));
+      }
+      ARRAYD_RETURN_IF_ERROR(stream_->Copy(*b, *out));
+      continue;
+    }
+    absl::MutexLock lock(&mu_);
+    handles_[op.outputs(i)] = Entry{std::move(result), nullptr};
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<Buffer>> Session::Allocate(Stream* stream, size_t nbytes) {
+  if (options_.quota_bytes != 0 && bytes_in_use_->load() + nbytes > options_.quota_bytes) {
+    return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes,
+                                         " bytes: the session's quota is ", options_.quota_bytes,
+                                         " bytes and ", bytes_in_use_->load(), " are in use"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> raw, stream->Allocate(nbytes));
+  bytes_in_use_->fetch_add(nbytes);
+  Buffer* p = raw.get();
+  auto counter = bytes_in_use_;
+  return std::shared_ptr<Buffer>(p, [raw, counter, nbytes](Buffer*) mutable {
+    counter->fetch_sub(nbytes);
+    raw.reset();
+  });
+}
+
+absl::StatusOr<View> Session::MakeContiguous(const View& view) {
+  if (view.IsCContiguous()) return view;
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
+                          Allocate(stream_.get(), static_cast<size_t>(view.nbytes())));
+  View out = MakeContiguousView(std::move(buffer), view.dtype, view.shape);
+  ARRAYD_RETURN_IF_ERROR(stream_->Copy(view, out));
+  return out;
+}
+
+v1::ServerMessage Session::Sync(const v1::Sync& sync) {
+  v1::ServerMessage message;
+  v1::SyncReply* reply = message.mutable_sync();
+  reply->set_sync_id(sync.sync_id());
+  absl::Status device = stream_->Synchronize();
+  if (!device.ok()) pending_errors_.push_back(MakeOpError(device, "synchronize", op_count_));
+  for (uint64_t h : sync.fetch()) {
+    v1::Fetched* f = reply->add_fetched();
+    f->set_handle(h);
+    Entry entry;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = handles_.find(h);
+      if (it == handles_.end()) {
+        *f->mutable_error() =
+            *MakeOpError(absl::NotFoundError(absl::StrCat("unknown handle ", h)), "fetch", op_count_);
+        continue;
+      }
+      entry = it->second;
+    }
+    if (entry.error) {
+      *f->mutable_error() = *entry.error;
+      pending_errors_.erase(
+          std::remove(pending_errors_.begin(), pending_errors_.end(), entry.error),
+          pending_errors_.end());
+      continue;
+    }
+    const View& v = entry.view;
+    f->set_dtype(static_cast<v1::DType>(v.dtype));
+    for (int64_t d : v.shape) f->add_shape(d);
+    absl::StatusOr<View> contiguous = MakeContiguous(v);
+    absl::Status status = contiguous.status();
+    if (status.ok() && static_cast<uint64_t>(v.nbytes()) <= options_.max_inline_bytes) {
+      std::string* data = f->mutable_data();
+      data->resize(static_cast<size_t>(v.nbytes()));
+      status = stream_->CopyToHost(*contiguous, data->data());
+      f->set_inline_(true);
+    } else if (status.ok()) {
+      absl::MutexLock lock(&mu_);
+      staged_[h] = *contiguous;
+    }
+    if (!status.ok()) *f->mutable_error() = *MakeOpError(status, "fetch", op_count_);
+  }
+  for (const auto& e : pending_errors_) *reply->add_errors() = *e;
+  pending_errors_.clear();
+  return message;
+}
+
+absl::StatusOr<View> Session::NewUploadArray(DType dtype, Shape shape) {
+  int64_t nbytes = ShapeSize(shape) * ItemSize(dtype);
+  absl::MutexLock lock(&transfer_mu_);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
+                          Allocate(transfer_stream_.get(), static_cast<size_t>(nbytes)));
+  return MakeContiguousView(std::move(buffer), dtype, std::move(shape));
+}
+
+absl::Status Session::WriteBytes(const View& contiguous, uint64_t offset, const std::string& data) {
+  if (offset + data.size() > static_cast<uint64_t>(contiguous.nbytes())) {
+    return ValueError("upload: more data than the array holds");
+  }
+  absl::MutexLock lock(&transfer_mu_);
+  return transfer_stream_->CopyFromHost(data.data(), ByteRange(contiguous, offset, data.size()));
+}
+
+void Session::Bind(uint64_t handle, View view) {
+  absl::MutexLock lock(&mu_);
+  handles_[handle] = Entry{std::move(view), nullptr};
+}
+
+absl::StatusOr<View> Session::DownloadView(uint64_t handle) {
+  absl::MutexLock lock(&mu_);
+  auto staged = staged_.find(handle);
+  if (staged != staged_.end()) {
+    View v = staged->second;
+    staged_.erase(staged);
+    return v;
+  }
+  auto it = handles_.find(handle);
+  if (it == handles_.end()) return absl::NotFoundError(absl::StrCat("unknown handle ", handle));
+  if (it->second.error) {
+    return absl::FailedPreconditionError(absl::StrCat("handle ", handle, " is poisoned: ",
+                                                      it->second.error->message()));
+  }
+  if (!it->second.view.IsCContiguous()) {
+    return absl::FailedPreconditionError("download: fetch the handle in a sync first");
+  }
+  return it->second.view;
+}
+
+absl::Status Session::ReadBytes(const View& contiguous, uint64_t offset, uint64_t n,
+                                std::string* out) {
+  out->resize(n);
+  absl::MutexLock lock(&transfer_mu_);
+  return transfer_stream_->CopyToHost(ByteRange(contiguous, offset, n), out->data());
+}
+
+}  // namespace arrayd

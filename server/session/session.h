@@ -1,0 +1,100 @@
+// Session: one client's arrays (handle table), its stream, its memory quota
+// and its executor, which runs the client's op batches in order on a thread
+// of its own. Deferred errors: a failed op poisons its outputs; the error is
+// reported at the next sync.
+#ifndef ARRAYD_SESSION_SESSION_H_
+#define ARRAYD_SESSION_SESSION_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "array/view.h"
+#include "arrayd/v1/arrayd.pb.h"
+#include "backend/backend.h"
+#include "ops/registry.h"
+
+namespace arrayd {
+
+struct SessionOptions {
+  uint64_t quota_bytes = 0;        // 0: no per-session limit
+  uint64_t max_inline_bytes = 1 << 20;
+};
+
+// Thread-safe: the handle table is locked; ops run on the executor thread.
+class Session {
+ public:
+  // `reply` is called on the executor thread with each sync's reply.
+  Session(uint64_t id, std::unique_ptr<Stream> stream, std::unique_ptr<Stream> transfer_stream,
+          const OpRegistry* registry, SessionOptions options,
+          std::function<void(v1::ServerMessage)> reply);
+  ~Session();  // stops the executor, frees every array
+
+  uint64_t id() const { return id_; }
+
+  // Queues a client message for the executor. Never blocks on the work.
+  void Enqueue(v1::ClientMessage message);
+  // Stops the executor after the message it is running; queued messages are
+  // dropped. `done` runs on the executor thread once it has stopped.
+  void Stop(std::function<void()> done);
+
+  // Upload RPC: a new C-contiguous array to fill with WriteBytes, then
+  // bind to a handle. Quota applies.
+  absl::StatusOr<View> NewUploadArray(DType dtype, Shape shape);
+  absl::Status WriteBytes(const View& contiguous, uint64_t offset, const std::string& data);
+  void Bind(uint64_t handle, View view);
+  // Download RPC: the C-contiguous array to send for `handle` (staged by
+  // the last sync that fetched it). FAILED_PRECONDITION when it was not.
+  absl::StatusOr<View> DownloadView(uint64_t handle);
+  absl::Status ReadBytes(const View& contiguous, uint64_t offset, uint64_t n, std::string* out);
+
+  uint64_t bytes_in_use() const { return bytes_in_use_->load(); }
+
+  // Runs one message now, on the calling thread (the executor; tests).
+  void Run(const v1::ClientMessage& message);
+
+ private:
+  struct Entry {
+    View view;
+    std::shared_ptr<const v1::OpError> error;  // set when poisoned
+  };
+
+  void ExecutorLoop();
+  absl::Status RunOp(const v1::Op& op, uint64_t op_index,
+                     std::shared_ptr<const v1::OpError>* inherited);
+  void Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error);
+  v1::ServerMessage Sync(const v1::Sync& sync);
+  absl::StatusOr<std::shared_ptr<Buffer>> Allocate(Stream* stream, size_t nbytes);
+  absl::StatusOr<View> MakeContiguous(const View& view);
+
+  const uint64_t id_;
+  std::unique_ptr<Stream> stream_;           // executor thread only
+  std::unique_ptr<Stream> transfer_stream_;  // upload/download, under transfer_mu_
+  const OpRegistry* registry_;
+  const SessionOptions options_;
+  std::function<void(v1::ServerMessage)> reply_;
+  std::shared_ptr<std::atomic<uint64_t>> bytes_in_use_;
+  uint64_t op_count_ = 0;  // executor thread only
+  std::vector<std::shared_ptr<const v1::OpError>> pending_errors_;  // executor thread only
+
+  absl::Mutex mu_;
+  absl::flat_hash_map<uint64_t, Entry> handles_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, View> staged_ ABSL_GUARDED_BY(mu_);  // large fetches
+  std::deque<v1::ClientMessage> queue_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::function<void()> on_stopped_ ABSL_GUARDED_BY(mu_);
+  absl::Mutex transfer_mu_;
+  std::thread executor_;
+};
+
+}  // namespace arrayd
+
+#endif  // ARRAYD_SESSION_SESSION_H_
