@@ -20,6 +20,7 @@ from arrayd import _session as _sess
 _VOID0 = np.dtype((np.void, 0))
 _INT64_MIN = -(1 << 63)
 _new_object = object.__new__
+_SCALAR_CACHE_SIZE = 512
 
 # Python scalars, numpy scalars and array-likes usable as operands.
 _OPERAND_TYPES = (int, float, complex, np.generic, np.ndarray, list, tuple)
@@ -123,7 +124,13 @@ class ndarray:
 
     def get(self) -> np.ndarray:
         """Copies the array to a new numpy array (waits for its ops)."""
-        return self._session.fetch([self._handle])[0]
+        a = self._session.fetch([self._handle])[0]
+        if a.dtype != self._dtype or a.shape != self._shape:
+            raise RuntimeError(
+                f"arrayd client and server disagree on array {self._handle}: "
+                f"client expects {self._shape} {self._dtype}, server has "
+                f"{a.shape} {a.dtype} (a bug in one of them)")
+        return a
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if copy is False:
@@ -166,8 +173,7 @@ class ndarray:
     def __iter__(self) -> Iterator["ndarray"]:
         if not self._shape:
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self._shape[0]))
 
     # -- views and copies --------------------------------------------------
 
@@ -493,12 +499,34 @@ def encode_scalar(value: Any, dtype: np.dtype) -> int | float | complex:
     return complex(value)
 
 
+def _scalar_key(value: Any, dtype: np.dtype) -> tuple[Any, ...]:
+    t = type(value)
+    if t is float:
+        return (dtype, t, value.hex())  # keeps -0.0 and nan apart
+    if t is complex:
+        return (dtype, t, value.real.hex(), value.imag.hex())
+    return (dtype, t, value)
+
+
 def scalar(session: _sess.Session, value: Any, dtype: np.dtype) -> ndarray:
-    """A new 0-d array holding ``value`` (already checked for ``dtype``)."""
+    """A 0-d array holding ``value`` (already checked for ``dtype``).
+
+    Only used as an op input, never handed to the user, so the session
+    caches them: ``x + 1`` in a loop creates the constant once.
+    """
+    cache = session.scalars
+    key = _scalar_key(value, dtype)
+    a = cache.get(key)
+    if a is not None:
+        return a
     h = session.new_handle()
     session.record("full", (), (h,), {"shape": [], "dtype": dtype,
                                       "value": encode_scalar(value, dtype)})
-    return ndarray._new(session, h, (), dtype)
+    a = ndarray._new(session, h, (), dtype)
+    if len(cache) >= _SCALAR_CACHE_SIZE:
+        cache.clear()
+    cache[key] = a
+    return a
 
 
 def _encode_index(shape: tuple[int, ...],

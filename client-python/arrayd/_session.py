@@ -170,6 +170,8 @@ class Session:
         self._pending = pb.ClientMessage()
         self._frees: collections.deque[int] = collections.deque()
         self._deferred: list[pb.OpError] = []
+        # Constant 0-d inputs (Python scalars), see _ndarray.scalar().
+        self.scalars: dict[tuple[Any, ...], Any] = {}
         self._requests: queue.SimpleQueue[pb.ClientMessage | None] = (
             queue.SimpleQueue())
         self._wake = threading.Event()

@@ -1,0 +1,133 @@
+"""Reductions against NumPy: dtypes, axes, keepdims, dtype=, empty inputs."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+from helpers import ALL_DTYPES, check, sample
+
+REDUCTIONS = ["sum", "prod", "mean", "min", "max", "all", "any"]
+AXES = [None, 0, -1, 1, (0, 2), (2, 0), (), (-3, -2, -1)]
+
+
+def _numpy(name, *args, **kw):
+    with np.errstate(all="ignore"):
+        return np.asarray(getattr(np, name)(*args, **kw))
+
+
+def _tol(name, dt):
+    # float16 accumulation order differs between implementations.
+    return 2e-2 if np.dtype(dt).char in "e" and name in ("sum", "mean",
+                                                        "prod") else None
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reduction_all_dtypes_and_axes(name):
+    for i, dt in enumerate(ALL_DTYPES):
+        x = sample(dt, (2, 3, 4), seed=i)
+        if name == "prod":
+            x = sample(dt, (2, 3, 4), seed=i, positive=True)
+        ax = ad.asarray(x)
+        for axis in AXES:
+            for keepdims in (False, True):
+                expected = _numpy(name, x, axis=axis, keepdims=keepdims)
+                got = getattr(ad, name)(ax, axis=axis, keepdims=keepdims)
+                try:
+                    check(got, expected, _tol(name, dt))
+                except AssertionError as e:
+                    raise AssertionError(
+                        f"{name}({dt}, axis={axis}, keepdims={keepdims}): "
+                        f"{e}") from None
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reduction_methods_0d_and_noncontiguous(name):
+    x = sample("f8", (5, 6), 1, positive=True)
+    a = ad.asarray(x)
+    check(getattr(a[::2, ::-3], name)(), _numpy(name, x[::2, ::-3]))
+    check(getattr(a.T, name)(axis=0), _numpy(name, x.T, axis=0))
+    s = ad.asarray(np.float32(2.5))
+    check(getattr(s, name)(), _numpy(name, np.float32(2.5)))
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
+def test_reduction_dtype_argument(name):
+    x = sample("i2", (3, 4), 2, positive=True)
+    for dt in ("f4", "i8", "u2", "c16"):
+        check(getattr(ad, name)(ad.asarray(x), axis=1, dtype=dt),
+              _numpy(name, x, axis=1, dtype=dt))
+    with pytest.raises(TypeError):
+        getattr(ad, name)(ad.asarray(x), dtype="not-a-dtype")
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_arg_reductions(name):
+    for i, dt in enumerate(ALL_DTYPES):
+        x = sample(dt, (3, 4, 5), seed=i)
+        ax = ad.asarray(x)
+        for axis in (None, 0, 1, -1):
+            for keepdims in (False, True):
+                try:
+                    check(getattr(ax, name)(axis=axis, keepdims=keepdims),
+                          _numpy(name, x, axis=axis, keepdims=keepdims))
+                except AssertionError as e:
+                    raise AssertionError(f"{name}({dt}, axis={axis}): "
+                                         f"{e}") from None
+    check(getattr(ax[:, ::-1], name)(axis=1), _numpy(name, x[:, ::-1], axis=1))
+
+
+def test_empty_reductions():
+    e = ad.zeros((0, 3), "f4")
+    ne = np.zeros((0, 3), "f4")
+    check(e.sum(), ne.sum())
+    check(e.sum(axis=0), ne.sum(axis=0))
+    check(e.prod(axis=0), ne.prod(axis=0))
+    check(e.max(axis=1), ne.max(axis=1))  # empty result: fine
+    check(e.all(), ne.all())
+    check(e.any(axis=0), ne.any(axis=0))
+    for name in ("min", "max"):
+        with pytest.raises(ValueError, match="zero-size array"):
+            getattr(e, name)()
+        with pytest.raises(ValueError, match="zero-size array"):
+            getattr(e, name)(axis=0)
+    for name in ("argmin", "argmax"):
+        with pytest.raises(ValueError):
+            getattr(e, name)()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        check(e.mean(axis=0), ne.mean(axis=0))
+
+
+def test_bad_axes():
+    a = ad.zeros((2, 3))
+    with pytest.raises(np.exceptions.AxisError):
+        a.sum(axis=2)
+    with pytest.raises(np.exceptions.AxisError):
+        a.max(axis=-3)
+    with pytest.raises(np.exceptions.AxisError):
+        a.argmin(axis=5)
+    with pytest.raises(ValueError, match="repeated axis"):
+        a.sum(axis=(0, 0))
+    with pytest.raises(TypeError):
+        a.argmax(axis=(0, 1))
+    check(a.sum(), np.zeros((2, 3)).sum())  # session still usable
+
+
+def test_reduction_out():
+    x = sample("f4", (3, 4), 3)
+    out = ad.zeros(4, "f4")
+    r = ad.sum(ad.asarray(x), axis=0, out=out)
+    assert r is out
+    check(out, x.sum(axis=0))
+    with pytest.raises(ValueError):
+        ad.sum(ad.asarray(x), axis=1, out=out)
+
+
+def test_amin_amax_aliases_and_numpy_input():
+    x = sample("i4", (4, 5), 4)
+    check(ad.amin(ad.asarray(x), axis=1), np.amin(x, axis=1))
+    check(ad.amax(x, axis=0), np.amax(x, axis=0))
+    check(ad.sum([1, 2, 3]), np.sum([1, 2, 3]))
