@@ -1,0 +1,217 @@
+#include "session/session.h"
+
+#include <cstring>
+#include <vector>
+
+#include "absl/synchronization/notification.h"
+#include "backend/cpu/cpu_backend.h"
+#include "gtest/gtest.h"
+
+namespace arrayd {
+namespace {
+
+v1::AttrValue I(int64_t v) { v1::AttrValue a; a.set_i(v); return a; }
+v1::AttrValue F(double v) { v1::AttrValue a; a.set_f(v); return a; }
+v1::AttrValue Ints(std::vector<int64_t> v) {
+  v1::AttrValue a;
+  for (int64_t x : v) a.mutable_ints()->add_values(x);
+  return a;
+}
+v1::AttrValue Dt(DType d) { v1::AttrValue a; a.set_dtype(static_cast<v1::DType>(d)); return a; }
+
+v1::Op MakeOp(const std::string& name, std::vector<uint64_t> in, std::vector<uint64_t> out,
+              std::map<std::string, v1::AttrValue> attrs = {}) {
+  v1::Op op;
+  op.set_name(name);
+  for (uint64_t h : in) op.add_inputs(h);
+  for (uint64_t h : out) op.add_outputs(h);
+  for (auto& [k, v] : attrs) (*op.mutable_attrs())[k] = v;
+  return op;
+}
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override { session_ = MakeSession(SessionOptions{}); }
+
+  std::unique_ptr<Session> MakeSession(SessionOptions options) {
+    return std::make_unique<Session>(
+        1, *backend_->CreateStream(), *backend_->CreateStream(), &DefaultRegistry(), options,
+        [this](v1::ServerMessage m) { replies_.push_back(std::move(m)); });
+  }
+
+  // Runs `ops` then a sync fetching `fetch`; returns the sync reply.
+  v1::SyncReply RunAndSync(std::vector<v1::Op> ops, std::vector<uint64_t> fetch = {},
+                           std::vector<uint64_t> frees = {}) {
+    v1::ClientMessage m;
+    for (auto& op : ops) *m.add_ops() = op;
+    for (uint64_t h : frees) m.add_frees(h);
+    m.mutable_sync()->set_sync_id(++sync_id_);
+    for (uint64_t h : fetch) m.mutable_sync()->add_fetch(h);
+    session_->Run(m);
+    EXPECT_FALSE(replies_.empty());
+    return replies_.back().sync();
+  }
+
+  template <typename T>
+  std::vector<T> Values(const v1::Fetched& f) {
+    std::vector<T> out(f.data().size() / sizeof(T));
+    std::memcpy(out.data(), f.data().data(), f.data().size());
+    return out;
+  }
+
+  v1::Op Arange(uint64_t out, int64_t n, DType d = DType::kFloat64) {
+    return MakeOp("arange", {}, {out}, {{"start", I(0)}, {"step", I(1)}, {"num", I(n)}, {"dtype", Dt(d)}});
+  }
+
+  std::unique_ptr<Backend> backend_ = cpu::CreateCpuBackend();
+  std::vector<v1::ServerMessage> replies_;
+  std::unique_ptr<Session> session_;
+  uint64_t sync_id_ = 0;
+};
+
+TEST_F(SessionTest, OpsRunInOrderAndFetchReturnsData) {
+  auto r = RunAndSync({Arange(1, 6), MakeOp("reshape", {1}, {2}, {{"shape", Ints({2, 3})}}),
+                       MakeOp("sum", {2}, {3}, {{"axes", Ints({1})}})},
+                      {3});
+  ASSERT_EQ(r.fetched_size(), 1);
+  EXPECT_TRUE(r.fetched(0).inline_());
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{3, 12}));
+  EXPECT_EQ(r.errors_size(), 0);
+}
+
+TEST_F(SessionTest, FailedOpIsReportedAtSyncWithItsName) {
+  auto r = RunAndSync({Arange(1, 3), Arange(2, 4), MakeOp("add", {1, 2}, {3})});
+  ASSERT_EQ(r.errors_size(), 1);
+  EXPECT_EQ(r.errors(0).op(), "add");
+  EXPECT_EQ(r.errors(0).op_index(), 2u);
+  EXPECT_EQ(r.errors(0).kind(), "ValueError");
+  EXPECT_NE(r.errors(0).message().find("could not be broadcast"), std::string::npos);
+  // Reported once.
+  EXPECT_EQ(RunAndSync({}).errors_size(), 0);
+}
+
+TEST_F(SessionTest, PoisonPropagatesToDependentsAndSessionStaysUsable) {
+  auto r = RunAndSync({Arange(1, 3), Arange(2, 4), MakeOp("add", {1, 2}, {3}),
+                       MakeOp("negative", {3}, {4}), Arange(5, 2)},
+                      {4, 5});
+  ASSERT_EQ(r.fetched_size(), 2);
+  EXPECT_TRUE(r.fetched(0).has_error());
+  EXPECT_EQ(r.fetched(0).error().op(), "add");
+  EXPECT_FALSE(r.fetched(1).has_error());
+  EXPECT_EQ(Values<double>(r.fetched(1)), (std::vector<double>{0, 1}));
+  // The error surfaced through the fetch, so it is not repeated.
+  EXPECT_EQ(r.errors_size(), 0);
+}
+
+TEST_F(SessionTest, FreedHandleIsNotFound) {
+  RunAndSync({Arange(1, 3)}, {}, {1});
+  auto r = RunAndSync({MakeOp("negative", {1}, {2})});
+  ASSERT_EQ(r.errors_size(), 1);
+  EXPECT_EQ(r.errors(0).code(), static_cast<uint32_t>(absl::StatusCode::kNotFound));
+  EXPECT_NE(r.errors(0).message().find("unknown handle 1"), std::string::npos);
+}
+
+TEST_F(SessionTest, UnknownOpAndBadArityAreRefused) {
+  auto r = RunAndSync({MakeOp("frobnicate", {}, {1}), Arange(2, 3), MakeOp("add", {2}, {3})});
+  ASSERT_EQ(r.errors_size(), 2);
+  EXPECT_EQ(r.errors(0).code(), static_cast<uint32_t>(absl::StatusCode::kNotFound));
+  EXPECT_EQ(r.errors(1).kind(), "ValueError");
+}
+
+TEST_F(SessionTest, UnknownAttributeIsTypeError) {
+  auto op = Arange(1, 3);
+  (*op.mutable_attrs())["bogus"] = I(1);
+  auto r = RunAndSync({op});
+  ASSERT_EQ(r.errors_size(), 1);
+  EXPECT_EQ(r.errors(0).kind(), "TypeError");
+}
+
+TEST_F(SessionTest, ExistingOutputIsWrittenInPlace) {
+  auto r = RunAndSync({Arange(1, 3), Arange(2, 3), MakeOp("add", {1, 2}, {1})}, {1});
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{0, 2, 4}));
+}
+
+TEST_F(SessionTest, InPlaceOutputRefusesUnsafeCastAndKeepsValues) {
+  auto r = RunAndSync({Arange(1, 3, DType::kInt32), Arange(2, 3, DType::kFloat64),
+                       MakeOp("add", {1, 2}, {1})},
+                      {1});
+  ASSERT_EQ(r.errors_size(), 1);
+  EXPECT_EQ(r.errors(0).kind(), "TypeError");
+  EXPECT_NE(r.errors(0).message().find("same_kind"), std::string::npos);
+  EXPECT_EQ(Values<int32_t>(r.fetched(0)), (std::vector<int32_t>{0, 1, 2}));
+}
+
+TEST_F(SessionTest, WritingThroughASliceChangesTheBase) {
+  v1::AttrValue index = Ints({1, 1, INT64_MIN, 2});  // x[1::2]
+  auto r = RunAndSync({Arange(1, 5), MakeOp("slice", {1}, {2}, {{"index", index}}),
+                       MakeOp("full", {}, {3}, {{"shape", Ints({})}, {"dtype", Dt(DType::kFloat64)}, {"value", F(9)}}),
+                       MakeOp("setitem", {2, 3}, {}, {{"index", Ints({})}})},
+                      {1});
+  EXPECT_EQ(r.errors_size(), 0);
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{0, 9, 2, 9, 4}));
+}
+
+TEST_F(SessionTest, QuotaExceededIsMemoryError) {
+  SessionOptions options;
+  options.quota_bytes = 1000;
+  session_ = MakeSession(options);
+  auto r = RunAndSync({Arange(1, 100), Arange(2, 100)}, {1, 2});
+  EXPECT_FALSE(r.fetched(0).has_error());
+  ASSERT_TRUE(r.fetched(1).has_error());
+  EXPECT_EQ(r.fetched(1).error().kind(), "MemoryError");
+  EXPECT_EQ(r.fetched(1).error().code(), static_cast<uint32_t>(absl::StatusCode::kResourceExhausted));
+  // Freeing makes room again.
+  r = RunAndSync({Arange(3, 100)}, {3}, {1});
+  EXPECT_TRUE(r.fetched_size() == 1);
+}
+
+TEST_F(SessionTest, LargeFetchIsStagedForDownload) {
+  SessionOptions options;
+  options.max_inline_bytes = 64;
+  session_ = MakeSession(options);
+  auto r = RunAndSync({Arange(1, 100)}, {1});
+  ASSERT_EQ(r.fetched_size(), 1);
+  EXPECT_FALSE(r.fetched(0).inline_());
+  EXPECT_TRUE(r.fetched(0).data().empty());
+  auto view = session_->DownloadView(1);
+  ASSERT_TRUE(view.ok());
+  std::string bytes;
+  ASSERT_TRUE(session_->ReadBytes(*view, 8 * 10, 16, &bytes).ok());
+  double v[2];
+  std::memcpy(v, bytes.data(), 16);
+  EXPECT_EQ(v[0], 10);
+  EXPECT_EQ(v[1], 11);
+}
+
+TEST_F(SessionTest, ExecutorRunsQueuedMessages) {
+  absl::Notification done;
+  v1::ServerMessage reply;
+  Session session(7, *backend_->CreateStream(), *backend_->CreateStream(), &DefaultRegistry(),
+                  SessionOptions{}, [&](v1::ServerMessage m) {
+                    reply = std::move(m);
+                    done.Notify();
+                  });
+  v1::ClientMessage m;
+  *m.add_ops() = Arange(1, 4);
+  m.mutable_sync()->set_sync_id(42);
+  m.mutable_sync()->add_fetch(1);
+  session.Enqueue(m);
+  ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  EXPECT_EQ(reply.sync().sync_id(), 42u);
+  EXPECT_EQ(reply.sync().fetched(0).data().size(), 32u);
+}
+
+TEST_F(SessionTest, ArraysOfOneSessionAreInvisibleToAnother) {
+  RunAndSync({Arange(1, 3)});
+  auto other = MakeSession(SessionOptions{});
+  v1::ClientMessage m;
+  m.mutable_sync()->set_sync_id(1);
+  m.mutable_sync()->add_fetch(1);
+  other->Run(m);
+  ASSERT_TRUE(replies_.back().sync().fetched(0).has_error());
+  EXPECT_EQ(replies_.back().sync().fetched(0).error().code(),
+            static_cast<uint32_t>(absl::StatusCode::kNotFound));
+}
+
+}  // namespace
+}  // namespace arrayd
