@@ -165,6 +165,8 @@ def arange(start: Any, stop: Any = None, step: Any = None,
     else:
         conv = int
     extra = {"start": conv(start), "step": conv(step), "num": n}
+    if conv is int:
+        extra["start"] = encode_scalar(start, dt)
     s = _sess.current()
     h = s.new_handle()
     attrs = {"dtype": dt, **extra}

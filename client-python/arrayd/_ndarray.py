@@ -488,12 +488,13 @@ def _ok(o: Any) -> bool:
     return isinstance(o, (ndarray, _OPERAND_TYPES))
 
 
-def encode_scalar(value: Any, dtype: np.dtype) -> int | float | complex:
+def encode_scalar(value: Any, dtype: np.dtype) -> int | float | complex | str:
     """A Python scalar already valid for ``dtype`` as an attribute value."""
     kind = dtype.kind
     if kind in "biu":
         v = int(value)
-        return v - (1 << 64) if v >= (1 << 63) else v  # uint64 as two's compl.
+        # uint64 values above INT64_MAX travel as decimal strings (AttrValue.s).
+        return str(v) if v >= (1 << 63) else v
     if kind == "f":
         return float(value)
     return complex(value)

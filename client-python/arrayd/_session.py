@@ -530,11 +530,16 @@ def _private_server() -> str:
             return address
         if sock.exists():
             sock.unlink()  # stale socket of a dead server
-        with open(log_path, "ab") as log:
-            proc = subprocess.Popen(
-                [binary, "--listen", address, "--backend", "auto"],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True, close_fds=True)
+        try:
+            with open(log_path, "ab") as log:
+                proc = subprocess.Popen(
+                    [binary, "--listen", address, "--backend", "auto"],
+                    stdin=subprocess.DEVNULL, stdout=log,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                    close_fds=True)
+        except OSError as e:
+            raise ConnectionError(
+                f"could not start the arrayd server {binary!r}: {e}") from None
         deadline = time.monotonic() + _START_TIMEOUT_S
         while time.monotonic() < deadline:
             if proc.poll() is not None:

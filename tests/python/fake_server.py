@@ -47,6 +47,8 @@ def _attr(av: pb.AttrValue):
         return complex(av.c.real, av.c.imag)
     if which == "dtype":
         return _dtypes.from_pb(av.dtype)
+    if which == "s" and av.s.isdigit():  # uint64 above INT64_MAX
+        return int(av.s)
     return getattr(av, which) if which else None
 
 
