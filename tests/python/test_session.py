@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
 
 import arrayd as ad
+from arrayd import _session
 from arrayd._proto import pb
 from conftest import REPO
 from helpers import check
@@ -201,3 +204,36 @@ def test_capabilities(session):
     caps = session.capabilities
     assert caps.max_inline_bytes > 0
     assert session.backend
+
+
+def test_server_death_raises_connection_error_then_session_closed(tmp_path):
+    """A session whose server dies fails fast and clearly, never hangs."""
+    address = os.environ.get("ARRAYD_ADDRESS")
+    binary = os.environ.get("ARRAYD_SERVER_BIN") or str(
+        REPO / "build" / "bin" / "arrayd")
+    if address and not os.environ.get("ARRAYD_SERVER_BIN"):
+        pytest.skip("needs a server binary to start a private server")
+    sock = f"unix:{tmp_path}/dying.sock"
+    proc = subprocess.Popen([binary, "--listen", sock, "--backend",
+                             os.environ.get("ARRAYD_BACKEND", "cpu")],
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not _session._health_ok(sock, timeout=0.5):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        s = ad.connect(sock, default=False)
+        with s:
+            a = ad.arange(4) + 1
+        check(a, np.arange(4) + 1)
+    finally:
+        proc.kill()
+        proc.wait()
+    with pytest.raises(ad.ConnectionError):
+        a.get()
+    with pytest.raises(ad.SessionClosedError):
+        a + 1
+    with pytest.raises(ad.SessionClosedError):
+        a.get()
+    ad.disconnect(s)
