@@ -1,0 +1,720 @@
+// arrayd::Client and arrayd::Array: op recording and batching on the session
+// stream, client-side shape/dtype inference, deferred errors, and bulk
+// transfers (inline or Upload/Download RPCs).
+#include "arrayd/client.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "arrayd/v1/arrayd.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+
+namespace arrayd {
+inline namespace client {
+namespace internal {
+namespace {
+
+// A batch with this many bytes of inline data is sent at once.
+constexpr size_t kMaxBatchBytes = 1 << 20;
+// A batch with this many frees (and no ops) is sent at once.
+constexpr int kMaxBatchFrees = 4096;
+// Upload chunk size: well below gRPC's default 4 MiB message limit.
+constexpr size_t kUploadChunkBytes = 1 << 20;
+constexpr auto kConnectTimeout = std::chrono::seconds(30);
+
+absl::Status FromGrpc(const grpc::Status& s) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
+}
+
+absl::Status WithKind(absl::Status status, absl::string_view kind) {
+  status.SetPayload(kErrorKindPayload, absl::Cord(kind));
+  return status;
+}
+
+}  // namespace
+
+// An error the client found itself: it happened after `position` ops.
+struct LocalError {
+  uint64_t position;
+  uint64_t id;
+  absl::Status status;
+};
+
+// The session: the stream and everything recorded on it. Used by one thread
+// at a time (see client.h).
+struct Core {
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<v1::Arrayd::Stub> stub;
+  grpc::ClientContext stream_context;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::ClientMessage, v1::ServerMessage>> stream;
+  v1::Capabilities capabilities;
+  uint64_t session_id = 0;
+
+  uint64_t next_handle = 1;
+  uint64_t ops_recorded = 0;  // = the server's index of the next op
+  uint64_t next_sync_id = 1;
+  uint64_t next_error_id = 1;
+  v1::ClientMessage batch;
+  size_t batch_bytes = 0;
+  std::vector<LocalError> local_errors;
+  std::vector<v1::OpError> server_errors;  // from syncs, not yet returned
+  absl::Status broken;  // sticky once the stream fails
+  bool closed = false;
+
+  absl::Status StreamFailed() {
+    if (broken.ok()) {
+      absl::Status s = FromGrpc(stream->Finish());
+      broken = s.ok() ? absl::UnavailableError("arrayd: the server closed the session") : s;
+    }
+    return broken;
+  }
+
+  absl::Status Flush() {
+    if (!broken.ok()) return broken;
+    if (closed) return absl::FailedPreconditionError("arrayd: the client is closed");
+    if (batch.ops_size() == 0 && batch.frees_size() == 0 && !batch.has_sync()) {
+      return absl::OkStatus();
+    }
+    bool ok = stream->Write(batch);
+    batch.Clear();
+    batch_bytes = 0;
+    if (!ok) return StreamFailed();
+    return absl::OkStatus();
+  }
+
+  // Appends `op` to the batch; sends the batch when it is full.
+  absl::Status Record(v1::Op&& op, size_t inline_bytes) {
+    if (!broken.ok()) return broken;
+    if (closed) return absl::FailedPreconditionError("arrayd: the client is closed");
+    *batch.add_ops() = std::move(op);
+    ++ops_recorded;
+    batch_bytes += inline_bytes;
+    if (batch.ops_size() >= Client::kMaxBatchOps || batch_bytes >= kMaxBatchBytes) return Flush();
+    return absl::OkStatus();
+  }
+
+  void QueueFree(uint64_t handle) {
+    if (closed || !broken.ok()) return;
+    batch.add_frees(handle);
+    if (batch.frees_size() >= kMaxBatchFrees) (void)Flush();
+  }
+
+  // Sends everything with a sync that fetches `fetch`, and waits for its reply.
+  absl::StatusOr<v1::SyncReply> Sync(const std::vector<uint64_t>& fetch) {
+    if (!broken.ok()) return broken;
+    if (closed) return absl::FailedPreconditionError("arrayd: the client is closed");
+    const uint64_t id = next_sync_id++;
+    v1::Sync* sync = batch.mutable_sync();
+    sync->set_sync_id(id);
+    for (uint64_t h : fetch) sync->add_fetch(h);
+    absl::Status flushed = Flush();
+    if (!flushed.ok()) return flushed;
+    v1::ServerMessage message;
+    while (true) {
+      if (!stream->Read(&message)) return StreamFailed();
+      if (message.has_sync() && message.sync().sync_id() == id) break;
+    }
+    v1::SyncReply reply = std::move(*message.mutable_sync());
+    for (const v1::OpError& e : reply.errors()) server_errors.push_back(e);
+    return reply;
+  }
+
+  uint64_t AddLocalError(const absl::Status& status) {
+    uint64_t id = next_error_id++;
+    local_errors.push_back(LocalError{ops_recorded, id, status});
+    return id;
+  }
+
+  void ForgetLocalError(uint64_t id) {
+    local_errors.erase(std::remove_if(local_errors.begin(), local_errors.end(),
+                                      [id](const LocalError& e) { return e.id == id; }),
+                       local_errors.end());
+  }
+
+  void Close() {
+    if (closed) return;
+    if (broken.ok()) {
+      (void)Flush();
+      stream->WritesDone();
+      // Replies that nobody waits for would keep Finish waiting: drain them.
+      v1::ServerMessage message;
+      while (stream->Read(&message)) {
+      }
+      (void)stream->Finish();
+    }
+    closed = true;
+  }
+};
+
+// One array: the session that owns it, its handle and what the client
+// knows of it. Its destruction frees the handle.
+struct ArrayState {
+  std::shared_ptr<Core> core;
+  uint64_t handle = 0;
+  DType dtype = DType::kFloat64;
+  Shape shape;
+  absl::Status status;
+  uint64_t error_id = 0;  // the client-found error this array carries
+
+  ~ArrayState() {
+    if (handle != 0 && core) core->QueueFree(handle);
+  }
+};
+
+absl::Status StatusFromOpError(const v1::OpError& e) {
+  return WithKind(absl::Status(static_cast<absl::StatusCode>(e.code()),
+                               absl::StrCat(e.op(), ": ", e.message())),
+                  e.kind());
+}
+
+}  // namespace internal
+
+using internal::ArrayState;
+using internal::Core;
+
+namespace {
+
+absl::Status ValueError(absl::string_view m) {
+  return internal::WithKind(absl::InvalidArgumentError(m), "ValueError");
+}
+absl::Status TypeError(absl::string_view m) {
+  return internal::WithKind(absl::InvalidArgumentError(m), "TypeError");
+}
+absl::Status AxisError(absl::string_view m) {
+  return internal::WithKind(absl::InvalidArgumentError(m), "AxisError");
+}
+
+const absl::Status& InvalidArrayStatus() {
+  static const absl::Status* const kStatus =
+      new absl::Status(absl::FailedPreconditionError("arrayd: uninitialized Array"));
+  return *kStatus;
+}
+
+// An array the client refused to make: records the error for Synchronize.
+Array Refuse(const std::shared_ptr<Core>& core, absl::string_view op, const absl::Status& why);
+
+v1::AttrValue IntsAttr(const std::vector<int64_t>& values) {
+  v1::AttrValue v;
+  v1::IntList* list = v.mutable_ints();
+  for (int64_t x : values) list->add_values(x);
+  return v;
+}
+v1::AttrValue DTypeAttr(DType d) {
+  v1::AttrValue v;
+  v.set_dtype(static_cast<v1::DType>(d));
+  return v;
+}
+v1::AttrValue ScalarAttr(const Scalar& s) {
+  v1::AttrValue v;
+  switch (s.kind()) {
+    case Scalar::ScalarKind::kBool:
+      v.set_b(s.int_value() != 0);
+      break;
+    case Scalar::ScalarKind::kInt:
+      if (s.DefaultDType() == DType::kUInt64) {
+        v.set_s(absl::StrCat(s.uint_value()));  // above INT64_MAX: decimal (OPS.md)
+      } else {
+        v.set_i(s.int_value());
+      }
+      break;
+    case Scalar::ScalarKind::kFloat:
+      v.set_f(s.real());
+      break;
+    case Scalar::ScalarKind::kComplex:
+      v.mutable_c()->set_real(s.real());
+      v.mutable_c()->set_imag(s.imag());
+      break;
+  }
+  return v;
+}
+
+absl::Status CheckShape(const Shape& shape) {
+  for (int64_t d : shape) {
+    if (d < 0) return ValueError("negative dimensions are not allowed");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// Ops on Arrays: the friend of Array and Client that builds results.
+class ArrayOps {
+ public:
+  static const std::shared_ptr<ArrayState>& State(const Array& a) { return a.state_; }
+
+  // Records `op` with a fresh output handle; the result has `dtype`, `shape`.
+  static Array Emit(const std::shared_ptr<Core>& core, v1::Op op, DType dtype, Shape shape,
+                    size_t inline_bytes = 0) {
+    auto state = std::make_shared<ArrayState>();
+    state->dtype = dtype;
+    state->shape = std::move(shape);
+    const uint64_t handle = core->next_handle++;
+    op.add_outputs(handle);
+    absl::Status status = core->Record(std::move(op), inline_bytes);
+    state->core = core;
+    if (status.ok()) {
+      state->handle = handle;
+    } else {
+      state->status = status;
+    }
+    return Array(std::move(state));
+  }
+
+  static Array Poisoned(const std::shared_ptr<Core>& core, absl::Status status, uint64_t error_id) {
+    auto state = std::make_shared<ArrayState>();
+    state->core = core;
+    state->status = std::move(status);
+    state->error_id = error_id;
+    return Array(std::move(state));
+  }
+
+  // The same error as `a` (an op on a refused array).
+  static Array Propagate(const Array& a) {
+    if (!a.state_) return Poisoned(nullptr, InvalidArrayStatus(), 0);
+    return Poisoned(a.state_->core, a.state_->status, a.state_->error_id);
+  }
+
+  // Checks that `inputs` are usable together; on failure returns the Array
+  // to return instead.
+  static std::optional<Array> CheckInputs(absl::string_view op, std::initializer_list<const Array*> inputs) {
+    const std::shared_ptr<Core>* core = nullptr;
+    for (const Array* a : inputs) {
+      if (!a->state_ || !a->state_->status.ok()) return Propagate(*a);
+      if (core == nullptr) {
+        core = &a->state_->core;
+      } else if (*core != a->state_->core) {
+        return Refuse(*core, op, ValueError("arrays belong to different arrayd sessions"));
+      }
+    }
+    if (core != nullptr && (*core)->closed) {
+      return Poisoned(*core, absl::FailedPreconditionError("arrayd: the client is closed"), 0);
+    }
+    return std::nullopt;
+  }
+
+  static Array Binary(const char* name, const Array& a, const Array& b) {
+    if (auto bad = CheckInputs(name, {&a, &b})) return *bad;
+    const ArrayState& x = *a.state_;
+    const ArrayState& y = *b.state_;
+    // Broadcasting, right-aligned.
+    const size_t nd = std::max(x.shape.size(), y.shape.size());
+    Shape shape(nd);
+    for (size_t i = 0; i < nd; ++i) {
+      int64_t dx = i < nd - x.shape.size() ? 1 : x.shape[i - (nd - x.shape.size())];
+      int64_t dy = i < nd - y.shape.size() ? 1 : y.shape[i - (nd - y.shape.size())];
+      if (dx != dy && dx != 1 && dy != 1) {
+        return Refuse(x.core, name,
+                      ValueError(absl::StrCat("operands could not be broadcast together with shapes ",
+                                              ShapeString(x.shape), " ", ShapeString(y.shape))));
+      }
+      shape[i] = dx == 1 ? dy : dx;
+    }
+    DType dtype = PromoteTypes(x.dtype, y.dtype);
+    const std::string op_name = name;
+    if (op_name == "subtract" && dtype == DType::kBool) {
+      return Refuse(x.core, name,
+                    TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                              "bitwise_xor, the `^` operator, or the logical_xor function instead."));
+    }
+    if (op_name == "true_divide" && !IsInexact(dtype)) dtype = DType::kFloat64;
+    v1::Op op;
+    op.set_name(op_name);
+    op.add_inputs(x.handle);
+    op.add_inputs(y.handle);
+    return Emit(x.core, std::move(op), dtype, std::move(shape));
+  }
+
+  // `a op s` (or `s op a` when `scalar_first`): s is a weak scalar, sent as
+  // a 0-d array of the dtype NumPy gives it next to `a`.
+  static Array WithScalar(const char* name, const Array& a, const Scalar& s, bool scalar_first) {
+    if (auto bad = CheckInputs(name, {&a})) return *bad;
+    const std::shared_ptr<Core>& core = a.state_->core;
+    absl::StatusOr<DType> dtype = s.WeakDType(a.state_->dtype);
+    if (!dtype.ok()) return Refuse(core, name, internal::WithKind(dtype.status(), "OverflowError"));
+    Array scalar = Full(core, {}, s, *dtype);
+    return scalar_first ? Binary(name, scalar, a) : Binary(name, a, scalar);
+  }
+
+  static Array Full(const std::shared_ptr<Core>& core, const Shape& shape, const Scalar& value,
+                    DType dtype) {
+    if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "full", s);
+    v1::Op op;
+    op.set_name("full");
+    (*op.mutable_attrs())["shape"] = IntsAttr(shape);
+    (*op.mutable_attrs())["dtype"] = DTypeAttr(dtype);
+    (*op.mutable_attrs())["value"] = ScalarAttr(value);
+    return Emit(core, std::move(op), dtype, shape);
+  }
+};
+
+namespace {
+Array Refuse(const std::shared_ptr<Core>& core, absl::string_view op, const absl::Status& why) {
+  absl::Status status(why.code(), absl::StrCat(op, ": ", why.message()));
+  why.ForEachPayload([&status](absl::string_view key, const absl::Cord& value) {
+    status.SetPayload(key, value);
+  });
+  uint64_t id = core ? core->AddLocalError(status) : 0;
+  return ArrayOps::Poisoned(core, status, id);
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Array
+
+Array::Array() = default;
+
+const absl::Status& Array::status() const {
+  return state_ ? state_->status : InvalidArrayStatus();
+}
+
+DType Array::dtype() const { return state_ ? state_->dtype : DType::kFloat64; }
+
+const Shape& Array::shape() const {
+  static const Shape* const kEmpty = new Shape();
+  return state_ ? state_->shape : *kEmpty;
+}
+
+uint64_t Array::handle() const { return state_ ? state_->handle : 0; }
+
+Array Array::Sum(int64_t axis, bool keepdims) const {
+  return Sum(std::vector<int64_t>{axis}, keepdims);
+}
+
+Array Array::Sum(std::optional<std::vector<int64_t>> axes, bool keepdims) const {
+  if (auto bad = ArrayOps::CheckInputs("sum", {this})) return *bad;
+  const ArrayState& x = *state_;
+  const int nd = static_cast<int>(x.shape.size());
+  std::vector<bool> reduced(nd, !axes.has_value());
+  v1::Op op;
+  op.set_name("sum");
+  if (axes) {
+    std::vector<int64_t> normalized;
+    for (int64_t a : *axes) {
+      if (a < -nd || a >= nd) {
+        return Refuse(x.core, "sum",
+                      AxisError(absl::StrCat("axis ", a, " is out of bounds for array of dimension ", nd)));
+      }
+      if (a < 0) a += nd;
+      if (reduced[a]) return Refuse(x.core, "sum", ValueError("duplicate value in 'axis'"));
+      reduced[a] = true;
+      normalized.push_back(a);
+    }
+    (*op.mutable_attrs())["axes"] = IntsAttr(normalized);
+  }
+  if (keepdims) (*op.mutable_attrs())["keepdims"].set_b(true);
+  Shape shape;
+  for (int d = 0; d < nd; ++d) {
+    if (!reduced[d]) {
+      shape.push_back(x.shape[d]);
+    } else if (keepdims) {
+      shape.push_back(1);
+    }
+  }
+  op.add_inputs(x.handle);
+  return ArrayOps::Emit(x.core, std::move(op), SumDType(x.dtype), std::move(shape));
+}
+
+Array Array::Reshape(const Shape& new_shape) const {
+  if (auto bad = ArrayOps::CheckInputs("reshape", {this})) return *bad;
+  const ArrayState& x = *state_;
+  const int64_t size = ShapeSize(x.shape);
+  Shape shape = new_shape;
+  int unknown = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (unknown >= 0) return Refuse(x.core, "reshape", ValueError("can only specify one unknown dimension"));
+      unknown = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      return Refuse(x.core, "reshape", ValueError("negative dimensions not allowed"));
+    } else {
+      known *= shape[i];
+    }
+  }
+  const std::string cannot = absl::StrCat("cannot reshape array of size ", size, " into shape ",
+                                          ShapeString(new_shape));
+  if (unknown >= 0) {
+    if (known == 0 || size % known != 0) return Refuse(x.core, "reshape", ValueError(cannot));
+    shape[unknown] = size / known;
+  } else if (known != size) {
+    return Refuse(x.core, "reshape", ValueError(cannot));
+  }
+  v1::Op op;
+  op.set_name("reshape");
+  op.add_inputs(x.handle);
+  (*op.mutable_attrs())["shape"] = IntsAttr(shape);
+  return ArrayOps::Emit(x.core, std::move(op), x.dtype, std::move(shape));
+}
+
+Array Array::Astype(DType dtype) const {
+  if (auto bad = ArrayOps::CheckInputs("astype", {this})) return *bad;
+  v1::Op op;
+  op.set_name("astype");
+  op.add_inputs(state_->handle);
+  (*op.mutable_attrs())["dtype"] = DTypeAttr(dtype);
+  return ArrayOps::Emit(state_->core, std::move(op), dtype, state_->shape);
+}
+
+absl::Status Array::FetchInto(DType want, size_t elem_size, std::string* bytes) const {
+  if (!state_) return InvalidArrayStatus();
+  ArrayState& x = *state_;
+  if (!x.status.ok()) {
+    if (x.core && x.error_id != 0) x.core->ForgetLocalError(x.error_id);  // reported here
+    return x.status;
+  }
+  if (want != x.dtype) {
+    return internal::WithKind(
+        absl::InvalidArgumentError(absl::StrCat("ToVector: the element type is ", DTypeName(want),
+                                                " but the array's dtype is ", DTypeName(x.dtype))),
+        "TypeError");
+  }
+  Core& core = *x.core;
+  absl::StatusOr<v1::SyncReply> reply = core.Sync({x.handle});
+  if (!reply.ok()) return reply.status();
+  if (reply->fetched_size() != 1) {
+    return absl::InternalError("arrayd: the sync reply does not carry the fetched array");
+  }
+  const v1::Fetched& f = reply->fetched(0);
+  if (f.has_error()) return internal::StatusFromOpError(f.error());
+  Shape server_shape(f.shape().begin(), f.shape().end());
+  if (static_cast<DType>(f.dtype()) != x.dtype || server_shape != x.shape) {
+    return absl::InternalError(absl::StrCat(
+        "arrayd client/server disagree: the client computed ", DTypeName(x.dtype), " ",
+        ShapeString(x.shape), ", the server has ", DTypeName(static_cast<DType>(f.dtype())), " ",
+        ShapeString(server_shape)));
+  }
+  const uint64_t nbytes = static_cast<uint64_t>(ShapeSize(x.shape)) * elem_size;
+  if (f.inline_()) {
+    *bytes = f.data();
+  } else {
+    grpc::ClientContext context;
+    v1::DownloadRequest request;
+    request.set_session_id(core.session_id);
+    request.set_handle(x.handle);
+    auto reader = core.stub->Download(&context, request);
+    v1::DownloadChunk chunk;
+    bytes->clear();
+    bytes->reserve(nbytes);
+    while (reader->Read(&chunk)) bytes->append(chunk.data());
+    absl::Status status = internal::FromGrpc(reader->Finish());
+    if (!status.ok()) return status;
+  }
+  if (bytes->size() != nbytes) {
+    return absl::DataLossError(
+        absl::StrCat("arrayd: received ", bytes->size(), " bytes for an array of ", nbytes));
+  }
+  return absl::OkStatus();
+}
+
+Array operator+(const Array& a, const Array& b) { return ArrayOps::Binary("add", a, b); }
+Array operator-(const Array& a, const Array& b) { return ArrayOps::Binary("subtract", a, b); }
+Array operator*(const Array& a, const Array& b) { return ArrayOps::Binary("multiply", a, b); }
+Array operator/(const Array& a, const Array& b) { return ArrayOps::Binary("true_divide", a, b); }
+Array operator+(const Array& a, const Scalar& b) { return ArrayOps::WithScalar("add", a, b, false); }
+Array operator-(const Array& a, const Scalar& b) { return ArrayOps::WithScalar("subtract", a, b, false); }
+Array operator*(const Array& a, const Scalar& b) { return ArrayOps::WithScalar("multiply", a, b, false); }
+Array operator/(const Array& a, const Scalar& b) { return ArrayOps::WithScalar("true_divide", a, b, false); }
+Array operator+(const Scalar& a, const Array& b) { return ArrayOps::WithScalar("add", b, a, true); }
+Array operator-(const Scalar& a, const Array& b) { return ArrayOps::WithScalar("subtract", b, a, true); }
+Array operator*(const Scalar& a, const Array& b) { return ArrayOps::WithScalar("multiply", b, a, true); }
+Array operator/(const Scalar& a, const Array& b) { return ArrayOps::WithScalar("true_divide", b, a, true); }
+
+// ---------------------------------------------------------------------------
+// Client
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const std::string& address,
+                                                        const std::string& client_name) {
+  auto core = std::make_shared<Core>();
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(-1);
+  args.SetMaxSendMessageSize(-1);
+  core->channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  core->stub = v1::Arrayd::NewStub(core->channel);
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + internal::kConnectTimeout);
+    absl::Status status = internal::FromGrpc(
+        core->stub->GetCapabilities(&context, v1::GetCapabilitiesRequest(), &core->capabilities));
+    if (!status.ok()) {
+      return absl::Status(status.code(),
+                          absl::StrCat("arrayd: cannot reach ", address, ": ", status.message()));
+    }
+  }
+  core->stream = core->stub->OpStream(&core->stream_context);
+  v1::ClientMessage open;
+  open.mutable_open()->set_client_name(client_name);
+  v1::ServerMessage opened;
+  if (!core->stream->Write(open) || !core->stream->Read(&opened)) {
+    absl::Status status = internal::FromGrpc(core->stream->Finish());
+    if (status.ok()) status = absl::UnavailableError("the server closed the stream");
+    return absl::Status(status.code(),
+                        absl::StrCat("arrayd: cannot open a session: ", status.message()));
+  }
+  if (!opened.has_opened()) {
+    return absl::InternalError("arrayd: the server did not answer the session's opening");
+  }
+  core->session_id = opened.opened().session_id();
+  return std::unique_ptr<Client>(new Client(std::move(core)));
+}
+
+Client::~Client() { core_->Close(); }
+
+const v1::Capabilities& Client::Capabilities() const { return core_->capabilities; }
+uint64_t Client::session_id() const { return core_->session_id; }
+
+absl::Status Client::Flush() { return core_->Flush(); }
+
+absl::Status Client::Synchronize() {
+  absl::StatusOr<v1::SyncReply> reply = core_->Sync({});
+  if (!reply.ok()) return reply.status();
+  // The first error in op order: a local error at position p happened
+  // before op p ran.
+  absl::Status first;
+  uint64_t first_index = UINT64_MAX;
+  for (const v1::OpError& e : core_->server_errors) {
+    if (e.op_index() < first_index) {
+      first_index = e.op_index();
+      first = internal::StatusFromOpError(e);
+    }
+  }
+  if (!core_->local_errors.empty() && core_->local_errors.front().position <= first_index) {
+    first = core_->local_errors.front().status;
+  }
+  core_->server_errors.clear();
+  core_->local_errors.clear();
+  return first;
+}
+
+Array Client::Zeros(const Shape& shape, DType dtype) {
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core_, "zeros", s);
+  v1::Op op;
+  op.set_name("zeros");
+  (*op.mutable_attrs())["shape"] = IntsAttr(shape);
+  (*op.mutable_attrs())["dtype"] = DTypeAttr(dtype);
+  return ArrayOps::Emit(core_, std::move(op), dtype, shape);
+}
+
+Array Client::Ones(const Shape& shape, DType dtype) {
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core_, "ones", s);
+  v1::Op op;
+  op.set_name("ones");
+  (*op.mutable_attrs())["shape"] = IntsAttr(shape);
+  (*op.mutable_attrs())["dtype"] = DTypeAttr(dtype);
+  return ArrayOps::Emit(core_, std::move(op), dtype, shape);
+}
+
+Array Client::Full(const Shape& shape, const Scalar& value, std::optional<DType> dtype) {
+  return ArrayOps::Full(core_, shape, value, dtype ? *dtype : value.DefaultDType());
+}
+
+Array Client::Arange(const Scalar& stop) { return Arange(0, stop, 1); }
+
+Array Client::Arange(const Scalar& start, const Scalar& stop, const Scalar& step,
+                     std::optional<DType> dtype) {
+  using K = Scalar::ScalarKind;
+  for (const Scalar* s : {&start, &stop, &step}) {
+    if (s->kind() == K::kComplex) {
+      return Refuse(core_, "arange", TypeError("arange: complex arguments are not supported"));
+    }
+  }
+  const bool is_float = start.kind() == K::kFloat || stop.kind() == K::kFloat || step.kind() == K::kFloat;
+  int64_t num = 0;
+  if (is_float) {
+    auto as_double = [](const Scalar& s) {
+      if (s.kind() == K::kFloat) return s.real();
+      return s.negative() ? static_cast<double>(s.int_value()) : static_cast<double>(s.uint_value());
+    };
+    const double a = as_double(start), b = as_double(stop), d = as_double(step);
+    if (d == 0) return Refuse(core_, "arange", ValueError("Maximum allowed size exceeded"));
+    num = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((b - a) / d)));
+  } else {
+    const int64_t a = start.int_value(), b = stop.int_value(), d = step.int_value();
+    if (d == 0) return Refuse(core_, "arange", ValueError("Maximum allowed size exceeded"));
+    if (d > 0 && b > a) num = (b - a + d - 1) / d;
+    if (d < 0 && b < a) num = (a - b - d - 1) / -d;
+  }
+  const DType result = dtype ? *dtype : is_float ? DType::kFloat64 : DType::kInt64;
+  v1::Op op;
+  op.set_name("arange");
+  (*op.mutable_attrs())["start"] = ScalarAttr(start);
+  (*op.mutable_attrs())["step"] = ScalarAttr(step);
+  (*op.mutable_attrs())["num"].set_i(num);
+  (*op.mutable_attrs())["dtype"] = DTypeAttr(result);
+  return ArrayOps::Emit(core_, std::move(op), result, Shape{num});
+}
+
+Array Client::FromBytes(DType dtype, const Shape& shape, const void* data, size_t nbytes) {
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core_, "upload", s);
+  const uint64_t want = static_cast<uint64_t>(ShapeSize(shape)) * ItemSize(dtype);
+  if (want != nbytes) {
+    return Refuse(core_, "upload",
+                  ValueError(absl::StrCat(nbytes, " bytes of data for an array of shape ",
+                                          ShapeString(shape), " and dtype ", DTypeName(dtype),
+                                          " (", want, " bytes)")));
+  }
+  if (core_->closed) {
+    return ArrayOps::Poisoned(core_, absl::FailedPreconditionError("arrayd: the client is closed"), 0);
+  }
+  if (nbytes <= core_->capabilities.max_inline_bytes()) {
+    v1::Op op;
+    op.set_name("upload");
+    (*op.mutable_attrs())["shape"] = IntsAttr(shape);
+    (*op.mutable_attrs())["dtype"] = DTypeAttr(dtype);
+    (*op.mutable_attrs())["data"].set_data(static_cast<const char*>(data), nbytes);
+    return ArrayOps::Emit(core_, std::move(op), dtype, shape, nbytes);
+  }
+  // Large: the Upload RPC binds a fresh handle once every byte has arrived;
+  // ops recorded after this call can name it.
+  const uint64_t handle = core_->next_handle++;
+  grpc::ClientContext context;
+  v1::UploadResponse response;
+  auto writer = core_->stub->Upload(&context, &response);
+  const char* bytes = static_cast<const char*>(data);
+  size_t sent = 0;
+  bool ok = true;
+  do {
+    v1::UploadChunk chunk;
+    if (sent == 0) {
+      chunk.set_session_id(core_->session_id);
+      chunk.set_handle(handle);
+      chunk.set_dtype(static_cast<v1::DType>(dtype));
+      for (int64_t d : shape) chunk.add_shape(d);
+    }
+    const size_t n = std::min(internal::kUploadChunkBytes, nbytes - sent);
+    chunk.set_data(bytes + sent, n);
+    sent += n;
+    ok = writer->Write(chunk);
+  } while (ok && sent < nbytes);
+  if (ok) writer->WritesDone();
+  absl::Status status = internal::FromGrpc(writer->Finish());
+  if (!status.ok()) return Refuse(core_, "upload", status);
+  auto state = std::make_shared<ArrayState>();
+  state->core = core_;
+  state->handle = handle;
+  state->dtype = dtype;
+  state->shape = shape;
+  return Array(std::move(state));
+}
+
+Array Client::RawOp(const std::string& name, const std::vector<Array>& inputs,
+                    const std::map<std::string, v1::AttrValue>& attrs, DType dtype, Shape shape) {
+  v1::Op op;
+  op.set_name(name);
+  for (const Array& a : inputs) {
+    if (auto bad = ArrayOps::CheckInputs(name, {&a})) return *bad;
+    if (a.state_->core != core_) {
+      return Refuse(core_, name, ValueError("arrays belong to different arrayd sessions"));
+    }
+    op.add_inputs(a.state_->handle);
+  }
+  for (const auto& [key, value] : attrs) (*op.mutable_attrs())[key] = value;
+  return ArrayOps::Emit(core_, std::move(op), dtype, std::move(shape));
+}
+
+}  // namespace client
+}  // namespace arrayd
