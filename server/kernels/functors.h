@@ -205,7 +205,7 @@ struct PowerOp {
   ARRAYD_HD Complex<T> operator()(Complex<T> a, Complex<T> b) const {
     if (b.re == 0 && b.im == 0) return Complex<T>(1, 0);
     if (a.re == 0 && a.im == 0) {
-      if (b.re > 0 && b.im == 0) return Complex<T>(0, 0);
+      if (b.re > 0) return Complex<T>(0, 0);
       T nan = T(0) / T(0);
       return Complex<T>(nan, nan);
     }

@@ -83,7 +83,7 @@ absl::StatusOr<Shape> Attrs::GetShape(const std::string& name) const {
   int64_t size = 1;
   for (int64_t d : dims) {
     if (d < 0) return ValueError("negative dimensions are not allowed");
-    if (d != 0 && size > std::numeric_limits<int64_t>::max() / 16 / d) {
+    if (d != 0 && size > std::numeric_limits<int64_t>::max() / d) {
       return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
                         "maximum possible size.");
     }
@@ -93,7 +93,12 @@ absl::StatusOr<Shape> Attrs::GetShape(const std::string& name) const {
 }
 
 absl::StatusOr<View> OpContext::NewArray(DType dtype, Shape shape) {
-  int64_t nbytes = ShapeSize(shape) * ItemSize(dtype);
+  int64_t size = ShapeSize(shape);
+  if (size > std::numeric_limits<int64_t>::max() / ItemSize(dtype)) {
+    return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                      "maximum possible size.");
+  }
+  int64_t nbytes = size * ItemSize(dtype);
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, allocate_(static_cast<size_t>(nbytes)));
   return MakeContiguousView(std::move(buffer), dtype, std::move(shape));
 }

@@ -263,7 +263,9 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
     op->set_num_outputs(def.num_outputs);
     for (const std::string& a : def.attrs) op->add_attrs(a);
     op->set_doc(def.doc);
-    op->add_backends(backend_->name());
+    // Ops are written against the Stream interface, which every compiled
+    // backend implements in full.
+    for (const std::string& b : CompiledBackends()) op->add_backends(b);
   }
   response->set_max_inline_bytes(options_.max_inline_bytes);
   auto* reactor = context->DefaultReactor();
