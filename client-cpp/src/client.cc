@@ -669,7 +669,9 @@ Array Client::FromBytes(DType dtype, const Shape& shape, const void* data, size_
     return ArrayOps::Emit(core_, std::move(op), dtype, shape, nbytes);
   }
   // Large: the Upload RPC binds a fresh handle once every byte has arrived;
-  // ops recorded after this call can name it.
+  // ops recorded after this call can name it. Send the batch first so that
+  // its frees reach the server's quota accounting before the upload does.
+  if (absl::Status s = core_->Flush(); !s.ok()) return Refuse(core_, "upload", s);
   const uint64_t handle = core_->next_handle++;
   grpc::ClientContext context;
   v1::UploadResponse response;
