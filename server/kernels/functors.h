@@ -13,6 +13,10 @@
 
 #include "kernels/types.h"
 
+#if !defined(__CUDACC_RTC__)
+#include <math.h>  // host compilers; NVRTC has the math functions built in
+#endif
+
 namespace arrayd {
 namespace kernels {
 
@@ -158,11 +162,6 @@ struct InvertOp {
   ARRAYD_HD bool operator()(bool a) const { return !a; }
 };
 
-struct FloorOp {
-  template <typename T> ARRAYD_HD T operator()(T a) const { return Floor(a); }
-  ARRAYD_HD Half operator()(Half a) const { return Half(Floor(static_cast<float>(a))); }
-};
-
 // ---- binary functors ------------------------------------------------------
 struct AddOp {
   template <typename T> ARRAYD_HD T operator()(T a, T b) const { return static_cast<T>(a + b); }
@@ -306,6 +305,279 @@ struct MinimumOp {
     return static_cast<float>(a) <= static_cast<float>(b) ? a : b;
   }
   ARRAYD_HD bool operator()(bool a, bool b) const { return a && b; }
+};
+
+// Helpers of the binary math ufuncs, as NumPy's npymath defines them.
+#define ARRAYD_DEGREES_F(x) ((x) * 57.29577951308232f)
+#define ARRAYD_DEGREES_D(x) ((x) * 57.29577951308232)
+#define ARRAYD_RADIANS_F(x) ((x) * 0.017453292519943295f)
+#define ARRAYD_RADIANS_D(x) ((x) * 0.017453292519943295)
+template <typename F> ARRAYD_HD F LogAddExp(F x, F y) {
+  if (x == y) return x + F(0.6931471805599453);  // also handles infinities
+  F d = x - y;
+  if (d > 0) return x + log1p(exp(-d));
+  if (d <= 0) return y + log1p(exp(d));
+  return d;  // nan
+}
+template <typename F> ARRAYD_HD F LogAddExp2(F x, F y) {
+  if (x == y) return x + F(1);
+  F d = x - y;
+  if (d > 0) return x + log1p(exp2(-d)) * F(1.4426950408889634);
+  if (d <= 0) return y + log1p(exp2(d)) * F(1.4426950408889634);
+  return d;
+}
+template <typename F> ARRAYD_HD F Heaviside(F x, F h0) {
+  if (IsNan(x)) return x;
+  if (x == 0) return h0;
+  return x < 0 ? F(0) : F(1);
+}
+
+// ---- NumPy's math ufuncs ---------------------------------------------------
+// Real functions take float/double (Half computes in float); complex
+// overloads follow the textbook formulas NumPy's npymath uses.
+template <typename T> ARRAYD_HD Complex<T> CSqrt(Complex<T> z) {
+  if (z.re == 0 && z.im == 0) return Complex<T>(0, z.im);
+  T t = sqrt((fabs(z.re) + Hypot(z.re, z.im)) * T(0.5));
+  if (z.re >= 0) return Complex<T>(t, z.im / (2 * t));
+  return Complex<T>(fabs(z.im) / (2 * t), CopySign(t, z.im));
+}
+template <typename T> ARRAYD_HD Complex<T> CMulI(Complex<T> z) { return Complex<T>(-z.im, z.re); }
+template <typename T> ARRAYD_HD Complex<T> CSin(Complex<T> z) {
+  return Complex<T>(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));
+}
+template <typename T> ARRAYD_HD Complex<T> CCos(Complex<T> z) {
+  return Complex<T>(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im));
+}
+template <typename T> ARRAYD_HD Complex<T> CSinh(Complex<T> z) {
+  return Complex<T>(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im));
+}
+template <typename T> ARRAYD_HD Complex<T> CCosh(Complex<T> z) {
+  return Complex<T>(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im));
+}
+template <typename T> ARRAYD_HD Complex<T> CTanh(Complex<T> z) {
+  // (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), stable for large |x|.
+  if (fabs(z.re) > T(20)) return Complex<T>(CopySign(T(1), z.re), T(0) * sin(2 * z.im));
+  T d = cosh(2 * z.re) + cos(2 * z.im);
+  return Complex<T>(sinh(2 * z.re) / d, sin(2 * z.im) / d);
+}
+template <typename T> ARRAYD_HD Complex<T> CTan(Complex<T> z) {
+  // tan z = -i tanh(iz)
+  Complex<T> t = CTanh(CMulI(z));
+  return Complex<T>(t.im, -t.re);
+}
+template <typename T> ARRAYD_HD Complex<T> CAsinh(Complex<T> z) {
+  return CLog(z + CSqrt(z * z + Complex<T>(1)));
+}
+template <typename T> ARRAYD_HD Complex<T> CAsin(Complex<T> z) {
+  // asin z = -i asinh(iz)
+  Complex<T> t = CAsinh(CMulI(z));
+  return Complex<T>(t.im, -t.re);
+}
+template <typename T> ARRAYD_HD Complex<T> CAcos(Complex<T> z) {
+  Complex<T> a = CAsin(z);
+  return Complex<T>(T(1.5707963267948966) - a.re, -a.im);
+}
+template <typename T> ARRAYD_HD Complex<T> CAcosh(Complex<T> z) {
+  return CLog(z + CSqrt(z + Complex<T>(1)) * CSqrt(z - Complex<T>(1)));
+}
+template <typename T> ARRAYD_HD Complex<T> CAtanh(Complex<T> z) {
+  Complex<T> one(1);
+  Complex<T> r = CLog(one + z) - CLog(one - z);
+  return Complex<T>(r.re * T(0.5), r.im * T(0.5));
+}
+template <typename T> ARRAYD_HD Complex<T> CAtan(Complex<T> z) {
+  // atan z = -i atanh(iz)
+  Complex<T> t = CAtanh(CMulI(z));
+  return Complex<T>(t.im, -t.re);
+}
+template <typename T> ARRAYD_HD Complex<T> CScale(Complex<T> z, T s) {
+  return Complex<T>(z.re * s, z.im * s);
+}
+
+// A real unary ufunc `Name` from the C functions `ffn` (float) and `dfn`
+// (double); `extra` adds overloads (complex, integers).
+#define ARRAYD_REAL_UNARY(Name, ffn, dfn, extra)                                    \
+  struct Name {                                                                      \
+    ARRAYD_HD float operator()(float a) const { return ffn(a); }                     \
+    ARRAYD_HD double operator()(double a) const { return dfn(a); }                   \
+    ARRAYD_HD Half operator()(Half a) const { return Half(ffn(static_cast<float>(a))); } \
+    extra                                                                            \
+  };
+#define ARRAYD_COMPLEX_VIA(cfn) \
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const { return cfn(z); }
+
+ARRAYD_REAL_UNARY(ExpOp, expf, exp, ARRAYD_COMPLEX_VIA(CExp))
+ARRAYD_REAL_UNARY(Exp2Op, exp2f, exp2,
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    return CExp(CScale(z, T(0.6931471805599453)));
+  })
+ARRAYD_REAL_UNARY(Expm1Op, expm1f, expm1,
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    // exp(x)cos(y) - 1 + i exp(x) sin(y), with expm1 for the real part's accuracy
+    T s = sin(z.im * T(0.5));
+    return Complex<T>(expm1(z.re) * cos(z.im) - 2 * s * s, exp(z.re) * sin(z.im));
+  })
+ARRAYD_REAL_UNARY(LogOp, logf, log, ARRAYD_COMPLEX_VIA(CLog))
+ARRAYD_REAL_UNARY(Log2Op, log2f, log2,
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    return CScale(CLog(z), T(1.4426950408889634));
+  })
+ARRAYD_REAL_UNARY(Log10Op, log10f, log10,
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    return CScale(CLog(z), T(0.4342944819032518));
+  })
+ARRAYD_REAL_UNARY(Log1pOp, log1pf, log1p,
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    return CLog(Complex<T>(z.re + T(1), z.im));
+  })
+ARRAYD_REAL_UNARY(SqrtOp, sqrtf, sqrt, ARRAYD_COMPLEX_VIA(CSqrt))
+ARRAYD_REAL_UNARY(CbrtOp, cbrtf, cbrt, )
+ARRAYD_REAL_UNARY(SinOp, sinf, sin, ARRAYD_COMPLEX_VIA(CSin))
+ARRAYD_REAL_UNARY(CosOp, cosf, cos, ARRAYD_COMPLEX_VIA(CCos))
+ARRAYD_REAL_UNARY(TanOp, tanf, tan, ARRAYD_COMPLEX_VIA(CTan))
+ARRAYD_REAL_UNARY(ArcsinOp, asinf, asin, ARRAYD_COMPLEX_VIA(CAsin))
+ARRAYD_REAL_UNARY(ArccosOp, acosf, acos, ARRAYD_COMPLEX_VIA(CAcos))
+ARRAYD_REAL_UNARY(ArctanOp, atanf, atan, ARRAYD_COMPLEX_VIA(CAtan))
+ARRAYD_REAL_UNARY(SinhOp, sinhf, sinh, ARRAYD_COMPLEX_VIA(CSinh))
+ARRAYD_REAL_UNARY(CoshOp, coshf, cosh, ARRAYD_COMPLEX_VIA(CCosh))
+ARRAYD_REAL_UNARY(TanhOp, tanhf, tanh, ARRAYD_COMPLEX_VIA(CTanh))
+ARRAYD_REAL_UNARY(ArcsinhOp, asinhf, asinh, ARRAYD_COMPLEX_VIA(CAsinh))
+ARRAYD_REAL_UNARY(ArccoshOp, acoshf, acosh, ARRAYD_COMPLEX_VIA(CAcosh))
+ARRAYD_REAL_UNARY(ArctanhOp, atanhf, atanh, ARRAYD_COMPLEX_VIA(CAtanh))
+ARRAYD_REAL_UNARY(FabsOp, fabsf, fabs, )
+ARRAYD_REAL_UNARY(RintOp, rintf, rint,
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    return Complex<T>(rint(z.re), rint(z.im));
+  })
+// Integers and bools are their own floor/ceil/trunc (NumPy 2).
+#define ARRAYD_INT_IDENTITY template <typename T> ARRAYD_HD T operator()(T a) const { return a; }
+ARRAYD_REAL_UNARY(CeilOp, ceilf, ceil, ARRAYD_INT_IDENTITY)
+ARRAYD_REAL_UNARY(TruncOp, truncf, trunc, ARRAYD_INT_IDENTITY)
+ARRAYD_REAL_UNARY(FloorOp, floorf, floor, ARRAYD_INT_IDENTITY)
+#undef ARRAYD_INT_IDENTITY
+ARRAYD_REAL_UNARY(DegreesOp, ARRAYD_DEGREES_F, ARRAYD_DEGREES_D, )
+ARRAYD_REAL_UNARY(RadiansOp, ARRAYD_RADIANS_F, ARRAYD_RADIANS_D, )
+
+struct SquareOp {
+  template <typename T> ARRAYD_HD T operator()(T a) const { return static_cast<T>(a * a); }
+  ARRAYD_HD Half operator()(Half a) const { float f = a; return Half(f * f); }
+};
+struct ReciprocalOp {  // integer 1/x truncates; 1/0 gives 0 as NumPy's loops do
+  template <typename T> ARRAYD_HD T operator()(T a) const { return a == T(0) ? T(0) : static_cast<T>(T(1) / a); }
+  ARRAYD_HD float operator()(float a) const { return 1.0f / a; }
+  ARRAYD_HD double operator()(double a) const { return 1.0 / a; }
+  ARRAYD_HD Half operator()(Half a) const { return Half(1.0f / static_cast<float>(a)); }
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const { return Complex<T>(1) / z; }
+};
+struct SignOp {
+  template <typename T> ARRAYD_HD T operator()(T a) const { return static_cast<T>((T(0) < a) - (a < T(0))); }
+  ARRAYD_HD float operator()(float a) const { return IsNan(a) ? a : static_cast<float>((0.f < a) - (a < 0.f)); }
+  ARRAYD_HD double operator()(double a) const { return IsNan(a) ? a : static_cast<double>((0. < a) - (a < 0.)); }
+  ARRAYD_HD Half operator()(Half a) const { return Half((*this)(static_cast<float>(a))); }
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const {
+    T r = Hypot(z.re, z.im);
+    if (r == 0) return Complex<T>(0, 0);
+    return Complex<T>(z.re / r, z.im / r);
+  }
+};
+struct SignbitOp {
+  ARRAYD_HD bool operator()(float a) const { return copysignf(1.0f, a) < 0; }
+  ARRAYD_HD bool operator()(double a) const { return copysign(1.0, a) < 0; }
+  ARRAYD_HD bool operator()(Half a) const { return (a.bits & 0x8000u) != 0; }
+};
+struct ConjugateOp {
+  template <typename T> ARRAYD_HD T operator()(T a) const { return a; }
+  template <typename T> ARRAYD_HD Complex<T> operator()(Complex<T> z) const { return Complex<T>(z.re, -z.im); }
+};
+struct IsNanOp {
+  template <typename T> ARRAYD_HD bool operator()(T a) const { return IsNan(a); }
+};
+struct IsInfOp {
+  template <typename T> ARRAYD_HD bool operator()(T a) const { return false; }
+  ARRAYD_HD bool operator()(float a) const { return !IsNan(a) && IsNan(a - a); }
+  ARRAYD_HD bool operator()(double a) const { return !IsNan(a) && IsNan(a - a); }
+  ARRAYD_HD bool operator()(Half a) const { return (a.bits & 0x7fffu) == 0x7c00u; }
+  template <typename T> ARRAYD_HD bool operator()(Complex<T> z) const { return (*this)(z.re) || (*this)(z.im); }
+};
+struct IsFiniteOp {
+  template <typename T> ARRAYD_HD bool operator()(T a) const { return true; }
+  ARRAYD_HD bool operator()(float a) const { return !IsNan(a - a); }
+  ARRAYD_HD bool operator()(double a) const { return !IsNan(a - a); }
+  ARRAYD_HD bool operator()(Half a) const { return (a.bits & 0x7c00u) != 0x7c00u; }
+  template <typename T> ARRAYD_HD bool operator()(Complex<T> z) const { return (*this)(z.re) && (*this)(z.im); }
+};
+
+// A real binary ufunc from float/double C functions.
+#define ARRAYD_REAL_BINARY(Name, ffn, dfn, extra)                                  \
+  struct Name {                                                                     \
+    ARRAYD_HD float operator()(float a, float b) const { return ffn(a, b); }        \
+    ARRAYD_HD double operator()(double a, double b) const { return dfn(a, b); }     \
+    ARRAYD_HD Half operator()(Half a, Half b) const {                               \
+      return Half(ffn(static_cast<float>(a), static_cast<float>(b)));               \
+    }                                                                               \
+    extra                                                                           \
+  };
+ARRAYD_REAL_BINARY(Arctan2Op, atan2f, atan2, )
+ARRAYD_REAL_BINARY(HypotOp, hypotf, hypot, )
+ARRAYD_REAL_BINARY(CopysignOp, copysignf, copysign, )
+ARRAYD_REAL_BINARY(FmodOp, fmodf, fmod,
+  template <typename T> ARRAYD_HD T operator()(T a, T b) const {
+    return b == T(0) ? T(0) : static_cast<T>(a % b);
+  })
+ARRAYD_REAL_BINARY(LogaddexpOp, LogAddExp, LogAddExp, )
+ARRAYD_REAL_BINARY(Logaddexp2Op, LogAddExp2, LogAddExp2, )
+ARRAYD_REAL_BINARY(HeavisideOp, Heaviside, Heaviside, )
+struct NextafterOp {
+  ARRAYD_HD float operator()(float a, float b) const { return nextafterf(a, b); }
+  ARRAYD_HD double operator()(double a, double b) const { return nextafter(a, b); }
+  // Steps one float16 ulp, on the bits (as npy_nextafterf16).
+  ARRAYD_HD Half operator()(Half a, Half b) const {
+    float fa = a, fb = b;
+    Half r;
+    if (IsNan(a) || IsNan(b)) { r.bits = 0x7e00u; return r; }
+    if (fa == fb) return b;
+    if ((a.bits & 0x7fffu) == 0) { r.bits = static_cast<u16>((b.bits & 0x8000u) | 1u); return r; }
+    bool up = (fa < fb) == ((a.bits & 0x8000u) == 0);
+    r.bits = static_cast<u16>(up ? a.bits + 1u : a.bits - 1u);
+    return r;
+  }
+};
+// fmax/fmin ignore NaNs (return the other operand).
+struct FmaxOp {
+  template <typename T> ARRAYD_HD T operator()(T a, T b) const {
+    if (IsNan(b)) return a;
+    if (IsNan(a)) return b;
+    return MaximumOp()(a, b);
+  }
+};
+struct FminOp {
+  template <typename T> ARRAYD_HD T operator()(T a, T b) const {
+    if (IsNan(b)) return a;
+    if (IsNan(a)) return b;
+    return MinimumOp()(a, b);
+  }
+};
+struct GcdOp {
+  template <typename T> ARRAYD_HD T operator()(T a, T b) const {
+    if (IsSigned<T>::value) {
+      if (a < T(0)) a = static_cast<T>(T(0) - a);
+      if (b < T(0)) b = static_cast<T>(T(0) - b);
+    }
+    while (b != T(0)) {
+      T t = static_cast<T>(a % b);
+      a = b;
+      b = t;
+    }
+    return a;
+  }
+};
+struct LcmOp {
+  template <typename T> ARRAYD_HD T operator()(T a, T b) const {
+    T g = GcdOp()(a, b);
+    if (g == T(0)) return 0;
+    T r = static_cast<T>(a / g * b);
+    return IsSigned<T>::value && r < T(0) ? static_cast<T>(T(0) - r) : r;
+  }
 };
 
 }  // namespace kernels

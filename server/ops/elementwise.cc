@@ -1,5 +1,6 @@
 // Elementwise ops (NumPy ufuncs): dtype resolution, broadcasting, and the
 // call into the backend's unary/binary kernels. One table row per ufunc.
+#include <map>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -11,70 +12,98 @@ namespace {
 
 using kernels::BinaryOp;
 using kernels::UnaryOp;
+using kernels::kAll;
+using kernels::kB;
+using kernels::kC;
+using kernels::kF;
+using kernels::kI;
 
 enum class OutRule { kSame, kBool, kReal };
+// Which loop integer (and bool) inputs get, when not their own dtype.
+enum class IntLoop {
+  kSame,           // integers run in their own dtype
+  kFloat64,        // true_divide: always float64
+  kSmallestFloat,  // math functions: the smallest float holding the ints
+};
 
-// How a ufunc picks its loop from the promoted input dtype.
+// How a ufunc picks its loop dtype from its promoted input dtype; the kinds
+// of loop dtype it accepts are the KindMask of its kernels/op_list.h row.
 struct DTypeRule {
-  unsigned kinds;  // KindMask of accepted loop dtypes
   OutRule out = OutRule::kSame;
-  DType bool_loop = DType::kInvalid;  // loop for bool inputs, when not bool
-  bool float_loop_for_ints = false;   // true_divide: ints and bools use float64
+  DType bool_loop = DType::kInvalid;  // loop for bool inputs (kInvalid: bool itself)
+  IntLoop int_loop = IntLoop::kSame;
 };
 
-struct UfuncRow {
-  const char* name;
-  DTypeRule rule;
-};
+constexpr DTypeRule kSame{};
+constexpr DTypeRule kToBool{OutRule::kBool};
+constexpr DTypeRule kBoolAsInt8{OutRule::kSame, DType::kInt8};
+constexpr DTypeRule kFloatMath{OutRule::kSame, DType::kInvalid, IntLoop::kSmallestFloat};
 
-constexpr unsigned kB = kernels::kB, kI = kernels::kI, kF = kernels::kF, kC = kernels::kC,
-                   kAll = kernels::kAll;
+// NumPy's loop choice per ufunc; ufuncs not listed use kSame.
+const std::map<std::string, DTypeRule>& Rules() {
+  static const auto* rules = new std::map<std::string, DTypeRule>{
+      {"absolute", {OutRule::kReal}},
+      {"logical_not", kToBool},
+      {"true_divide", {OutRule::kSame, DType::kInvalid, IntLoop::kFloat64}},
+      {"floor_divide", kBoolAsInt8},
+      {"remainder", kBoolAsInt8},
+      {"power", kBoolAsInt8},
+      {"fmod", kBoolAsInt8},
+      {"left_shift", kBoolAsInt8},
+      {"right_shift", kBoolAsInt8},
+      {"square", kBoolAsInt8},
+      {"reciprocal", kBoolAsInt8},
+      {"conjugate", kBoolAsInt8},
+      {"equal", kToBool},
+      {"not_equal", kToBool},
+      {"less", kToBool},
+      {"less_equal", kToBool},
+      {"greater", kToBool},
+      {"greater_equal", kToBool},
+      {"logical_and", kToBool},
+      {"logical_or", kToBool},
+      {"logical_xor", kToBool},
+      {"isnan", kToBool},
+      {"isinf", kToBool},
+      {"isfinite", kToBool},
+      {"signbit", {OutRule::kBool, DType::kInvalid, IntLoop::kSmallestFloat}},
+      {"exp", kFloatMath},      {"exp2", kFloatMath},   {"expm1", kFloatMath},
+      {"log", kFloatMath},      {"log2", kFloatMath},   {"log10", kFloatMath},
+      {"log1p", kFloatMath},    {"sqrt", kFloatMath},   {"cbrt", kFloatMath},
+      {"sin", kFloatMath},      {"cos", kFloatMath},    {"tan", kFloatMath},
+      {"arcsin", kFloatMath},   {"arccos", kFloatMath}, {"arctan", kFloatMath},
+      {"sinh", kFloatMath},     {"cosh", kFloatMath},   {"tanh", kFloatMath},
+      {"arcsinh", kFloatMath},  {"arccosh", kFloatMath}, {"arctanh", kFloatMath},
+      {"rint", kFloatMath},     {"fabs", kFloatMath},   {"degrees", kFloatMath},
+      {"radians", kFloatMath},  {"arctan2", kFloatMath}, {"hypot", kFloatMath},
+      {"copysign", kFloatMath}, {"nextafter", kFloatMath}, {"logaddexp", kFloatMath},
+      {"logaddexp2", kFloatMath}, {"heaviside", kFloatMath},
+  };
+  return *rules;
+}
 
-// Unary rows, in ARRAYD_UNARY_OPS order.
-const DTypeRule kUnaryRules[] = {
-    /* negative */ {kI | kF | kC},
-    /* positive */ {kI | kF | kC},
-    /* absolute */ {kAll, OutRule::kReal},
-    /* logical_not */ {kAll, OutRule::kBool},
-    /* invert */ {kB | kI},
-    /* floor */ {kF, OutRule::kSame, DType::kInvalid, true},
-};
-
-// Binary rows, in ARRAYD_BINARY_OPS order.
-const DTypeRule kBinaryRules[] = {
-    /* add */ {kAll},
-    /* subtract */ {kI | kF | kC},
-    /* multiply */ {kAll},
-    /* true_divide */ {kF | kC, OutRule::kSame, DType::kInvalid, true},
-    /* floor_divide */ {kI | kF, OutRule::kSame, DType::kInt8},
-    /* remainder */ {kI | kF, OutRule::kSame, DType::kInt8},
-    /* power */ {kI | kF | kC, OutRule::kSame, DType::kInt8},
-    /* equal */ {kAll, OutRule::kBool},
-    /* not_equal */ {kAll, OutRule::kBool},
-    /* less */ {kAll, OutRule::kBool},
-    /* less_equal */ {kAll, OutRule::kBool},
-    /* greater */ {kAll, OutRule::kBool},
-    /* greater_equal */ {kAll, OutRule::kBool},
-    /* logical_and */ {kAll, OutRule::kBool},
-    /* logical_or */ {kAll, OutRule::kBool},
-    /* logical_xor */ {kAll, OutRule::kBool},
-    /* bitwise_and */ {kB | kI},
-    /* bitwise_or */ {kB | kI},
-    /* bitwise_xor */ {kB | kI},
-    /* left_shift */ {kI, OutRule::kSame, DType::kInt8},
-    /* right_shift */ {kI, OutRule::kSame, DType::kInt8},
-    /* maximum */ {kAll},
-    /* minimum */ {kAll},
-};
+DTypeRule RuleFor(const std::string& name) {
+  auto it = Rules().find(name);
+  return it == Rules().end() ? kSame : it->second;
+}
 
 #define ARRAYD_NAME_ROW(e, f, n, k) n,
 const char* const kUnaryNames[] = {ARRAYD_UNARY_OPS(ARRAYD_NAME_ROW)};
 const char* const kBinaryNames[] = {ARRAYD_BINARY_OPS(ARRAYD_NAME_ROW)};
 #undef ARRAYD_NAME_ROW
-static_assert(sizeof(kUnaryRules) / sizeof(kUnaryRules[0]) ==
-              static_cast<size_t>(UnaryOp::kNumUnaryOps));
-static_assert(sizeof(kBinaryRules) / sizeof(kBinaryRules[0]) ==
-              static_cast<size_t>(BinaryOp::kNumBinaryOps));
+#define ARRAYD_KINDS_ROW(e, f, n, k) k,
+const unsigned kUnaryKinds[] = {ARRAYD_UNARY_OPS(ARRAYD_KINDS_ROW)};
+const unsigned kBinaryKinds[] = {ARRAYD_BINARY_OPS(ARRAYD_KINDS_ROW)};
+#undef ARRAYD_KINDS_ROW
+
+// The smallest float dtype that holds every value of integer dtype `d`.
+DType SmallestFloatFor(DType d) {
+  switch (ItemSize(d)) {
+    case 1: return DType::kFloat16;
+    case 2: return DType::kFloat32;
+    default: return DType::kFloat64;
+  }
+}
 
 unsigned KindBitOf(DType d) {
   switch (Kind(d)) {
@@ -87,16 +116,18 @@ unsigned KindBitOf(DType d) {
   return 0;
 }
 
-// The loop dtype and result dtype of a ufunc for promoted input dtype `in`
-// (or the client's dtype= override). TypeError as NumPy's when no loop fits.
-absl::Status ResolveLoop(const char* name, const DTypeRule& rule, DType in, bool forced,
-                         DType* loop, DType* out) {
+// The loop dtype and result dtype of ufunc `name` for promoted input dtype
+// `in` (or the client's dtype= override). NumPy's TypeError when no loop fits.
+absl::Status ResolveLoop(const char* name, unsigned kinds, DType in, bool forced, DType* loop,
+                         DType* out) {
+  const DTypeRule rule = RuleFor(name);
   DType l = in;
   if (!forced) {
     if (l == DType::kBool && rule.bool_loop != DType::kInvalid) l = rule.bool_loop;
-    if (rule.float_loop_for_ints && !IsInexact(l)) l = DType::kFloat64;
+    if (!IsInexact(l) && rule.int_loop == IntLoop::kFloat64) l = DType::kFloat64;
+    if (!IsInexact(l) && rule.int_loop == IntLoop::kSmallestFloat) l = SmallestFloatFor(l);
   }
-  if ((KindBitOf(l) & rule.kinds) == 0) {
+  if ((KindBitOf(l) & kinds) == 0) {
     return TypeError(absl::StrCat("ufunc '", name,
                                   "' not supported for the input types, and the inputs could not "
                                   "be safely coerced to any supported types according to the "
@@ -117,7 +148,7 @@ absl::Status RunUnary(OpContext& ctx, UnaryOp op) {
   if (forced) {
     ARRAYD_ASSIGN_OR_RETURN(loop, ctx.attrs().GetDType("dtype"));
   }
-  ARRAYD_RETURN_IF_ERROR(ResolveLoop(kUnaryNames[i], kUnaryRules[i], loop, forced, &loop, &out_dtype));
+  ARRAYD_RETURN_IF_ERROR(ResolveLoop(kUnaryNames[i], kUnaryKinds[i], loop, forced, &loop, &out_dtype));
   ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, loop));
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, out_dtype, x.shape));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Unary(op, in, out));
@@ -134,7 +165,7 @@ absl::Status RunBinary(OpContext& ctx, BinaryOp op) {
   if (forced) {
     ARRAYD_ASSIGN_OR_RETURN(loop, ctx.attrs().GetDType("dtype"));
   }
-  ARRAYD_RETURN_IF_ERROR(ResolveLoop(kBinaryNames[i], kBinaryRules[i], loop, forced, &loop, &out_dtype));
+  ARRAYD_RETURN_IF_ERROR(ResolveLoop(kBinaryNames[i], kBinaryKinds[i], loop, forced, &loop, &out_dtype));
   ARRAYD_ASSIGN_OR_RETURN(Shape shape, BroadcastShapes({a.shape, b.shape}));
   ARRAYD_ASSIGN_OR_RETURN(View ca, ctx.CastTo(a, loop));
   ARRAYD_ASSIGN_OR_RETURN(View cb, ctx.CastTo(b, loop));
