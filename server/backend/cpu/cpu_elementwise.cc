@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_loops.h"
+#include "backend/scalar_cast.h"
 #include "common/status.h"
 #include "kernels/host_dispatch.h"
 #include "kernels/functors.h"
@@ -22,18 +23,6 @@ namespace {
 using kernels::Cast;
 using kernels::DispatchDType;
 using kernels::KindBit;
-
-template <typename T>
-T ScalarAs(const Scalar& s) {
-  switch (s.kind) {
-    case Scalar::kBool: return Cast<T>(s.i != 0);
-    case Scalar::kInt: return Cast<T>(static_cast<kernels::i64>(s.i));
-    case Scalar::kUInt: return Cast<T>(static_cast<kernels::u64>(s.u));
-    case Scalar::kFloat: return Cast<T>(s.re);
-    case Scalar::kComplex: return Cast<T>(kernels::c128(s.re, s.im));
-  }
-  return T();
-}
 
 template <typename T>
 T Load(const char* p) { return *reinterpret_cast<const T*>(p); }

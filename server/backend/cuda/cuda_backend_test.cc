@@ -1,0 +1,624 @@
+// Tests of the CUDA backend. KernelSourceTest runs everywhere (NVRTC needs
+// no GPU): every generated kernel of every op and dtype must compile. The
+// CudaVsCpu tests compare every Stream method with the CPU backend on all
+// dtypes and layouts; they skip when no GPU is visible (CI).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cuda/caching_allocator.h"
+#include "backend/cuda/cuda_backend.h"
+#include "backend/cuda/kernel_cache.h"
+#include "backend/cuda/kernel_source.h"
+#include "common/status.h"
+#include "gtest/gtest.h"
+#include "kernels/functors.h"
+#include "kernels/host_dispatch.h"
+
+namespace arrayd {
+namespace cuda {
+namespace {
+
+using kernels::DispatchDType;
+using kernels::kAll;
+using kernels::kB;
+using kernels::kC;
+using kernels::kF;
+using kernels::kI;
+using kernels::KindBit;
+
+std::vector<DType> AllDTypes() {
+  std::vector<DType> out;
+  for (int i = 1; i <= kNumDTypes; ++i) out.push_back(static_cast<DType>(i));
+  return out;
+}
+
+std::string DTypeParamName(const testing::TestParamInfo<DType>& info) {
+  return std::string(DTypeName(info.param));
+}
+
+// ---- which dtypes each ufunc takes, and its result dtype -----------------
+struct OpCase {
+  std::string name, functor;
+  int arity;
+  int op;  // UnaryOp or BinaryOp value
+};
+
+template <typename F, unsigned kMask, int kArity>
+DType ResultDType(DType in) {
+  return DispatchDType(in, [&](auto tag) -> DType {
+    using T = typename decltype(tag)::type;
+    if constexpr ((KindBit<T>() & kMask) == 0) {
+      return DType::kInvalid;
+    } else if constexpr (kArity == 1) {
+      return kernels::DTypeOf<decltype(F()(T()))>::value;
+    } else {
+      return kernels::DTypeOf<decltype(F()(T(), T()))>::value;
+    }
+  });
+}
+
+struct OpRow {
+  OpCase c;
+  std::function<DType(DType)> result;  // kInvalid: dtype not supported
+};
+
+std::vector<OpRow> AllOps() {
+  std::vector<OpRow> rows;
+#define ARRAYD_UNARY_ROW(e, f, n, k)                                                 \
+  rows.push_back({OpCase{n, #f, 1, static_cast<int>(kernels::UnaryOp::e)},           \
+                  [](DType d) { return ResultDType<kernels::f, k, 1>(d); }});
+  ARRAYD_UNARY_OPS(ARRAYD_UNARY_ROW)
+#undef ARRAYD_UNARY_ROW
+#define ARRAYD_BINARY_ROW(e, f, n, k)                                                \
+  rows.push_back({OpCase{n, #f, 2, static_cast<int>(kernels::BinaryOp::e)},          \
+                  [](DType d) { return ResultDType<kernels::f, k, 2>(d); }});
+  ARRAYD_BINARY_OPS(ARRAYD_BINARY_ROW)
+#undef ARRAYD_BINARY_ROW
+  return rows;
+}
+
+// =========================================================================
+// Host only: the generated sources compile with NVRTC.
+// =========================================================================
+constexpr char kTestArch[] = "sm_90";
+
+void ExpectCompiles(const std::vector<std::string>& bodies, const std::string& what) {
+  absl::StatusOr<std::string> cubin = CompileToCubin(BuildSource(bodies), kTestArch);
+  ASSERT_TRUE(cubin.ok()) << what << ": " << cubin.status();
+  EXPECT_GT(cubin->size(), 100u) << what;
+}
+
+class KernelSourceTest : public testing::TestWithParam<DType> {};
+
+// Every unary and binary ufunc the dtype supports, in both layouts.
+TEST_P(KernelSourceTest, UfuncKernelsCompile) {
+  const DType t = GetParam();
+  std::vector<std::string> bodies;
+  for (const OpRow& row : AllOps()) {
+    const DType r = row.result(t);
+    if (r == DType::kInvalid) continue;
+    ElementwiseSpec spec;
+    spec.dtypes = {r, t};
+    if (row.c.arity == 2) spec.dtypes.push_back(t);
+    spec.expr = row.c.functor + (row.c.arity == 1 ? "()(v1)" : "()(v1, v2)");
+    // Every op in the vectorized layout; the strided one wraps the same
+    // Apply, so a few ops suffice there (keeps CI's compile time down).
+    for (int nd : {-1, 3}) {
+      if (nd > 0 && bodies.size() > 4) continue;
+      spec.ndim = nd;
+      bodies.push_back(ElementwiseBody(spec, absl::StrCat("k_", row.c.name, nd < 0 ? "_c" : "_s")));
+    }
+  }
+  ExpectCompiles(bodies, absl::StrCat("ufuncs of ", DTypeName(t)));
+}
+
+// Casts from the dtype to every dtype, fill and iota of the dtype.
+TEST_P(KernelSourceTest, CopyFillIotaKernelsCompile) {
+  const DType t = GetParam();
+  std::vector<std::string> bodies;
+  for (DType to : AllDTypes()) {
+    ElementwiseSpec spec{{to, t}, "v1", "", "", -1};
+    bodies.push_back(ElementwiseBody(spec, absl::StrCat("copy_c_", DTypeName(to))));
+    spec.ndim = 8;
+    bodies.push_back(ElementwiseBody(spec, absl::StrCat("copy_s_", DTypeName(to))));
+  }
+  bodies.push_back(ElementwiseBody({{t}, "value", "T0", "value", -1}, "fill_c"));
+  bodies.push_back(ElementwiseBody({{t}, "value", "T0", "value", 2}, "fill_s"));
+  bodies.push_back(ElementwiseBody(
+      {{t}, "c128(ip.re0 + static_cast<double>(i) * ip.dre, ip.im0)", "IotaParams", "ip", -1},
+      "iota_c"));
+  bodies.push_back(ElementwiseBody(
+      {{t}, "static_cast<u64>(ip.u0 + static_cast<u64>(i) * ip.du)", "IotaParams", "ip", 1},
+      "iota_s"));
+  ExpectCompiles(bodies, absl::StrCat("copy/fill/iota of ", DTypeName(t)));
+}
+
+TEST_P(KernelSourceTest, ReduceKernelsCompile) {
+  const DType t = GetParam();
+  std::vector<std::string> bodies;
+  for (const char* kind : {"sum", "prod", "min", "max", "all", "any", "argmin", "argmax"}) {
+    const std::string k = kind;
+    const DType out = k == "all" || k == "any" ? DType::kBool
+                      : k.rfind("arg", 0) == 0 ? DType::kInt64
+                                               : t;
+    bodies.push_back(ReduceBody({k, t, out, 2, 3}, absl::StrCat("r_", kind)));
+  }
+  ExpectCompiles(bodies, absl::StrCat("reductions of ", DTypeName(t)));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, KernelSourceTest, testing::ValuesIn(AllDTypes()),
+                         DTypeParamName);
+
+TEST(KernelSourceCompileTest, BadSourceReportsTheLog) {
+  absl::StatusOr<std::string> cubin =
+      CompileToCubin(BuildSource({"extern \"C\" __global__ void k() { undefined_thing(); }"}),
+                     kTestArch);
+  ASSERT_FALSE(cubin.ok());
+  EXPECT_NE(cubin.status().message().find("undefined_thing"), std::string::npos)
+      << cubin.status();
+}
+
+TEST(CachingAllocatorTest, RoundsToBins) {
+  EXPECT_EQ(CachingAllocator::RoundSize(0), 512u);
+  EXPECT_EQ(CachingAllocator::RoundSize(1), 512u);
+  EXPECT_EQ(CachingAllocator::RoundSize(513), 1024u);
+  EXPECT_EQ(CachingAllocator::RoundSize(1 << 20), 1u << 20);
+  EXPECT_EQ(CachingAllocator::RoundSize((1 << 20) + 1), 2u << 20);
+  EXPECT_EQ(CachingAllocator::RoundSize((5u << 20) + 3), 6u << 20);
+}
+
+TEST(VisibleGpuCountTest, NeverCrashes) {
+  std::string reason;
+  int n = VisibleGpuCount(&reason);
+  EXPECT_GE(n, 0);
+  if (n == 0) {
+    EXPECT_FALSE(reason.empty());
+  }
+}
+
+// =========================================================================
+// On a GPU: every Stream method against the CPU backend.
+// =========================================================================
+
+// The backends, made once for the whole test binary.
+struct Backends {
+  std::unique_ptr<Backend> cpu, gpu;
+  std::unique_ptr<Stream> cs, gs;
+  std::string why_not;
+};
+Backends& GetBackends() {
+  static Backends* b = [] {
+    auto* b = new Backends;
+    b->cpu = cpu::CreateCpuBackend();
+    b->cs = *b->cpu->CreateStream();
+    if (VisibleGpuCount(&b->why_not) > 0) {
+      absl::StatusOr<std::unique_ptr<Backend>> gpu = CreateCudaBackend(0);
+      if (gpu.ok()) {
+        b->gpu = std::move(*gpu);
+        b->gs = *b->gpu->CreateStream();
+      } else {
+        b->why_not = gpu.status().ToString();
+      }
+    }
+    return b;
+  }();
+  return *b;
+}
+
+// The same array on both backends.
+struct Pair {
+  View c, g;
+};
+
+// Applies one view transformation to both sides.
+Pair Derive(const Pair& p, const std::function<View(const View&)>& f) { return {f(p.c), f(p.g)}; }
+
+View TransposeView(const View& v) { return *Transpose(v, {}); }
+View ReverseStep2(const View& v) {  // v[::-2] along the first axis
+  return *BasicIndex(v, {IndexItem{IndexItem::kSlice, kNone, kNone, -2}});
+}
+
+class CudaVsCpu : public testing::Test {
+ protected:
+  void SetUp() override {
+    Backends& b = GetBackends();
+    if (b.gpu == nullptr) GTEST_SKIP() << "no CUDA GPU: " << b.why_not;
+    cs_ = b.cs.get();
+    gs_ = b.gs.get();
+  }
+
+  // A C-contiguous array of `dtype` holding `bytes` on both backends.
+  Pair Upload(DType dtype, const Shape& shape, const std::vector<char>& bytes) {
+    const size_t n = static_cast<size_t>(ShapeSize(shape) * ItemSize(dtype));
+    Pair p;
+    p.c = MakeContiguousView(*cs_->Allocate(n), dtype, shape);
+    p.g = MakeContiguousView(*gs_->Allocate(n), dtype, shape);
+    EXPECT_TRUE(cs_->CopyFromHost(bytes.data(), p.c).ok());
+    absl::Status s = gs_->CopyFromHost(bytes.data(), p.g);
+    EXPECT_TRUE(s.ok()) << s;
+    return p;
+  }
+
+  // Random values in [lo, hi] (multiples of 1/8 for inexact dtypes, so that
+  // half precision holds them exactly); `nan_every` > 0 puts NaNs in.
+  Pair Random(DType dtype, const Shape& shape, double lo, double hi, uint64_t seed = 1,
+              int nan_every = 0) {
+    std::mt19937_64 rng(seed);
+    const int64_t n = ShapeSize(shape);
+    const int item = ItemSize(dtype);
+    std::vector<char> bytes(static_cast<size_t>(n * item));
+    if (!IsInexact(dtype) && lo < 0 && Kind(dtype) == DTypeKind::kUnsigned) lo = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double re, im;
+      if (IsInexact(dtype)) {
+        re = std::floor(std::uniform_real_distribution<double>(lo, hi)(rng) * 8) / 8;
+        im = std::floor(std::uniform_real_distribution<double>(lo, hi)(rng) * 8) / 8;
+        if (nan_every > 0 && i % nan_every == nan_every - 1) re = NAN;
+      } else {
+        re = static_cast<double>(std::uniform_int_distribution<int64_t>(
+            static_cast<int64_t>(lo), static_cast<int64_t>(hi))(rng));
+        im = 0;
+      }
+      DispatchDType(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T v = kernels::Cast<T>(kernels::c128(re, im));
+        std::memcpy(&bytes[static_cast<size_t>(i * item)], &v, item);
+        return 0;
+      });
+    }
+    return Upload(dtype, shape, bytes);
+  }
+
+  // An output array, pre-filled with the same garbage on both sides.
+  Pair Output(DType dtype, const Shape& shape) {
+    std::vector<char> bytes(static_cast<size_t>(ShapeSize(shape) * ItemSize(dtype)), 0x5a);
+    return Upload(dtype, shape, bytes);
+  }
+
+  std::vector<char> Download(Stream* s, const View& v) {
+    View src = v;
+    if (!v.IsCContiguous()) {
+      auto buf = s->Allocate(static_cast<size_t>(v.nbytes()));
+      src = MakeContiguousView(*buf, v.dtype, v.shape);
+      EXPECT_TRUE(s->Copy(v, src).ok());
+    }
+    std::vector<char> out(static_cast<size_t>(v.nbytes()));
+    absl::Status st = s->CopyToHost(src, out.data());
+    EXPECT_TRUE(st.ok()) << st;
+    return out;
+  }
+
+  // Expects equal contents: exact for bool and integers, within `rtol`
+  // (scaled by the dtype's precision) for inexact dtypes, NaN equal to NaN.
+  void ExpectSame(const Pair& p, const std::string& what, double rtol = 0) {
+    absl::Status s = gs_->Synchronize();
+    ASSERT_TRUE(s.ok()) << what << ": " << s;
+    std::vector<char> c = Download(cs_, p.c), g = Download(gs_, p.g);
+    ASSERT_EQ(c.size(), g.size()) << what;
+    const DType t = p.c.dtype;
+    const int item = ItemSize(t);
+    const int64_t n = p.c.size();
+    if (!IsInexact(t)) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (std::memcmp(&c[i * item], &g[i * item], item) != 0) {
+          ADD_FAILURE() << what << ": element " << i << " differs (" << DTypeName(t) << ")";
+          return;
+        }
+      }
+      return;
+    }
+    if (rtol == 0) {
+      rtol = t == DType::kFloat16 ? 2e-3 : (t == DType::kFloat32 || t == DType::kComplex64) ? 2e-5 : 1e-12;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      kernels::c128 a, b;
+      DispatchDType(t, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T x, y;
+        std::memcpy(&x, &c[i * item], item);
+        std::memcpy(&y, &g[i * item], item);
+        a = kernels::Cast<kernels::c128>(x);
+        b = kernels::Cast<kernels::c128>(y);
+        return 0;
+      });
+      for (int part = 0; part < 2; ++part) {
+        const double x = part ? a.im : a.re, y = part ? b.im : b.re;
+        if (std::isnan(x) && std::isnan(y)) continue;
+        if (x == y) continue;  // also equal infinities
+        if (std::isfinite(x) && std::isfinite(y) &&
+            std::fabs(x - y) <= rtol * std::max(1.0, std::fabs(x))) {
+          continue;
+        }
+        ADD_FAILURE() << what << ": element " << i << (part ? " (imag)" : "") << " cpu " << x
+                      << " gpu " << y << " (" << DTypeName(t) << ")";
+        return;
+      }
+    }
+  }
+
+  // Runs `op` on both backends and checks both succeed.
+  void Both(const std::function<absl::Status(Stream*, const View*)>& op, const std::string& what) {
+    absl::Status c = op(cs_, nullptr);
+    absl::Status g = op(gs_, nullptr);
+    ASSERT_EQ(c.ok(), g.ok()) << what << ": cpu " << c << ", gpu " << g;
+    ASSERT_TRUE(g.ok()) << what << ": " << g;
+  }
+
+  Stream* cs_ = nullptr;
+  Stream* gs_ = nullptr;
+};
+
+class CudaVsCpuDType : public CudaVsCpu, public testing::WithParamInterface<DType> {};
+
+// Input layouts of elementwise tests: each yields an input of shape `shape`.
+struct Layout {
+  std::string name;
+  Shape base;  // shape of the uploaded array
+  std::function<View(const View&)> view;
+};
+std::vector<Layout> Layouts() {
+  auto id = [](const View& v) { return v; };
+  return {
+      {"contiguous_tail", {1003}, id},
+      {"vector_exact", {4096}, id},
+      {"zero_d", {}, id},
+      {"empty", {0, 5}, id},
+      {"transposed", {29, 37}, TransposeView},
+      {"reversed_step2", {61, 3, 5}, ReverseStep2},
+      {"broadcast", {1, 37},
+       [](const View& v) { return *BroadcastTo(v, Shape{29, 37}); }},
+  };
+}
+
+TEST_P(CudaVsCpuDType, CopyToEveryDType) {
+  const DType from = GetParam();
+  for (const Layout& l : Layouts()) {
+    Pair src = Derive(Random(from, l.base, -100, 100), l.view);
+    for (DType to : AllDTypes()) {
+      Pair dst = Output(to, src.c.shape);
+      Both([&](Stream* s, const View*) {
+        return s == cs_ ? s->Copy(src.c, dst.c) : s->Copy(src.g, dst.g);
+      }, "copy");
+      ExpectSame(dst, absl::StrCat("copy ", l.name, " to ", DTypeName(to)));
+    }
+  }
+  // Strided destination.
+  Pair src = Random(from, {37, 29}, -100, 100);
+  Pair dst = Derive(Output(from, {29, 37}), TransposeView);
+  Both([&](Stream* s, const View*) { return s == cs_ ? s->Copy(src.c, dst.c) : s->Copy(src.g, dst.g); },
+       "copy");
+  ExpectSame(dst, "copy into a transposed view");
+}
+
+TEST_P(CudaVsCpuDType, Fill) {
+  const DType t = GetParam();
+  const Scalar values[] = {Scalar::Int(-3),        Scalar::UInt(250),      Scalar::Float(2.5),
+                           Scalar::Float(-1e10),  Scalar::Float(NAN),     Scalar::Complex(1.5, -2),
+                           Scalar::Bool(true),    Scalar::Int(INT64_MIN)};
+  for (const Scalar& v : values) {
+    for (bool strided : {false, true}) {
+      Pair out = strided ? Derive(Output(t, {31, 17}), TransposeView) : Output(t, {1001});
+      Both([&](Stream* s, const View*) { return s->Fill(s == cs_ ? out.c : out.g, v); }, "fill");
+      ExpectSame(out, absl::StrCat("fill kind ", v.kind, strided ? " strided" : ""));
+    }
+  }
+}
+
+TEST_P(CudaVsCpuDType, Iota) {
+  const DType t = GetParam();
+  const std::pair<Scalar, Scalar> ranges[] = {
+      {Scalar::Int(-5), Scalar::Int(3)},
+      {Scalar::UInt(2), Scalar::UInt(3)},
+      {Scalar::Float(0.5), Scalar::Float(0.1)},
+      {Scalar::Complex(1, 2), Scalar::Complex(0.5, -1)},
+  };
+  for (const auto& [start, step] : ranges) {
+    for (bool strided : {false, true}) {
+      Pair out = strided ? Derive(Output(t, {2001}), ReverseStep2) : Output(t, {1001});
+      Both([&](Stream* s, const View*) { return s->Iota(s == cs_ ? out.c : out.g, start, step); },
+           "iota");
+      ExpectSame(out, absl::StrCat("iota kind ", start.kind, strided ? " strided" : ""));
+    }
+  }
+}
+
+TEST_P(CudaVsCpuDType, EveryUfunc) {
+  const DType t = GetParam();
+  for (const OpRow& row : AllOps()) {
+    const DType r = row.result(t);
+    if (r == DType::kInvalid) continue;
+    for (const Layout& l : Layouts()) {
+      Pair a = Derive(Random(t, l.base, -9, 9, 1), l.view);
+      Pair b = Derive(Random(t, l.base, -9, 9, 2), l.view);
+      if (l.name == "broadcast") b = Random(t, a.c.shape, -9, 9, 3);  // one broadcast operand
+      Pair out = Output(r, a.c.shape);
+      const std::string what = absl::StrCat(row.c.name, " ", l.name);
+      Both([&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        if (row.c.arity == 1) {
+          return s->Unary(static_cast<kernels::UnaryOp>(row.c.op), cpu ? a.c : a.g, cpu ? out.c : out.g);
+        }
+        return s->Binary(static_cast<kernels::BinaryOp>(row.c.op), cpu ? a.c : a.g, cpu ? b.c : b.g,
+                         cpu ? out.c : out.g);
+      }, what);
+      ExpectSame(out, what);
+    }
+  }
+}
+
+TEST_P(CudaVsCpuDType, UnsupportedDTypeIsTypeErrorOnBoth) {
+  const DType t = GetParam();
+  for (const OpRow& row : AllOps()) {
+    if (row.result(t) != DType::kInvalid || row.c.arity != 2) continue;
+    Pair a = Random(t, {4}, 0, 3);
+    Pair out = Output(t, {4});
+    absl::Status g = gs_->Binary(static_cast<kernels::BinaryOp>(row.c.op), a.g, a.g, out.g);
+    absl::Status c = cs_->Binary(static_cast<kernels::BinaryOp>(row.c.op), a.c, a.c, out.c);
+    EXPECT_EQ(g.code(), c.code()) << row.c.name;
+    EXPECT_EQ(ErrorKind(g), "TypeError") << row.c.name << ": " << g;
+  }
+}
+
+struct ReduceCase {
+  Shape shape;
+  std::vector<int> axes;
+  bool transpose = false;
+};
+
+TEST_P(CudaVsCpuDType, Reduce) {
+  const DType t = GetParam();
+  const std::vector<ReduceCase> cases = {
+      {{6, 7, 130}, {}},        {{6, 7, 130}, {0}},      {{6, 7, 130}, {1}},
+      {{6, 7, 130}, {2}},       {{6, 7, 130}, {0, 2}},   {{6, 7, 130}, {0, 1, 2}},
+      {{6, 7, 130}, {1}, true}, {{6, 7, 130}, {0, 2}, true},
+      {{0, 4}, {0}},            {{4, 0}, {1}},           {{}, {}},
+      {{(1 << 20) + 3}, {0}},   {{3, 100003}, {1}},      {{50, 20000}, {0}},
+      {{20000, 50}, {0}},       {{2000, 40}, {1}},
+  };
+  const char* names[] = {"sum", "prod", "min", "max", "all", "any"};
+  for (int op = 0; op < 6; ++op) {
+    for (const ReduceCase& rc : cases) {
+      const bool big = ShapeSize(rc.shape) > 100000;
+      if (op == 1 && big) continue;  // products of a million values only overflow
+      // Products near 1; sums of non-negative values (no cancellation).
+      const double lo = op == 1 ? 0.5 : IsInexact(t) ? 0 : -9, hi = op == 1 ? 1.5 : 9;
+      Pair in = Random(t, rc.shape, lo, hi, 7, op >= 2 && op <= 3 && !big ? 97 : 0);
+      if (rc.transpose) in = Derive(in, TransposeView);
+      Shape out_shape;
+      for (int d = 0; d < in.c.ndim(); ++d) {
+        if (std::find(rc.axes.begin(), rc.axes.end(), d) == rc.axes.end()) {
+          out_shape.push_back(in.c.shape[d]);
+        }
+      }
+      const DType out_t = op >= 4 ? DType::kBool : t;
+      Pair out = Output(out_t, out_shape);
+      const std::string what =
+          absl::StrCat(names[op], " ", ShapeString(rc.shape), " axes ", rc.axes.size(),
+                       rc.axes.empty() ? "" : absl::StrCat(" first ", rc.axes[0]),
+                       rc.transpose ? " transposed" : "");
+      Both([&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->Reduce(static_cast<kernels::ReduceOp>(op), cpu ? in.c : in.g, rc.axes,
+                         cpu ? out.c : out.g);
+      }, what);
+      // Float sums differ in order (tree vs. sequential in double).
+      ExpectSame(out, what, t == DType::kFloat32 || t == DType::kComplex64 ? 2e-4 : 0);
+    }
+  }
+}
+
+TEST_P(CudaVsCpuDType, ArgReduce) {
+  const DType t = GetParam();
+  struct Case {
+    Shape shape;
+    int axis;
+    int nan_every;
+  };
+  const Case cases[] = {{{6, 7, 130}, 0, 0}, {{6, 7, 130}, 1, 0}, {{6, 7, 130}, 2, 0},
+                        {{6, 7, 130}, 2, 53}, {{1 << 20}, 0, 0}, {{1 << 20}, 0, 300001},
+                        {{50, 20000}, 0, 0}, {{3, 100003}, 1, 0}, {{5}, 0, 0}};
+  for (const Case& c : cases) {
+    // Few distinct values: many ties, so "first occurrence" is tested.
+    Pair in = Random(t, c.shape, -3, 3, 11, c.nan_every);
+    Shape out_shape = in.c.shape;
+    out_shape.erase(out_shape.begin() + c.axis);
+    for (auto op : {kernels::ArgReduceOp::kArgMin, kernels::ArgReduceOp::kArgMax}) {
+      Pair out = Output(DType::kInt64, out_shape);
+      const std::string what = absl::StrCat(op == kernels::ArgReduceOp::kArgMax ? "argmax " : "argmin ",
+                                            ShapeString(c.shape), " axis ", c.axis, " nan ", c.nan_every);
+      Both([&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->ArgReduce(op, cpu ? in.c : in.g, c.axis, cpu ? out.c : out.g);
+      }, what);
+      ExpectSame(out, what);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, CudaVsCpuDType, testing::ValuesIn(AllDTypes()),
+                         DTypeParamName);
+
+TEST_F(CudaVsCpu, LargeHostCopiesRoundTrip) {
+  // Over two staging buffers, not a multiple of their size.
+  const size_t n = (size_t{21} << 20) + 123;
+  std::vector<char> host(n);
+  for (size_t i = 0; i < n; ++i) host[i] = static_cast<char>(i * 7 + (i >> 13));
+  View v = MakeContiguousView(*gs_->Allocate(n), DType::kUInt8, {static_cast<int64_t>(n)});
+  ASSERT_TRUE(gs_->CopyFromHost(host.data(), v).ok());
+  std::vector<char> back(n);
+  ASSERT_TRUE(gs_->CopyToHost(v, back.data()).ok());
+  EXPECT_TRUE(back == host);
+}
+
+TEST_F(CudaVsCpu, FreedBlocksAreReusedOnTheirStream) {
+  void* first;
+  {
+    auto b = gs_->Allocate(12345);
+    ASSERT_TRUE(b.ok());
+    first = (*b)->data();
+  }
+  auto again = gs_->Allocate(12300);  // same 512-byte bin
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->data(), first);
+}
+
+TEST_F(CudaVsCpu, HugeAllocationIsMemoryError) {
+  auto b = gs_->Allocate(size_t{1} << 50);
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(ErrorKind(b.status()), "MemoryError");
+  EXPECT_TRUE(GetBackends().gpu->Health().ok());
+  // Still usable afterwards.
+  auto small = gs_->Allocate(1000);
+  EXPECT_TRUE(small.ok()) << small.status();
+}
+
+TEST_F(CudaVsCpu, TooManyDimsIsUnimplemented) {
+  Shape shape(9, 2);
+  Pair a = Random(DType::kInt32, shape, 0, 5);
+  View t = TransposeView(a.g);  // reversed axes: nothing merges
+  Pair out = Output(DType::kInt32, shape);
+  absl::Status s = gs_->Unary(kernels::UnaryOp::kNegative, t, out.g);
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+}
+
+TEST_F(CudaVsCpu, ConcurrentStreamsOnThreads) {
+  Backends& b = GetBackends();
+  std::vector<std::thread> threads;
+  std::vector<int> failures(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto stream = b.gpu->CreateStream();
+      if (!stream.ok()) { failures[t] = 1; return; }
+      Stream* s = stream->get();
+      const int64_t n = 100000 + t;
+      View x = MakeContiguousView(*s->Allocate(n * 8), DType::kInt64, {n});
+      View y = MakeContiguousView(*s->Allocate(n * 8), DType::kInt64, {n});
+      for (int it = 0; it < 20; ++it) {
+        if (!s->Iota(x, Scalar::Int(t), Scalar::Int(1)).ok() ||
+            !s->Binary(kernels::BinaryOp::kAdd, x, x, y).ok()) {
+          failures[t] = 1;
+        }
+      }
+      std::vector<int64_t> host(n);
+      if (!s->CopyToHost(y, host.data()).ok()) failures[t] = 1;
+      for (int64_t i = 0; i < n; ++i) {
+        if (host[i] != 2 * (t + i)) { failures[t] = 1; break; }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+}  // namespace
+}  // namespace cuda
+}  // namespace arrayd

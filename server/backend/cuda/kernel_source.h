@@ -1,0 +1,94 @@
+// Generation of NVRTC sources for the CUDA backend's kernels. Pure string
+// work, no CUDA calls: usable (and tested) on machines without a GPU.
+//
+// A source is the prelude (kernels/types.h + kernels/functors.h, embedded at
+// build time, plus the indexing and reduction templates of this backend)
+// followed by one or more kernel bodies. Each body defines one
+// extern "C" __global__ function; its parameters are described next to each
+// generator, and the host mirrors of the by-value structs are below.
+#ifndef ARRAYD_BACKEND_CUDA_KERNEL_SOURCE_H_
+#define ARRAYD_BACKEND_CUDA_KERNEL_SOURCE_H_
+
+#include <string>
+#include <vector>
+
+#include "array/dtype.h"
+#include "kernels/op_list.h"
+
+namespace arrayd {
+namespace cuda {
+
+// Collapsed dimensions a strided kernel handles.
+inline constexpr int kMaxKernelDims = 8;
+// Threads per block of every kernel.
+inline constexpr int kBlockSize = 256;
+// Upper bound of sizeof(accumulator) of any reduction, for partial buffers.
+inline constexpr int kMaxAccBytes = 32;
+
+// By-value structs of the kernels hold only 8-byte fields, so the host
+// builds them as arrays of 8-byte words in field order:
+//   gen::Strided<N, ND>     {shape[ND], stride[N][ND]}
+//   gen::ReduceArgs<KD, RD> {in, out, partial, m, k, kshape[KD], kin[KD],
+//                            kout[KD], rshape[RD], rin[RD]}
+
+// Host mirror of gen::IotaParams: start/step in each Scalar kind.
+struct IotaArgs {
+  long long i0, di;
+  unsigned long long u0, du;
+  double re0, dre, im0, dim;
+};
+
+// The C++ type name of `dtype` in generated sources (types.h's typedefs).
+const char* KernelTypeName(DType dtype);
+
+// The part common to every source.
+const std::string& KernelPrelude();
+
+// A whole source: the prelude, then the bodies.
+std::string BuildSource(const std::vector<std::string>& bodies);
+
+// An elementwise kernel over operands [0] = output, [1..] = inputs.
+struct ElementwiseSpec {
+  std::vector<DType> dtypes;
+  // The value stored in the output, a C++ expression of the inputs `v1`,
+  // `v2`, ... (of their element types, T1, T2, ...), the linear index `i`
+  // (C order) and the extra parameter, if any; converted to T0.
+  std::string expr;
+  // An optional extra kernel parameter passed by value, e.g. "T0 value" or
+  // "IotaParams ip" (declared as its type and its name).
+  std::string extra_type, extra_name;
+  // -1: every operand contiguous (1-D, vectorized); 1..kMaxKernelDims:
+  // strided with that many (collapsed) dimensions.
+  int ndim = -1;
+};
+
+// The body of kernel `name` for `spec`. Parameters:
+//   contiguous: (char* p0, const char* p1, ..., long long n, int aligned[, extra])
+//     `aligned` != 0 when every pointer is 16-byte aligned (vector loads).
+//   strided:    (char* p0, const char* p1, ..., long long n,
+//                gen::Strided<N, ndim> s[, extra])
+std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name);
+
+// Elements per thread of the contiguous kernel (16 bytes of the widest type).
+int VectorWidth(const std::vector<DType>& dtypes);
+
+// Reductions. `kind` names the Op struct: "sum", "prod", "min", "max",
+// "all", "any", "argmin", "argmax". Three kernels share the parameters
+// (gen::ReduceArgs<kd, rd> a):
+//   name + "_block":  grid (x: outputs, y: splits), a block reduces one
+//                     output's slice; writes out, or partial when gridDim.y > 1.
+//   name + "_thread": grid (x*blockDim: outputs, y: splits), a thread reduces
+//                     one output's slice.
+//   name + "_finish": one block per output reduces its `splits` partials
+//                     (a.k is the number of splits) into out.
+struct ReduceSpec {
+  std::string kind;
+  DType in, out;
+  int kd = 1, rd = 1;  // collapsed kept / reduced dims, 1..kMaxKernelDims
+};
+std::string ReduceBody(const ReduceSpec& spec, const std::string& name);
+
+}  // namespace cuda
+}  // namespace arrayd
+
+#endif  // ARRAYD_BACKEND_CUDA_KERNEL_SOURCE_H_
