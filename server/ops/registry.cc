@@ -145,6 +145,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterElementwiseOps(r);
     RegisterReductionOps(r);
     RegisterShapeOps(r);
+    RegisterIndexingOps(r);
     return r;
   }();
   return *registry;

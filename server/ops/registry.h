@@ -111,6 +111,7 @@ void RegisterCreationOps(OpRegistry* registry);
 void RegisterElementwiseOps(OpRegistry* registry);
 void RegisterReductionOps(OpRegistry* registry);
 void RegisterShapeOps(OpRegistry* registry);
+void RegisterIndexingOps(OpRegistry* registry);
 
 // The registry with every op of this server.
 const OpRegistry& DefaultRegistry();

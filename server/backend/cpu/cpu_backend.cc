@@ -64,6 +64,19 @@ class CpuStream : public Stream {
                          const View& out) override {
     return CpuArgReduce(op, in, axis, out);
   }
+  absl::Status Where(const View& cond, const View& x, const View& y, const View& out) override {
+    return CpuWhere(cond, x, y, out);
+  }
+  absl::Status Gather(const View& in, const View& index, const View& out) override {
+    return CpuGather(in, index, out);
+  }
+  absl::Status Scatter(const View& values, const View& index, const View& target) override {
+    return CpuScatter(values, index, target);
+  }
+  absl::Status Nonzero(const View& mask, const View& out) override { return CpuNonzero(mask, out); }
+  absl::Status Sort(const View& in, const View& out, const View* indices) override {
+    return CpuSort(in, out, indices);
+  }
   absl::Status Synchronize() override { return absl::OkStatus(); }
 
  private:

@@ -24,6 +24,11 @@ absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out);
 absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const View& out);
 absl::Status CpuReduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
                        const View& out);
+absl::Status CpuWhere(const View& cond, const View& x, const View& y, const View& out);
+absl::Status CpuGather(const View& in, const View& index, const View& out);
+absl::Status CpuScatter(const View& values, const View& index, const View& target);
+absl::Status CpuNonzero(const View& mask, const View& out);
+absl::Status CpuSort(const View& in, const View& out, const View* indices);
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);
 
 }  // namespace cpu

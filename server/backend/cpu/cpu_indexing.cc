@@ -1,0 +1,117 @@
+// CPU kernels of selection and reordering: where, gather, scatter, nonzero
+// and sort.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_loops.h"
+#include "common/status.h"
+#include "kernels/functors.h"
+#include "kernels/host_dispatch.h"
+
+namespace arrayd {
+namespace cpu {
+namespace {
+
+using kernels::DispatchDType;
+
+// Byte offset of C-order flat position `flat` in view `v`.
+int64_t OffsetOf(const View& v, int64_t flat) {
+  int64_t offset = 0;
+  for (int d = v.ndim() - 1; d >= 0; --d) {
+    int64_t n = v.shape[d];
+    offset += (flat % n) * v.strides[d];
+    flat /= n;
+  }
+  return offset;
+}
+
+// NumPy's sort order: NaNs (and complex numbers with a NaN part) last.
+template <typename T>
+bool SortLess(const T& a, const T& b) {
+  bool na = kernels::IsNan(a), nb = kernels::IsNan(b);
+  if (na || nb) return !na && nb;
+  return kernels::LessOp()(a, b);
+}
+
+}  // namespace
+
+absl::Status CpuWhere(const View& cond, const View& x, const View& y, const View& out) {
+  return DispatchDType(out.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    ForEachElement<4>({&cond, &x, &y, &out}, [](const std::array<char*, 4>& p) {
+      *reinterpret_cast<T*>(p[3]) =
+          *reinterpret_cast<const bool*>(p[0]) ? *reinterpret_cast<const T*>(p[1])
+                                               : *reinterpret_cast<const T*>(p[2]);
+    });
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CpuGather(const View& in, const View& index, const View& out) {
+  const int64_t item = ItemSize(in.dtype);
+  const char* base = in.data();
+  ForEachElement<2>({&index, &out}, [&](const std::array<char*, 2>& p) {
+    int64_t flat = *reinterpret_cast<const int64_t*>(p[0]);
+    std::memcpy(p[1], base + OffsetOf(in, flat), item);
+  });
+  return absl::OkStatus();
+}
+
+absl::Status CpuScatter(const View& values, const View& index, const View& target) {
+  return DispatchDType(values.dtype, [&](auto src_tag) {
+    using S = typename decltype(src_tag)::type;
+    return DispatchDType(target.dtype, [&](auto dst_tag) {
+      using D = typename decltype(dst_tag)::type;
+      char* base = target.data();
+      ForEachElement<2>({&index, &values}, [&](const std::array<char*, 2>& p) {
+        int64_t flat = *reinterpret_cast<const int64_t*>(p[0]);
+        *reinterpret_cast<D*>(base + OffsetOf(target, flat)) =
+            kernels::Cast<D>(*reinterpret_cast<const S*>(p[1]));
+      });
+      return absl::OkStatus();
+    });
+  });
+}
+
+absl::Status CpuNonzero(const View& mask, const View& out) {
+  int64_t flat = 0, k = 0;
+  const int64_t n = out.size();
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  ForEachElement<1>({&mask}, [&](const std::array<char*, 1>& p) {
+    if (*reinterpret_cast<const bool*>(p[0]) && k < n) o[k++] = flat;
+    ++flat;
+  });
+  if (k != n) return absl::InternalError("nonzero: count changed");
+  return absl::OkStatus();
+}
+
+absl::Status CpuSort(const View& in, const View& out, const View* indices) {
+  if (in.size() == 0) return absl::OkStatus();
+  const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
+  const int64_t lines = in.size() / n;
+  return DispatchDType(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::vector<T> values(static_cast<size_t>(n));
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int64_t line = 0; line < lines; ++line) {
+      for (int64_t i = 0; i < n; ++i) {
+        values[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
+      }
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int64_t a, int64_t b) { return SortLess(values[a], values[b]); });
+      T* o = reinterpret_cast<T*>(out.data()) + line * n;
+      for (int64_t i = 0; i < n; ++i) o[i] = values[order[i]];
+      if (indices != nullptr) {
+        std::copy(order.begin(), order.end(), reinterpret_cast<int64_t*>(indices->data()) + line * n);
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace cpu
+}  // namespace arrayd

@@ -1,0 +1,350 @@
+// Selection and reordering ops: where, take, take_along_axis, put,
+// flatnonzero, sort, argsort, cumsum, cumprod, real, imag. Integer indices
+// are checked here, once for every backend: a backend's Gather/Scatter get
+// in-range, non-negative C-order flat positions.
+#include <numeric>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "ops/registry.h"
+
+namespace arrayd {
+namespace {
+
+using kernels::BinaryOp;
+using kernels::ReduceOp;
+
+absl::StatusOr<View> Scalar0D(OpContext& ctx, DType dtype, Scalar value) {
+  ARRAYD_ASSIGN_OR_RETURN(View v, ctx.NewArray(dtype, {}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(v, value));
+  return v;
+}
+
+// out = op(a, b) with broadcasting, into a new array of `dtype`.
+absl::StatusOr<View> Apply(OpContext& ctx, BinaryOp op, const View& a, const View& b, DType dtype) {
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, BroadcastShapes({a.shape, b.shape}));
+  ARRAYD_ASSIGN_OR_RETURN(View ba, BroadcastTo(a, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View bb, BroadcastTo(b, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(dtype, shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(op, ba, bb, out));
+  return out;
+}
+
+// Reads one int64 reduction of `x` back to the host (a sync of this stream).
+absl::StatusOr<int64_t> ReduceToHost(OpContext& ctx, ReduceOp op, const View& x) {
+  ARRAYD_ASSIGN_OR_RETURN(View r, ctx.NewArray(DType::kInt64, {}));
+  std::vector<int> axes(x.ndim());
+  std::iota(axes.begin(), axes.end(), 0);
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(op, x, axes, r));
+  int64_t value = 0;
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(r, &value));
+  return value;
+}
+
+// `index` as int64 in [0, n): IndexError when some value is outside
+// [-n, n), negative values wrapped, as NumPy.
+absl::StatusOr<View> CheckedIndex(OpContext& ctx, const View& index, int64_t n, int axis) {
+  if (!IsInteger(index.dtype)) {
+    return IndexError("arrays used as indices must be of integer (or boolean) type");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View idx, ctx.CastTo(index, DType::kInt64));
+  if (idx.size() == 0) return idx;
+  ARRAYD_ASSIGN_OR_RETURN(int64_t lo, ReduceToHost(ctx, ReduceOp::kMin, idx));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t hi, ReduceToHost(ctx, ReduceOp::kMax, idx));
+  if (hi >= n || lo < -n) {
+    int64_t bad = hi >= n ? hi : lo;
+    return IndexError(absl::StrCat("index ", bad, " is out of bounds for axis ", axis,
+                                   " with size ", n));
+  }
+  if (lo >= 0) return idx;
+  ARRAYD_ASSIGN_OR_RETURN(View zero, Scalar0D(ctx, DType::kInt64, Scalar::Int(0)));
+  ARRAYD_ASSIGN_OR_RETURN(View size, Scalar0D(ctx, DType::kInt64, Scalar::Int(n)));
+  ARRAYD_ASSIGN_OR_RETURN(View negative, Apply(ctx, BinaryOp::kLess, idx, zero, DType::kBool));
+  ARRAYD_ASSIGN_OR_RETURN(View wrapped, Apply(ctx, BinaryOp::kAdd, idx, size, DType::kInt64));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kInt64, idx.shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Where(negative, wrapped, idx, out));
+  return out;
+}
+
+// arange(n) * step as an int64 array of shape `shape` (ones except `dim`).
+absl::StatusOr<View> AxisRamp(OpContext& ctx, int64_t n, int64_t step, int ndim, int dim) {
+  ARRAYD_ASSIGN_OR_RETURN(View ramp, ctx.NewArray(DType::kInt64, {n}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Iota(ramp, Scalar::Int(0), Scalar::Int(step)));
+  Shape shape(ndim, 1);
+  shape[dim] = n;
+  View out;
+  TryReshapeView(ramp, shape, &out);
+  return out;
+}
+
+absl::StatusOr<int> AxisAttr(OpContext& ctx, int ndim, const char* name = "axis") {
+  ARRAYD_ASSIGN_OR_RETURN(int64_t a, ctx.attrs().Int(name));
+  int64_t one[1] = {a};
+  ARRAYD_ASSIGN_OR_RETURN(auto axes, NormalizeAxes(one, ndim));
+  return axes[0];
+}
+
+absl::Status RunWhere(OpContext& ctx) {
+  const View& cond = ctx.input(0);
+  const View& x = ctx.input(1);
+  const View& y = ctx.input(2);
+  DType dtype = Promote(x.dtype, y.dtype);
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, BroadcastShapes({cond.shape, x.shape, y.shape}));
+  ARRAYD_ASSIGN_OR_RETURN(View c, ctx.CastTo(cond, DType::kBool));
+  ARRAYD_ASSIGN_OR_RETURN(View cx, ctx.CastTo(x, dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View cy, ctx.CastTo(y, dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View bc, BroadcastTo(c, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View bx, BroadcastTo(cx, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View by, BroadcastTo(cy, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, dtype, shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Where(bc, bx, by, out));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// np.take: x.shape[:axis] + indices.shape + x.shape[axis+1:].
+absl::Status RunTake(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  if (!ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, ctx.input(1), x.size(), 0));
+    if (x.size() == 0 && idx.size() > 0) {
+      return IndexError("cannot do a non-empty take from an empty axes.");
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, idx.shape));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Gather(x, idx, out));
+    ctx.SetResult(0, out);
+    return absl::OkStatus();
+  }
+  ARRAYD_ASSIGN_OR_RETURN(int axis, AxisAttr(ctx, x.ndim()));
+  ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, ctx.input(1), x.shape[axis], axis));
+  // x with `axis` first; then flat positions idx[..., None] * rest + arange(rest).
+  std::vector<int64_t> perm = {axis};
+  Shape rest_shape;
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (d != axis) {
+      perm.push_back(d);
+      rest_shape.push_back(x.shape[d]);
+    }
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View xt, Transpose(x, perm));
+  int64_t rest = ShapeSize(rest_shape);
+  Shape idx_col = idx.shape;
+  idx_col.push_back(1);
+  View idx2;
+  TryReshapeView(idx, idx_col, &idx2);
+  ARRAYD_ASSIGN_OR_RETURN(View rest_size, Scalar0D(ctx, DType::kInt64, Scalar::Int(rest)));
+  ARRAYD_ASSIGN_OR_RETURN(View scaled, Apply(ctx, BinaryOp::kMultiply, idx2, rest_size, DType::kInt64));
+  ARRAYD_ASSIGN_OR_RETURN(View ramp, AxisRamp(ctx, rest, 1, 1, 0));
+  ARRAYD_ASSIGN_OR_RETURN(View flat, Apply(ctx, BinaryOp::kAdd, scaled, ramp, DType::kInt64));
+  Shape gathered_shape = idx.shape;
+  gathered_shape.insert(gathered_shape.end(), rest_shape.begin(), rest_shape.end());
+  ARRAYD_ASSIGN_OR_RETURN(View gathered, ctx.NewArray(x.dtype, flat.shape));
+  if (flat.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Gather(xt, flat, gathered));
+  }
+  View out;
+  TryReshapeView(gathered, gathered_shape, &out);
+  // Dims are now idx..., pre..., post...; NumPy wants pre..., idx..., post...
+  int ni = idx.ndim();
+  std::vector<int64_t> back;
+  for (int d = 0; d < axis; ++d) back.push_back(ni + d);
+  for (int d = 0; d < ni; ++d) back.push_back(d);
+  for (int d = axis; d < x.ndim() - 1; ++d) back.push_back(ni + d);
+  ARRAYD_ASSIGN_OR_RETURN(out, Transpose(out, back));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunTakeAlongAxis(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  const View& index = ctx.input(1);
+  if (index.ndim() != x.ndim()) {
+    return ValueError("`indices` and `arr` must have the same number of dimensions");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(int axis, AxisAttr(ctx, x.ndim()));
+  Shape x_other = x.shape, i_other = index.shape;
+  x_other[axis] = 1;
+  i_other[axis] = 1;
+  ARRAYD_ASSIGN_OR_RETURN(Shape other, BroadcastShapes({x_other, i_other}));
+  Shape out_shape = other, src_shape = other;
+  out_shape[axis] = index.shape[axis];
+  src_shape[axis] = x.shape[axis];
+  ARRAYD_ASSIGN_OR_RETURN(View src, BroadcastTo(x, src_shape));
+  ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, index, x.shape[axis], axis));
+  ARRAYD_ASSIGN_OR_RETURN(View idx_b, BroadcastTo(idx, out_shape));
+  // Flat position in src: sum over dims of coordinate * C-stride (in elements).
+  Strides cstride = CStrides(src_shape, 1);
+  ARRAYD_ASSIGN_OR_RETURN(View step, Scalar0D(ctx, DType::kInt64, Scalar::Int(cstride[axis])));
+  ARRAYD_ASSIGN_OR_RETURN(View flat, Apply(ctx, BinaryOp::kMultiply, idx_b, step, DType::kInt64));
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (d == axis) continue;
+    ARRAYD_ASSIGN_OR_RETURN(View ramp, AxisRamp(ctx, out_shape[d], cstride[d], x.ndim(), d));
+    ARRAYD_ASSIGN_OR_RETURN(flat, Apply(ctx, BinaryOp::kAdd, flat, ramp, DType::kInt64));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, out_shape));
+  if (out.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Gather(src, flat, out));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// np.put(x, indices, values): flat (C-order) positions of x; values repeat.
+absl::Status RunPut(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  if (!x.writeable) return ValueError("assignment destination is read-only");
+  ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, ctx.input(1), x.size(), 0));
+  if (idx.size() == 0) return absl::OkStatus();
+  View values = ctx.input(2);
+  if (values.size() == 0) return absl::OkStatus();
+  View flat_values;
+  if (!TryReshapeView(values, {values.size()}, &flat_values)) {
+    ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(values));
+    TryReshapeView(copy, {values.size()}, &flat_values);
+  }
+  View flat_idx;
+  TryReshapeView(idx, {idx.size()}, &flat_idx);
+  View v = flat_values;
+  if (flat_values.size() != flat_idx.size()) {
+    // NumPy repeats values cyclically: values[k % len(values)].
+    ARRAYD_ASSIGN_OR_RETURN(View pos, ctx.NewArray(DType::kInt64, {flat_idx.size()}));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Iota(pos, Scalar::Int(0), Scalar::Int(1)));
+    ARRAYD_ASSIGN_OR_RETURN(View len, Scalar0D(ctx, DType::kInt64, Scalar::Int(flat_values.size())));
+    ARRAYD_ASSIGN_OR_RETURN(View mod, Apply(ctx, BinaryOp::kRemainder, pos, len, DType::kInt64));
+    ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(values.dtype, {flat_idx.size()}));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Gather(flat_values, mod, v));
+  } else if (MayOverlap(v, x)) {
+    ARRAYD_ASSIGN_OR_RETURN(v, ctx.ContiguousCopy(v));
+  }
+  return ctx.stream().Scatter(v, flat_idx, x);
+}
+
+absl::Status RunFlatNonzero(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(View mask, ctx.CastTo(x, DType::kBool));
+  ARRAYD_ASSIGN_OR_RETURN(View as_int, ctx.CastTo(mask, DType::kInt64));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t count, ReduceToHost(ctx, ReduceOp::kSum, as_int));
+  if (ctx.attrs().Has("count")) {
+    ARRAYD_ASSIGN_OR_RETURN(int64_t expected, ctx.attrs().Int("count"));
+    if (expected != count) {
+      return ValueError(absl::StrCat("flatnonzero: the mask has ", count,
+                                     " true elements, the client expected ", expected));
+    }
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kInt64, {count}));
+  if (count > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Nonzero(mask, out));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunSort(OpContext& ctx, bool arg) {
+  View x = ctx.input(0);
+  int axis;
+  if (ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(axis, AxisAttr(ctx, x.ndim()));
+  } else {  // axis=None: the flattened array
+    View flat;
+    if (!TryReshapeView(x, {x.size()}, &flat)) {
+      ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(x));
+      TryReshapeView(copy, {x.size()}, &flat);
+    }
+    x = flat;
+    axis = 0;
+  }
+  if (x.ndim() == 0) return AxisError("axis -1 is out of bounds for array of dimension 0");
+  std::vector<int64_t> perm;
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (d != axis) perm.push_back(d);
+  }
+  perm.push_back(axis);
+  ARRAYD_ASSIGN_OR_RETURN(View xt, Transpose(x, perm));
+  ARRAYD_ASSIGN_OR_RETURN(View sorted, ctx.NewArray(x.dtype, xt.shape));
+  View indices;
+  if (arg) {
+    ARRAYD_ASSIGN_OR_RETURN(indices, ctx.NewArray(DType::kInt64, xt.shape));
+  }
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Sort(xt, sorted, arg ? &indices : nullptr));
+  std::vector<int64_t> back(x.ndim());
+  for (int d = 0; d < x.ndim(); ++d) back[perm[d]] = d;
+  ARRAYD_ASSIGN_OR_RETURN(View out, Transpose(arg ? indices : sorted, back));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// cumsum/cumprod by doubling steps (Hillis-Steele): log2(n) elementwise
+// passes out[k:] = op(out[k:], out[:-k]), which every backend runs fast.
+absl::Status RunScan(OpContext& ctx, BinaryOp op) {
+  View x = ctx.input(0);
+  DType acc = SumDType(x.dtype);
+  if (ctx.attrs().Has("dtype")) {
+    ARRAYD_ASSIGN_OR_RETURN(acc, ctx.attrs().GetDType("dtype"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousCopy(x, acc));
+  int axis = 0;
+  if (ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(axis, AxisAttr(ctx, x.ndim()));
+  } else {
+    TryReshapeView(out, {out.size()}, &out);
+  }
+  if (out.ndim() == 0) TryReshapeView(out, {1}, &out);
+  const int64_t n = out.shape[axis];
+  for (int64_t k = 1; k < n; k *= 2) {
+    View head = out, tail = out;
+    head.shape[axis] = n - k;  // out[:n-k]
+    tail.shape[axis] = n - k;  // out[k:]
+    tail.offset += k * out.strides[axis];
+    ARRAYD_ASSIGN_OR_RETURN(View prev, ctx.ContiguousCopy(head));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(op, tail, prev, tail));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// x.real / x.imag: views of the parts of a complex array (NumPy's too).
+absl::Status RunPart(OpContext& ctx, bool imag) {
+  const View& x = ctx.input(0);
+  if (!IsComplex(x.dtype)) {
+    if (!imag) {
+      ctx.SetResult(0, x);
+      return absl::OkStatus();
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View zeros, ctx.NewArray(x.dtype, x.shape));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(zeros, Scalar::Int(0)));
+    zeros.writeable = false;
+    ctx.SetResult(0, zeros);
+    return absl::OkStatus();
+  }
+  View part = x;
+  part.dtype = RealDType(x.dtype);
+  if (imag) part.offset += ItemSize(part.dtype);
+  ctx.SetResult(0, part);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void RegisterIndexingOps(OpRegistry* r) {
+  r->Register({"where", 3, 1, {}, "cond ? x : y, with broadcasting.", RunWhere});
+  r->Register({"take", 2, 1, {"axis"}, "np.take (integer indices, NumPy's IndexError).", RunTake});
+  r->Register({"take_along_axis", 2, 1, {"axis"}, "np.take_along_axis.", RunTakeAlongAxis});
+  r->Register({"put", 3, 0, {}, "np.put: x.flat[indices] = values (cyclic values).", RunPut});
+  r->Register({"flatnonzero", 1, 1, {"count"}, "Flat indices of the true elements.",
+               RunFlatNonzero});
+  r->Register({"sort", 1, 1, {"axis"}, "Stable sort along an axis (None: flattened).",
+               [](OpContext& ctx) { return RunSort(ctx, false); }});
+  r->Register({"argsort", 1, 1, {"axis"}, "Stable argsort along an axis (None: flattened).",
+               [](OpContext& ctx) { return RunSort(ctx, true); }});
+  r->Register({"cumsum", 1, 1, {"axis", "dtype"}, "Cumulative sum.",
+               [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kAdd); }});
+  r->Register({"cumprod", 1, 1, {"axis", "dtype"}, "Cumulative product.",
+               [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kMultiply); }});
+  r->Register({"real", 1, 1, {}, "Real part (a view for complex arrays).",
+               [](OpContext& ctx) { return RunPart(ctx, false); }});
+  r->Register({"imag", 1, 1, {}, "Imaginary part (a view for complex arrays).",
+               [](OpContext& ctx) { return RunPart(ctx, true); }});
+}
+
+}  // namespace arrayd
