@@ -158,7 +158,8 @@ absl::StatusOr<Shape> ResolveReshape(int64_t size, absl::Span<const int64_t> sha
   return out;
 }
 
-bool TryReshapeView(const View& view, absl::Span<const int64_t> new_dims, View* out) {
+bool TryReshapeView(const View& view_in, absl::Span<const int64_t> new_dims, View* out) {
+  const View view = view_in;  // `out` may alias `view_in`
   *out = view;
   out->shape.assign(new_dims.begin(), new_dims.end());
   int itemsize = ItemSize(view.dtype);

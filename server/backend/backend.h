@@ -110,6 +110,13 @@ class Stream {
     return absl::UnimplementedError("sort: no kernel on this backend");
   }
 
+  // Batched matrix product out[i] = a[i] @ b[i] of C-contiguous (batch, m,
+  // k) and (batch, k, n) arrays into a C-contiguous (batch, m, n) one; all
+  // three share a dtype. Integers wrap in their own type, as NumPy's.
+  virtual absl::Status Matmul(const View& a, const View& b, const View& out) {
+    return absl::UnimplementedError("matmul: no kernel on this backend");
+  }
+
   // Waits until all work queued on this stream is done; reports deferred
   // device errors.
   virtual absl::Status Synchronize() = 0;

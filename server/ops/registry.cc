@@ -146,6 +146,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterReductionOps(r);
     RegisterShapeOps(r);
     RegisterIndexingOps(r);
+    RegisterLinalgOps(r);
     return r;
   }();
   return *registry;

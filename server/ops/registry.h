@@ -112,6 +112,7 @@ void RegisterElementwiseOps(OpRegistry* registry);
 void RegisterReductionOps(OpRegistry* registry);
 void RegisterShapeOps(OpRegistry* registry);
 void RegisterIndexingOps(OpRegistry* registry);
+void RegisterLinalgOps(OpRegistry* registry);
 
 // The registry with every op of this server.
 const OpRegistry& DefaultRegistry();

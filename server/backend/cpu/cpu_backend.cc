@@ -77,6 +77,9 @@ class CpuStream : public Stream {
   absl::Status Sort(const View& in, const View& out, const View* indices) override {
     return CpuSort(in, out, indices);
   }
+  absl::Status Matmul(const View& a, const View& b, const View& out) override {
+    return CpuMatmul(a, b, out);
+  }
   absl::Status Synchronize() override { return absl::OkStatus(); }
 
  private:
