@@ -54,6 +54,7 @@ struct Core {
   std::unique_ptr<grpc::ClientReaderWriter<v1::ClientMessage, v1::ServerMessage>> stream;
   v1::Capabilities capabilities;
   uint64_t session_id = 0;
+  std::string session_token;
 
   uint64_t next_handle = 1;
   uint64_t ops_recorded = 0;  // = the server's index of the next op
@@ -495,6 +496,7 @@ absl::Status Array::FetchInto(DType want, size_t elem_size, std::string* bytes) 
     grpc::ClientContext context;
     v1::DownloadRequest request;
     request.set_session_id(core.session_id);
+    request.set_session_token(core.session_token);
     request.set_handle(x.handle);
     auto reader = core.stub->Download(&context, request);
     v1::DownloadChunk chunk;
@@ -559,6 +561,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const std::string& addre
     return absl::InternalError("arrayd: the server did not answer the session's opening");
   }
   core->session_id = opened.opened().session_id();
+  core->session_token = opened.opened().session_token();
   return std::unique_ptr<Client>(new Client(std::move(core)));
 }
 
@@ -683,6 +686,7 @@ Array Client::FromBytes(DType dtype, const Shape& shape, const void* data, size_
     v1::UploadChunk chunk;
     if (sent == 0) {
       chunk.set_session_id(core_->session_id);
+      chunk.set_session_token(core_->session_token);
       chunk.set_handle(handle);
       chunk.set_dtype(static_cast<v1::DType>(dtype));
       for (int64_t d : shape) chunk.add_shape(d);

@@ -194,6 +194,7 @@ class Session:
                 f"arrayd at {address!r} refused the session: {detail}"
             ) from None
         self.session_id: int = msg.opened.session_id
+        self._token: str = msg.opened.session_token
         self.backend: str = msg.opened.backend
 
         self._flusher = threading.Thread(
@@ -319,7 +320,8 @@ class Session:
 
     def _download(self, handle: int) -> np.ndarray:
         self.check_open()
-        req = pb.DownloadRequest(session_id=self.session_id, handle=handle)
+        req = pb.DownloadRequest(session_id=self.session_id, handle=handle,
+                                 session_token=self._token)
         out = flat = None
         pos = total = 0
         try:
@@ -359,6 +361,7 @@ class Session:
         self.check_open()
         self.flush()
         header = pb.UploadChunk(session_id=self.session_id, handle=h,
+                                session_token=self._token,
                                 dtype=_dtypes.to_pb(dt),
                                 shape=shape).SerializeToString()
         flat = memoryview(arr.reshape(-1).view(np.uint8))

@@ -83,37 +83,39 @@ class Stream {
                                  const View& out) = 0;
 
   // out = cond ? x : y elementwise; x, y and out share a dtype, cond is bool.
-  virtual absl::Status Where(const View& cond, const View& x, const View& y, const View& out) {
+  virtual absl::Status Where(const View& /*cond*/, const View& /*x*/, const View& /*y*/,
+                             const View& /*out*/) {
     return absl::UnimplementedError("where: no kernel on this backend");
   }
   // out[k] = in[unravel(index[k])]: `index` holds C-order flat positions
   // (int64, in range) into `in`, which may have any strides; out has
   // index's shape and in's dtype.
-  virtual absl::Status Gather(const View& in, const View& index, const View& out) {
+  virtual absl::Status Gather(const View& /*in*/, const View& /*index*/, const View& /*out*/) {
     return absl::UnimplementedError("gather: no kernel on this backend");
   }
   // target[unravel(index[k])] = values[k], values cast to target's dtype;
   // values has index's shape. With repeated indices the last write wins.
-  virtual absl::Status Scatter(const View& values, const View& index, const View& target) {
+  virtual absl::Status Scatter(const View& /*values*/, const View& /*index*/,
+                               const View& /*target*/) {
     return absl::UnimplementedError("scatter: no kernel on this backend");
   }
   // The C-order flat positions of the true elements of `mask` (any
   // strides), in increasing order, into the 1-D int64 `out` whose length is
   // their count.
-  virtual absl::Status Nonzero(const View& mask, const View& out) {
+  virtual absl::Status Nonzero(const View& /*mask*/, const View& /*out*/) {
     return absl::UnimplementedError("nonzero: no kernel on this backend");
   }
   // Stable sort of `in` along its last axis into `out` (same shape and
   // dtype, C-contiguous), NaNs last as in NumPy; when `indices` is not null
   // it receives the int64 argsort.
-  virtual absl::Status Sort(const View& in, const View& out, const View* indices) {
+  virtual absl::Status Sort(const View& /*in*/, const View& /*out*/, const View* /*indices*/) {
     return absl::UnimplementedError("sort: no kernel on this backend");
   }
 
   // Batched matrix product out[i] = a[i] @ b[i] of C-contiguous (batch, m,
   // k) and (batch, k, n) arrays into a C-contiguous (batch, m, n) one; all
   // three share a dtype. Integers wrap in their own type, as NumPy's.
-  virtual absl::Status Matmul(const View& a, const View& b, const View& out) {
+  virtual absl::Status Matmul(const View& /*a*/, const View& /*b*/, const View& /*out*/) {
     return absl::UnimplementedError("matmul: no kernel on this backend");
   }
 

@@ -44,6 +44,7 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
       v1::ServerMessage opened;
       opened.mutable_opened()->set_session_id(session_->id());
       opened.mutable_opened()->set_backend(service_->backend()->name());
+      opened.mutable_opened()->set_session_token(session_->token());
       Send(std::move(opened));
       if (in_.ops_size() > 0 || in_.frees_size() > 0 || in_.has_sync()) {
         in_.clear_open();
@@ -131,9 +132,9 @@ class UploadReactor : public grpc::ServerReadReactor<v1::UploadChunk> {
         Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                             absl::StrCat("upload: got ", received_, " of ", array_.nbytes(), " bytes")));
       } else {
-        session_->Bind(handle_, array_);
+        absl::Status bound = session_->Bind(handle_, array_);
         response_->set_bytes_received(received_);
-        Finish(grpc::Status::OK);
+        Finish(ToGrpcStatus(bound));
       }
       return;
     }
@@ -150,7 +151,7 @@ class UploadReactor : public grpc::ServerReadReactor<v1::UploadChunk> {
  private:
   absl::Status Take() {
     if (!session_) {
-      session_ = service_->FindSession(chunk_.session_id());
+      session_ = service_->FindSession(chunk_.session_id(), chunk_.session_token());
       if (!session_) {
         return absl::NotFoundError(absl::StrCat("unknown session ", chunk_.session_id()));
       }
@@ -180,7 +181,7 @@ class DownloadReactor : public grpc::ServerWriteReactor<v1::DownloadChunk> {
  public:
   DownloadReactor(ArraydService* service, const v1::DownloadRequest* request)
       : chunk_bytes_(service->options().chunk_bytes) {
-    session_ = service->FindSession(request->session_id());
+    session_ = service->FindSession(request->session_id(), request->session_token());
     if (!session_) {
       Finish(grpc::Status(grpc::StatusCode::NOT_FOUND,
                           absl::StrCat("unknown session ", request->session_id())));
@@ -334,10 +335,11 @@ void ArraydService::CloseSession(uint64_t id) {
   spdlog::info("session {} closed", id);
 }
 
-std::shared_ptr<Session> ArraydService::FindSession(uint64_t id) {
+std::shared_ptr<Session> ArraydService::FindSession(uint64_t id, const std::string& token) {
   absl::MutexLock lock(&mu_);
   auto it = sessions_.find(id);
-  return it == sessions_.end() ? nullptr : it->second;
+  if (it == sessions_.end() || it->second->token() != token) return nullptr;
+  return it->second;
 }
 
 size_t ArraydService::num_sessions() {

@@ -54,7 +54,8 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   absl::StatusOr<std::shared_ptr<Session>> OpenSession(
       const v1::OpenSession& open, std::function<void(v1::ServerMessage)> reply);
   void CloseSession(uint64_t id);
-  std::shared_ptr<Session> FindSession(uint64_t id);
+  // The session `id` when `token` is its secret, else nullptr.
+  std::shared_ptr<Session> FindSession(uint64_t id, const std::string& token);
   const ServiceOptions& options() const { return options_; }
   Backend* backend() { return backend_; }
 

@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include <random>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -30,12 +31,26 @@ View ByteRange(const View& v, uint64_t offset, uint64_t n) {
   return bytes;
 }
 
+// 128 random bits as hex, from the kernel's CSPRNG.
+std::string NewToken() {
+  unsigned char bytes[16] = {};
+  std::random_device rd("/dev/urandom");
+  for (unsigned char& b : bytes) b = static_cast<unsigned char>(rd());
+  static const char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) {
+    token.push_back(kHex[b >> 4]);
+    token.push_back(kHex[b & 15]);
+  }
+  return token;
+}
+
 }  // namespace
 
 Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
                  std::unique_ptr<Stream> transfer_stream, const OpRegistry* registry,
                  SessionOptions options, std::function<void(v1::ServerMessage)> reply)
-    : id_(id), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
+    : id_(id), token_(NewToken()), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
       registry_(registry), options_(options), reply_(std::move(reply)),
       bytes_in_use_(std::make_shared<std::atomic<uint64_t>>(0)) {
   executor_ = std::thread([this] { ExecutorLoop(); });
@@ -289,29 +304,24 @@ absl::Status Session::WriteBytes(const View& contiguous, uint64_t offset, const 
   return transfer_stream_->CopyFromHost(data.data(), ByteRange(contiguous, offset, data.size()));
 }
 
-void Session::Bind(uint64_t handle, View view) {
+absl::Status Session::Bind(uint64_t handle, View view) {
   absl::MutexLock lock(&mu_);
-  handles_[handle] = Entry{std::move(view), nullptr};
+  if (!handles_.emplace(handle, Entry{std::move(view), nullptr}).second) {
+    return absl::AlreadyExistsError(absl::StrCat("upload: handle ", handle, " is already bound"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<View> Session::DownloadView(uint64_t handle) {
   absl::MutexLock lock(&mu_);
   auto staged = staged_.find(handle);
-  if (staged != staged_.end()) {
-    View v = staged->second;
-    staged_.erase(staged);
-    return v;
+  if (staged == staged_.end()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "download: handle ", handle, " was not fetched by a sync (send a sync that fetches it first)"));
   }
-  auto it = handles_.find(handle);
-  if (it == handles_.end()) return absl::NotFoundError(absl::StrCat("unknown handle ", handle));
-  if (it->second.error) {
-    return absl::FailedPreconditionError(absl::StrCat("handle ", handle, " is poisoned: ",
-                                                      it->second.error->message()));
-  }
-  if (!it->second.view.IsCContiguous()) {
-    return absl::FailedPreconditionError("download: fetch the handle in a sync first");
-  }
-  return it->second.view;
+  View v = staged->second;
+  staged_.erase(staged);
+  return v;
 }
 
 absl::Status Session::ReadBytes(const View& contiguous, uint64_t offset, uint64_t n,

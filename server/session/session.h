@@ -39,6 +39,8 @@ class Session {
   ~Session();  // stops the executor, frees every array
 
   uint64_t id() const { return id_; }
+  // The secret that Upload/Download requests must present.
+  const std::string& token() const { return token_; }
 
   // Queues a client message for the executor. Never blocks on the work.
   void Enqueue(v1::ClientMessage message);
@@ -50,9 +52,11 @@ class Session {
   // bind to a handle. Quota applies.
   absl::StatusOr<View> NewUploadArray(DType dtype, Shape shape);
   absl::Status WriteBytes(const View& contiguous, uint64_t offset, const std::string& data);
-  void Bind(uint64_t handle, View view);
-  // Download RPC: the C-contiguous array to send for `handle` (staged by
-  // the last sync that fetched it). FAILED_PRECONDITION when it was not.
+  // ALREADY_EXISTS when `handle` is bound.
+  absl::Status Bind(uint64_t handle, View view);
+  // Download RPC: the C-contiguous array to send for `handle`, staged by the
+  // last sync that fetched it (so it is ordered after every op before that
+  // sync). FAILED_PRECONDITION when it was not staged.
   absl::StatusOr<View> DownloadView(uint64_t handle);
   absl::Status ReadBytes(const View& contiguous, uint64_t offset, uint64_t n, std::string* out);
 
@@ -76,6 +80,7 @@ class Session {
   absl::StatusOr<View> MakeContiguous(const View& view);
 
   const uint64_t id_;
+  const std::string token_;
   std::unique_ptr<Stream> stream_;           // executor thread only
   std::unique_ptr<Stream> transfer_stream_;  // upload/download, under transfer_mu_
   const OpRegistry* registry_;

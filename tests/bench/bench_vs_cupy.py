@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""arrayd (through the Python client) against CuPy (in-process), same GPU, one run.
+
+    python3 tests/bench/bench_vs_cupy.py --address unix:/tmp/arrayd.sock [--quick]
+
+Prints a table with both numbers and the ratio arrayd/CuPy where higher is
+better (GB/s, TFLOP/s, ops/s) or CuPy/arrayd where lower is better (us).
+Not a test: run it on the GPU machine and record the table in RESULTS.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
+
+
+def timeit(fn, sync, repeat: int, warmup: int = 2) -> float:
+    """Best-of-3 mean seconds per call of fn over `repeat` calls."""
+    for _ in range(warmup):
+        fn()
+    sync()
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for _ in range(repeat):
+            fn()
+        sync()
+        best = min(best, (time.perf_counter() - t0) / repeat)
+    return best
+
+
+def workloads(xp, sync, quick: bool) -> dict[str, float]:
+    """Runs every workload with module xp (arrayd or cupy); returns metrics."""
+    out: dict[str, float] = {}
+    n = 1 << (24 if quick else 28)
+    a = xp.ones(n, dtype=xp.float32)
+    b = xp.ones(n, dtype=xp.float32)
+    t = timeit(lambda: a + b, sync, 20)
+    out["add_f32_GBps"] = 3 * 4 * n / t / 1e9
+    t = timeit(lambda: a.sum(), sync, 20)
+    out["sum_f32_GBps"] = 4 * n / t / 1e9
+    del a, b
+    m = 2048 if quick else 8192
+    for dt, key in ((xp.float32, "matmul_f32_TFLOPs"), (xp.float16, "matmul_f16_TFLOPs")):
+        x = xp.ones((m, m), dtype=dt)
+        y = xp.ones((m, m), dtype=dt)
+        t = timeit(lambda: x @ y, sync, 5)
+        out[key] = 2 * m ** 3 / t / 1e12
+        del x, y
+    small_a = xp.ones(1000, dtype=xp.float32)
+    small_b = xp.ones(1000, dtype=xp.float32)
+    ops = 10_000
+    t = timeit(lambda: small_a + small_b, sync, ops, warmup=100)
+    out["pipelined_add_ops_per_s"] = 1 / t
+    lat = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        float((small_a + small_b).sum())
+        lat.append(time.perf_counter() - t0)
+    out["roundtrip_us"] = statistics.median(lat[20:]) * 1e6
+    host = np.ones(1 << 28, dtype=np.float32)  # 1 GiB, pageable
+    to_dev = xp.asarray
+    to_host = (lambda v: v.get())
+    t_up = timeit(lambda: to_dev(host), sync, 3, warmup=1)
+    dev = to_dev(host)
+    t_down = timeit(lambda: to_host(dev), sync, 3, warmup=1)
+    out["upload_GBps"] = host.nbytes / t_up / 1e9
+    out["download_GBps"] = host.nbytes / t_down / 1e9
+    return out
+
+
+def gpu_memory_by_pid() -> dict[int, int]:
+    """MiB of GPU memory per process, from nvidia-smi."""
+    try:
+        text = subprocess.run(
+            ["nvidia-smi", "--query-compute-apps=pid,used_memory", "--format=csv,noheader,nounits"],
+            capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    mem = {}
+    for line in text.strip().splitlines():
+        pid, used = (s.strip() for s in line.split(","))
+        mem[int(pid)] = int(used)
+    return mem
+
+
+def _client_loop(kind: str, address: str, ops: int, start, results) -> None:
+    if kind == "arrayd":
+        import arrayd as xp
+        xp.connect(address)
+        sync = xp.synchronize
+    else:
+        import cupy as xp
+        sync = xp.cuda.Device().synchronize
+    a = xp.ones(1000, dtype=xp.float32)
+    b = xp.ones(1000, dtype=xp.float32)
+    for _ in range(200):
+        a + b
+    sync()
+    start.wait()
+    t0 = time.perf_counter()
+    for _ in range(ops):
+        a + b
+    sync()
+    results.put((os.getpid(), ops / (time.perf_counter() - t0), time.perf_counter()))
+    time.sleep(3)  # stay alive while the parent reads nvidia-smi
+
+
+def many_clients(kind: str, address: str, nproc: int, ops: int) -> tuple[float, list[int]]:
+    ctx = mp.get_context("spawn")
+    start = ctx.Barrier(nproc + 1)
+    results = ctx.Queue()
+    procs = [ctx.Process(target=_client_loop, args=(kind, address, ops, start, results))
+             for _ in range(nproc)]
+    for p in procs:
+        p.start()
+    start.wait()
+    t0 = time.perf_counter()
+    got = [results.get(timeout=600) for _ in procs]
+    wall = max(r[2] for r in got) - t0
+    mem = gpu_memory_by_pid()
+    for p in procs:
+        p.join()
+    return nproc * ops / wall, [mem.get(r[0], 0) for r in got]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--address", required=True)
+    parser.add_argument("--server-pid", type=int, default=0)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+
+    import cupy as cp
+    import arrayd as ad
+    ad.connect(args.address)
+    results = {"arrayd": workloads(ad, ad.synchronize, args.quick),
+               "cupy": workloads(cp, cp.cuda.Device().synchronize, args.quick)}
+    ad.disconnect()
+    server_mem_1 = gpu_memory_by_pid().get(args.server_pid, 0)
+    ops = 2_000 if args.quick else 10_000
+    agg_ad, mem_ad = many_clients("arrayd", args.address, args.clients, ops)
+    server_mem_n = gpu_memory_by_pid().get(args.server_pid, 0)
+    agg_cp, mem_cp = many_clients("cupy", args.address, args.clients, ops)
+    results["arrayd"][f"{args.clients}_clients_ops_per_s"] = agg_ad
+    results["cupy"][f"{args.clients}_clients_ops_per_s"] = agg_cp
+    results["arrayd"]["gpu_MiB_per_client_process"] = max(mem_ad) if mem_ad else 0
+    results["cupy"]["gpu_MiB_per_client_process"] = statistics.mean(mem_cp) if mem_cp else 0
+    results["arrayd"]["server_gpu_MiB_1_client"] = server_mem_1
+    results["arrayd"][f"server_gpu_MiB_after_{args.clients}_clients"] = server_mem_n
+
+    lower_is_better = {"roundtrip_us", "gpu_MiB_per_client_process"}
+    print(f"{'workload':34} {'arrayd':>12} {'cupy':>12} {'ratio':>8}")
+    for key, value in results["arrayd"].items():
+        ref = results["cupy"].get(key)
+        ratio = ""
+        if ref:
+            ratio = f"{(ref / value if key in lower_is_better else value / ref):.2f}x" if value else "-"
+        ref_text = f"{ref:12.2f}" if ref is not None else f"{'':12}"
+        print(f"{key:34} {value:12.2f} {ref_text} {ratio:>8}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
