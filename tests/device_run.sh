@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (see deploy/device_bundle.sh): the gtest suites,
+# the pytest suite against a CUDA server, and the CuPy comparison benchmark.
+# Logs go to $OUT (or ./device-out).
+#
+#   tests/device_run.sh [tests|bench|all] [--quick]
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+what=${1:-all}
+quick=${2:-}
+out=${OUT:-$root/device-out}
+mkdir -p "$out"
+bundle=$root/.devbundle/tree
+if [ ! -d "$bundle" ]; then
+  mkdir -p "$bundle" && tar -C "$bundle" -xJf "$root/.devbundle/bundle.tar.xz"
+fi
+export LD_LIBRARY_PATH="$bundle/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export ARRAYD_KERNEL_CACHE=/tmp/arrayd-kernels
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+"$bundle/bin/arrayd" --version | tee -a "$out/gpu.txt"
+status=0
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  for t in "$bundle"/bin/*_tests; do
+    echo "==> $(basename "$t")"
+    ARRAYD_TEST_BACKEND=cuda "$t" --gtest_brief=1 >"$out/$(basename "$t").log" 2>&1
+    rc=$?
+    tail -n 3 "$out/$(basename "$t").log"
+    [ $rc -eq 0 ] || status=1
+  done
+  echo "==> pytest (cuda server)"
+  ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda \
+    python3 -m pytest -q -p no:cacheprovider tests/python >"$out/pytest.log" 2>&1 || status=1
+  tail -n 15 "$out/pytest.log"
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  echo "==> benchmark vs CuPy"
+  sock=/tmp/arrayd-bench.sock
+  "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$out/server-bench.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  python3 tests/bench/bench_vs_cupy.py --address "unix:$sock" --server-pid "$pid" \
+    --json "$out/bench.json" $quick 2>&1 | tee "$out/bench.txt" || status=1
+  kill "$pid"; wait "$pid"
+fi
+exit $status
