@@ -237,3 +237,28 @@ def test_server_death_raises_connection_error_then_session_closed(tmp_path):
     with pytest.raises(ad.SessionClosedError):
         a.get()
     ad.disconnect(s)
+
+
+def test_threads_share_a_session():
+    import threading
+    errors = []
+
+    def work(k):
+        try:
+            a = ad.full(100, float(k))
+            for _ in range(300):
+                a = a + 1
+            b = ad.zeros(100)
+            b[::2] = a[::2]
+            np.testing.assert_array_equal(
+                b.get(), np.where(np.arange(100) % 2 == 0, k + 300.0, 0))
+            assert float(a.sum()) == 100 * (k + 300.0)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
