@@ -397,6 +397,7 @@ class Session:
         if self._closed:
             return
         self._mark_closed("disconnected")
+        self.scalars.clear()
         self._requests.put(None)  # ends the request stream (half-close)
         # Give the server a moment to end the stream, then tear down.
         done = threading.Event()

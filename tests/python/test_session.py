@@ -66,6 +66,14 @@ def test_numpy_interop():
         np.asarray(a, copy=False)
     assert isinstance(ad.asnumpy(a), np.ndarray)
     assert isinstance(a.get(), np.ndarray)
+    # NumPy functions dispatch to the array's methods / __array_ufunc__.
+    s = np.sum(a)
+    assert isinstance(s, ad.ndarray) and int(s) == 6
+    out = ad.zeros(4)
+    assert np.add(a, 1, out=(out,)) is out
+    check(out, np.arange(4) + 1.0)
+    e = ad.ndarray((2, 3), dtype="f4")  # like cupy.ndarray(shape, dtype)
+    assert e.shape == (2, 3) and e.dtype == np.float32
 
 
 def test_out_of_memory_raises_memory_error_and_session_survives():
