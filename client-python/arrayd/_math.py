@@ -133,6 +133,8 @@ def _binary(op: str, uf: np.ufunc, x1: Any, x2: Any, out: Any) -> ndarray:
         r = uf.resolve_dtypes((ka, kb, None))  # NumPy's TypeError
         _RESOLVED[key] = r
     in1, in2, rdt = r
+    if op == "power" and type(b) is int and b < 0 and rdt.kind in "iu":
+        raise ValueError("Integers to negative integer powers are not allowed.")
     sa = a._shape if type(a) is ndarray else ()
     sb = b._shape if type(b) is ndarray else ()
     if sa == sb:
