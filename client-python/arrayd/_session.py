@@ -138,7 +138,8 @@ class Session:
 
     def __init__(self, address: str, client_name: str = "arrayd-python"):
         self.address = address
-        self._closed = False
+        self._closed = False  # no more ops: disconnected or stream lost
+        self._torn_down = False  # close() ran: channel closed
         self._closed_reason = "the session is closed"
         self._channel = grpc.insecure_channel(address,
                                               options=_CHANNEL_OPTIONS)
@@ -394,9 +395,11 @@ class Session:
 
     def close(self) -> None:
         """Ends the session; the server frees all its arrays."""
-        if self._closed:
+        if self._torn_down:
             return
-        self._mark_closed("disconnected")
+        self._torn_down = True
+        if not self._closed:
+            self._mark_closed("disconnected")
         self.scalars.clear()
         self._requests.put(None)  # ends the request stream (half-close)
         # Give the server a moment to end the stream, then tear down.
@@ -451,12 +454,14 @@ def current() -> Session:
     if _default_stack:
         return _default_stack[-1]
     s = _default
-    if s is not None and not s._closed:
-        return s
-    with _default_lock:
-        if _default is None or _default._closed:
-            return connect()
-        return _default
+    if s is None:
+        with _default_lock:
+            s = _default if _default is not None else connect()
+    if s._closed:
+        # Lost, not disconnected: do not silently switch servers.
+        raise SessionClosedError(
+            f"{s._closed_reason}; call arrayd.connect() for a new session")
+    return s
 
 
 def connect(address: str | None = None, *, default: bool = True) -> Session:
