@@ -8,6 +8,7 @@ import sys
 import textwrap
 import time
 
+import grpc
 import numpy as np
 import pytest
 
@@ -270,3 +271,20 @@ def test_threads_share_a_session():
     for t in threads:
         t.join(60)
     assert not errors, errors
+
+
+def test_download_needs_the_sessions_token(server_address, session):
+    big = ad.arange(300_000, dtype="f8")  # above max_inline_bytes: staged
+    reply = session._sync(fetch=[big._handle])
+    assert not reply.fetched[0].inline
+    other = ad.connect(server_address, default=False)
+    try:
+        for token in (other._token, "", "x" * len(session._token)):
+            req = pb.DownloadRequest(session_id=session.session_id,
+                                     handle=big._handle, session_token=token)
+            with pytest.raises(grpc.RpcError):
+                list(other._download_rpc(req))
+    finally:
+        ad.disconnect(other)
+    np.testing.assert_array_equal(session._download(big._handle),
+                                  np.arange(300_000, dtype="f8"))
