@@ -580,6 +580,48 @@ struct LcmOp {
   }
 };
 
+
+// ---- counter-based random numbers (Philox4x32-10) -------------------------
+// Stateless: element i of a stream is a function of (counter i, key), so a
+// seed gives the same numbers on every backend and any launch shape.
+struct Philox4x32 {
+  u32 v[4];
+  ARRAYD_HD Philox4x32(u64 counter, u64 key) {
+    u32 c[4] = {static_cast<u32>(counter), static_cast<u32>(counter >> 32), 0x6a09e667u, 0xbb67ae85u};
+    u32 k[2] = {static_cast<u32>(key), static_cast<u32>(key >> 32)};
+    for (int round = 0; round < 10; ++round) {
+      u64 p0 = static_cast<u64>(0xD2511F53u) * c[0];
+      u64 p1 = static_cast<u64>(0xCD9E8D57u) * c[2];
+      u32 n0 = static_cast<u32>(p1 >> 32) ^ c[1] ^ k[0];
+      u32 n2 = static_cast<u32>(p0 >> 32) ^ c[3] ^ k[1];
+      c[0] = n0;
+      c[1] = static_cast<u32>(p1);
+      c[2] = n2;
+      c[3] = static_cast<u32>(p0);
+      k[0] += 0x9E3779B9u;
+      k[1] += 0xBB67AE85u;
+    }
+    for (int i = 0; i < 4; ++i) v[i] = c[i];
+  }
+  // A double in [0, 1) from 53 random bits of words i, i+1.
+  ARRAYD_HD double Uniform(int i) const {
+    u64 bits = (static_cast<u64>(v[i]) << 32 | v[i + 1]) >> 11;
+    return static_cast<double>(bits) * (1.0 / 9007199254740992.0);
+  }
+};
+struct PhiloxUniformOp {  // uniform [0, 1) for (counter, key)
+  template <typename T> ARRAYD_HD double operator()(T counter, T key) const {
+    return Philox4x32(static_cast<u64>(counter), static_cast<u64>(key)).Uniform(0);
+  }
+};
+struct PhiloxNormalOp {  // standard normal by Box-Muller
+  template <typename T> ARRAYD_HD double operator()(T counter, T key) const {
+    Philox4x32 r(static_cast<u64>(counter), static_cast<u64>(key));
+    double radius = sqrt(-2.0 * log(1.0 - r.Uniform(0)));
+    return radius * cos(6.283185307179586 * r.Uniform(2));
+  }
+};
+
 }  // namespace kernels
 }  // namespace arrayd
 

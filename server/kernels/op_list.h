@@ -82,7 +82,9 @@
   X(kLcm, LcmOp, "lcm", kI)                     \
   X(kLogaddexp, LogaddexpOp, "logaddexp", kF)   \
   X(kLogaddexp2, Logaddexp2Op, "logaddexp2", kF) \
-  X(kHeaviside, HeavisideOp, "heaviside", kF)
+  X(kHeaviside, HeavisideOp, "heaviside", kF)   \
+  X(kPhiloxUniform, PhiloxUniformOp, "philox_uniform", kI) \
+  X(kPhiloxNormal, PhiloxNormalOp, "philox_normal", kI)
 
 namespace arrayd {
 namespace kernels {

@@ -155,7 +155,8 @@ ARRAYD_HD bool operator!=(Complex<T> a, Complex<T> b) {
 // NumPy orders complex numbers lexicographically.
 template <typename T>
 ARRAYD_HD bool operator<(Complex<T> a, Complex<T> b) {
-  return a.re < b.re || (a.re == b.re && a.im < b.im);
+  // As NumPy's CLT: a NaN imaginary part makes the real-part test false.
+  return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
 }
 template <typename T>
 ARRAYD_HD bool operator>(Complex<T> a, Complex<T> b) {
@@ -163,7 +164,7 @@ ARRAYD_HD bool operator>(Complex<T> a, Complex<T> b) {
 }
 template <typename T>
 ARRAYD_HD bool operator<=(Complex<T> a, Complex<T> b) {
-  return a.re < b.re || (a.re == b.re && a.im <= b.im);
+  return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im);
 }
 template <typename T>
 ARRAYD_HD bool operator>=(Complex<T> a, Complex<T> b) {
@@ -206,7 +207,7 @@ struct Convert<Half, Complex<T>> {
 };
 template <typename To>
 struct Convert<To, Half> {
-  static ARRAYD_HD To Do(Half v) { return static_cast<To>(static_cast<float>(v)); }
+  static ARRAYD_HD To Do(Half v) { return Convert<To, float>::Do(static_cast<float>(v)); }
 };
 template <typename T, typename From>
 struct Convert<Complex<T>, From> {
@@ -224,8 +225,45 @@ struct Convert<Complex<T>, Complex<U>> {
 };
 template <typename To, typename T>
 struct Convert<To, Complex<T>> {
-  static ARRAYD_HD To Do(Complex<T> v) { return static_cast<To>(v.re); }
+  static ARRAYD_HD To Do(Complex<T> v) { return Convert<To, T>::Do(v.re); }
 };
+
+// Float to integer. C++ leaves out-of-range values (and NaN) undefined, and
+// CPUs and GPUs differ there (x86 wraps or gives INT_MIN, GPUs saturate), so
+// every backend takes the x86-64 path NumPy takes on common machines: int8,
+// int16, uint8, uint16 and int32 through int32, wider types through int64,
+// with INT_MIN ("integer indefinite") for NaN and out-of-range values.
+template <typename To, typename F>
+ARRAYD_HD To FloatToInt(F v) {
+  if (sizeof(To) < 4 || (sizeof(To) == 4 && To(-1) < To(0))) {
+    if (v > F(-2147483648.0) && v < F(2147483648.0)) return static_cast<To>(static_cast<i32>(v));
+    return static_cast<To>(static_cast<i32>(-2147483647 - 1));
+  }
+  const F two63 = F(9223372036854775808.0);
+  if (v > -two63 && v < two63) return static_cast<To>(static_cast<i64>(v));
+  if (To(-1) > To(0) && v >= two63 && v < two63 * F(2)) {  // uint64 above int64's range
+    return static_cast<To>(static_cast<u64>(static_cast<i64>(v - two63)) + 0x8000000000000000ULL);
+  }
+  return static_cast<To>(0x8000000000000000ULL);
+}
+#define ARRAYD_FLOAT_TO_INT(To)                                                 \
+  template <>                                                                   \
+  struct Convert<To, float> {                                                   \
+    static ARRAYD_HD To Do(float v) { return FloatToInt<To>(v); }               \
+  };                                                                            \
+  template <>                                                                   \
+  struct Convert<To, double> {                                                  \
+    static ARRAYD_HD To Do(double v) { return FloatToInt<To>(v); }              \
+  };
+ARRAYD_FLOAT_TO_INT(i8)
+ARRAYD_FLOAT_TO_INT(i16)
+ARRAYD_FLOAT_TO_INT(i32)
+ARRAYD_FLOAT_TO_INT(i64)
+ARRAYD_FLOAT_TO_INT(u8)
+ARRAYD_FLOAT_TO_INT(u16)
+ARRAYD_FLOAT_TO_INT(u32)
+ARRAYD_FLOAT_TO_INT(u64)
+#undef ARRAYD_FLOAT_TO_INT
 
 template <typename To, typename From>
 ARRAYD_HD To Cast(From v) {

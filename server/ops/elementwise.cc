@@ -2,6 +2,7 @@
 // call into the backend's unary/binary kernels. One table row per ufunc.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
@@ -18,7 +19,7 @@ using kernels::kC;
 using kernels::kF;
 using kernels::kI;
 
-enum class OutRule { kSame, kBool, kReal };
+enum class OutRule { kSame, kBool, kReal, kFloat64 };
 // Which loop integer (and bool) inputs get, when not their own dtype.
 enum class IntLoop {
   kSame,           // integers run in their own dtype
@@ -32,6 +33,7 @@ struct DTypeRule {
   OutRule out = OutRule::kSame;
   DType bool_loop = DType::kInvalid;  // loop for bool inputs (kInvalid: bool itself)
   IntLoop int_loop = IntLoop::kSame;
+  DType fixed_loop = DType::kInvalid;  // the only loop, whatever the inputs
 };
 
 constexpr DTypeRule kSame{};
@@ -78,6 +80,9 @@ const std::map<std::string, DTypeRule>& Rules() {
       {"radians", kFloatMath},  {"arctan2", kFloatMath}, {"hypot", kFloatMath},
       {"copysign", kFloatMath}, {"nextafter", kFloatMath}, {"logaddexp", kFloatMath},
       {"logaddexp2", kFloatMath}, {"heaviside", kFloatMath},
+      // Random streams: (counter, key) as uint64 -> float64 (random.cc).
+      {"philox_uniform", {OutRule::kFloat64, DType::kInvalid, IntLoop::kSame, DType::kUInt64}},
+      {"philox_normal", {OutRule::kFloat64, DType::kInvalid, IntLoop::kSame, DType::kUInt64}},
   };
   return *rules;
 }
@@ -122,6 +127,7 @@ absl::Status ResolveLoop(const char* name, unsigned kinds, DType in, bool forced
                          DType* out) {
   const DTypeRule rule = RuleFor(name);
   DType l = in;
+  if (rule.fixed_loop != DType::kInvalid) l = rule.fixed_loop;
   if (!forced) {
     if (l == DType::kBool && rule.bool_loop != DType::kInvalid) l = rule.bool_loop;
     if (!IsInexact(l) && rule.int_loop == IntLoop::kFloat64) l = DType::kFloat64;
@@ -134,9 +140,24 @@ absl::Status ResolveLoop(const char* name, unsigned kinds, DType in, bool forced
                                   "casting rule ''safe''"));
   }
   *loop = l;
-  *out = rule.out == OutRule::kBool ? DType::kBool
+  *out = rule.out == OutRule::kFloat64 ? DType::kFloat64
+         : rule.out == OutRule::kBool ? DType::kBool
          : rule.out == OutRule::kReal ? RealDType(l)
                                       : l;
+  return absl::OkStatus();
+}
+
+// NumPy refuses negative integer exponents; that needs the smallest
+// exponent on the host (a sync, paid only by signed integer power).
+absl::Status CheckNonNegativeExponent(OpContext& ctx, const View& exponent) {
+  ARRAYD_ASSIGN_OR_RETURN(View as64, ctx.CastTo(exponent, DType::kInt64));
+  ARRAYD_ASSIGN_OR_RETURN(View lowest, ctx.NewArray(DType::kInt64, {}));
+  std::vector<int> axes(as64.ndim());
+  for (int d = 0; d < as64.ndim(); ++d) axes[d] = d;
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(kernels::ReduceOp::kMin, as64, axes, lowest));
+  int64_t value = 0;
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(lowest, &value));
+  if (value < 0) return ValueError("Integers to negative integer powers are not allowed.");
   return absl::OkStatus();
 }
 
@@ -171,6 +192,10 @@ absl::Status RunBinary(OpContext& ctx, BinaryOp op) {
   ARRAYD_ASSIGN_OR_RETURN(View cb, ctx.CastTo(b, loop));
   ARRAYD_ASSIGN_OR_RETURN(View ba, BroadcastTo(ca, shape));
   ARRAYD_ASSIGN_OR_RETURN(View bb, BroadcastTo(cb, shape));
+  if (op == BinaryOp::kPower && IsInteger(loop) && Kind(loop) == DTypeKind::kSigned &&
+      cb.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(CheckNonNegativeExponent(ctx, cb));
+  }
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, out_dtype, shape));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(op, ba, bb, out));
   ctx.SetResult(0, out);

@@ -147,6 +147,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterShapeOps(r);
     RegisterIndexingOps(r);
     RegisterLinalgOps(r);
+    RegisterRandomOps(r);
     return r;
   }();
   return *registry;

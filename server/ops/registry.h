@@ -113,6 +113,7 @@ void RegisterReductionOps(OpRegistry* registry);
 void RegisterShapeOps(OpRegistry* registry);
 void RegisterIndexingOps(OpRegistry* registry);
 void RegisterLinalgOps(OpRegistry* registry);
+void RegisterRandomOps(OpRegistry* registry);
 
 // The registry with every op of this server.
 const OpRegistry& DefaultRegistry();

@@ -321,9 +321,6 @@ def test_broadcast_view_is_read_only():
         ad.synchronize()
 
 
-@pytest.mark.xfail(reason="server bug: integer power with a negative integer "
-                   "exponent returns values; NumPy raises ValueError",
-                   strict=False)
 def test_integer_negative_power_array_exponent_raises_value_error():
     with pytest.raises(ValueError, match="negative integer powers"):
         ad.power(ad.asarray([2, 3]), ad.asarray([-1, 2])).get()

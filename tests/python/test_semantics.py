@@ -135,9 +135,6 @@ def test_complex_ordering_and_extrema():
         check(getattr(a, name)(), _numpy(name, x))
 
 
-@pytest.mark.xfail(reason="server bug: complex ordering ignores a nan in "
-                   "the imaginary part when the real parts differ "
-                   "(NumPy: any nan -> False)", strict=False)
 @pytest.mark.parametrize("name", ORDERING)
 def test_complex_ordering_with_nan(name):
     x = np.array([complex(-1, np.inf), complex(-1, -3.5), complex(2, 1)])
