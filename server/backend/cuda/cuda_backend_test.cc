@@ -329,6 +329,10 @@ class CudaVsCpu : public testing::Test {
         b = kernels::Cast<kernels::c128>(y);
         return 0;
       });
+      // Which NaN a complex min/max returns is unspecified: any NaN matches.
+      const bool a_nan = std::isnan(a.re) || std::isnan(a.im);
+      const bool b_nan = std::isnan(b.re) || std::isnan(b.im);
+      if (IsComplex(t) && a_nan && b_nan) continue;
       for (int part = 0; part < 2; ++part) {
         const double x = part ? a.im : a.re, y = part ? b.im : b.re;
         if (std::isnan(x) && std::isnan(y)) continue;
@@ -449,7 +453,12 @@ TEST_P(CudaVsCpuDType, EveryUfunc) {
         return s->Binary(static_cast<kernels::BinaryOp>(row.c.op), cpu ? a.c : a.g, cpu ? b.c : b.g,
                          cpu ? out.c : out.g);
       }, what);
-      ExpectSame(out, what);
+      // Complex power uses exp/log/sin/cos, whose GPU versions differ by
+      // an ulp or two, magnified by the exponent.
+      const double rtol = row.c.name != "power" || !IsComplex(t) ? 0
+                          : t == DType::kComplex64                ? 2e-4
+                                                                  : 1e-10;
+      ExpectSame(out, what, rtol);
     }
   }
 }

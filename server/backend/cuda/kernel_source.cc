@@ -216,11 +216,15 @@ std::string ReduceOpStruct(const std::string& kind) {
 )");
 }
 
-// The accumulator type of sum/prod/min/max over `t`. Half accumulates in
-// float; float32 in float too (unlike the CPU's double): the tree order
-// keeps the error near pairwise summation's, and full bandwidth needs it.
-const char* AccTypeName(DType t) {
+// The accumulator type of `kind` over `t`. Half accumulates in float. Sums
+// of float32/complex64 stay in single precision (unlike the CPU's double):
+// the tree order keeps the error near pairwise summation's, and full
+// bandwidth needs it. Products widen as on the CPU, so that intermediate
+// overflow behaves the same.
+const char* AccTypeName(const std::string& kind, DType t) {
   if (t == DType::kFloat16) return "float";
+  if (kind == "prod" && t == DType::kFloat32) return "double";
+  if (kind == "prod" && t == DType::kComplex64) return "c128";
   return KernelTypeName(t);
 }
 
@@ -357,7 +361,7 @@ std::string ReduceBody(const ReduceSpec& spec, const std::string& name) {
   std::string s = absl::StrCat(
       "namespace ", name, "_ns {\nusing namespace arrayd::kernels;\n",
       "using namespace arrayd::kernels::gen;\n", "typedef ", KernelTypeName(spec.in), " T;\n",
-      "typedef ", arg ? KernelTypeName(spec.in) : AccTypeName(spec.in), " A;\n", "typedef ",
+      "typedef ", arg ? KernelTypeName(spec.in) : AccTypeName(spec.kind, spec.in), " A;\n", "typedef ",
       KernelTypeName(spec.out), " O;\n", ReduceOpStruct(spec.kind),
       "typedef ReduceArgs<", spec.kd, ", ", spec.rd, "> Args;\n}  // namespace ", name, "_ns\n");
   for (const char* which : {"Block", "Thread", "Finish"}) {
