@@ -35,6 +35,28 @@ from arrayd._reduction import (all, amax, amin, any, argmax, argmin, max,
                                mean, min, prod, sum)
 from arrayd._session import Session, connect, disconnect
 from arrayd._session import current as current_session
+# Math, statistics, sorting, products, linalg and random.
+from arrayd._math import (  # noqa: A004
+    exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, square,
+    reciprocal, sin, cos, tan, arcsin, arccos, arctan, sinh, cosh,
+    tanh, arcsinh, arccosh, arctanh, floor, ceil, trunc, rint, sign,
+    signbit, fabs, degrees, radians, isnan, isinf, isfinite,
+    conjugate, arctan2, hypot, copysign, nextafter, fmax, fmin, fmod,
+    gcd, lcm, logaddexp, logaddexp2, heaviside, conj, pow, asin, acos,
+    atan, atan2, asinh, acosh, atanh)
+from arrayd._mathfuncs import (  # noqa: A004
+    allclose, angle, around, array_equal, clip, float_power, imag,
+    isclose, nan_to_num, real, round)
+from arrayd._statistics import (  # noqa: A004
+    average, count_nonzero, cumprod, cumsum, diff, median, nanmax,
+    nanmean, nanmin, nansum, percentile, ptp, quantile, std, trace,
+    var)
+from arrayd._sorting import (  # noqa: A004
+    argpartition, argsort, bincount, histogram, isin, partition,
+    searchsorted, sort, unique)
+from arrayd._linalg import (  # noqa: A004
+    dot, einsum, inner, kron, matmul, outer, tensordot, vdot)
+from arrayd import linalg, random  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -91,4 +113,22 @@ __all__ = [
     "power", "prod", "ravel", "remainder", "reshape", "right_shift", "sum",
     "synchronize", "transpose", "true_divide", "uint16", "uint32", "uint64",
     "uint8", "zeros", "zeros_like",
+]
+
+__all__ += [
+    "acos", "acosh", "allclose", "angle", "arccos", "arccosh", "arcsin",
+    "arcsinh", "arctan", "arctan2", "arctanh", "argpartition", "argsort",
+    "around", "array_equal", "asin", "asinh", "atan", "atan2", "atanh",
+    "average", "bincount", "cbrt", "ceil", "clip", "conj", "conjugate",
+    "copysign", "cos", "cosh", "count_nonzero", "cumprod", "cumsum",
+    "degrees", "diff", "dot", "einsum", "exp", "exp2", "expm1", "fabs",
+    "float_power", "floor", "fmax", "fmin", "fmod", "gcd", "heaviside",
+    "histogram", "hypot", "imag", "inner", "isclose", "isfinite", "isin",
+    "isinf", "isnan", "kron", "lcm", "linalg", "log", "log10", "log1p",
+    "log2", "logaddexp", "logaddexp2", "matmul", "median", "nan_to_num",
+    "nanmax", "nanmean", "nanmin", "nansum", "nextafter", "outer",
+    "partition", "percentile", "pow", "ptp", "quantile", "radians",
+    "random", "real", "reciprocal", "rint", "round", "searchsorted",
+    "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "std",
+    "tan", "tanh", "tensordot", "trace", "trunc", "unique", "var", "vdot",
 ]

@@ -237,11 +237,63 @@ left_shift = _binary_ufunc("left_shift", np.left_shift)
 right_shift = _binary_ufunc("right_shift", np.right_shift)
 maximum = _binary_ufunc("maximum", np.maximum)
 minimum = _binary_ufunc("minimum", np.minimum)
+exp = _unary_ufunc("exp", np.exp)
+exp2 = _unary_ufunc("exp2", np.exp2)
+expm1 = _unary_ufunc("expm1", np.expm1)
+log = _unary_ufunc("log", np.log)
+log2 = _unary_ufunc("log2", np.log2)
+log10 = _unary_ufunc("log10", np.log10)
+log1p = _unary_ufunc("log1p", np.log1p)
+sqrt = _unary_ufunc("sqrt", np.sqrt)
+cbrt = _unary_ufunc("cbrt", np.cbrt)
+square = _unary_ufunc("square", np.square)
+reciprocal = _unary_ufunc("reciprocal", np.reciprocal)
+sin = _unary_ufunc("sin", np.sin)
+cos = _unary_ufunc("cos", np.cos)
+tan = _unary_ufunc("tan", np.tan)
+arcsin = _unary_ufunc("arcsin", np.arcsin)
+arccos = _unary_ufunc("arccos", np.arccos)
+arctan = _unary_ufunc("arctan", np.arctan)
+sinh = _unary_ufunc("sinh", np.sinh)
+cosh = _unary_ufunc("cosh", np.cosh)
+tanh = _unary_ufunc("tanh", np.tanh)
+arcsinh = _unary_ufunc("arcsinh", np.arcsinh)
+arccosh = _unary_ufunc("arccosh", np.arccosh)
+arctanh = _unary_ufunc("arctanh", np.arctanh)
+floor = _unary_ufunc("floor", np.floor)
+ceil = _unary_ufunc("ceil", np.ceil)
+trunc = _unary_ufunc("trunc", np.trunc)
+rint = _unary_ufunc("rint", np.rint)
+sign = _unary_ufunc("sign", np.sign)
+signbit = _unary_ufunc("signbit", np.signbit)
+fabs = _unary_ufunc("fabs", np.fabs)
+degrees = _unary_ufunc("degrees", np.degrees)
+radians = _unary_ufunc("radians", np.radians)
+isnan = _unary_ufunc("isnan", np.isnan)
+isinf = _unary_ufunc("isinf", np.isinf)
+isfinite = _unary_ufunc("isfinite", np.isfinite)
+conjugate = _unary_ufunc("conjugate", np.conjugate)
+arctan2 = _binary_ufunc("arctan2", np.arctan2)
+hypot = _binary_ufunc("hypot", np.hypot)
+copysign = _binary_ufunc("copysign", np.copysign)
+nextafter = _binary_ufunc("nextafter", np.nextafter)
+fmax = _binary_ufunc("fmax", np.fmax)
+fmin = _binary_ufunc("fmin", np.fmin)
+fmod = _binary_ufunc("fmod", np.fmod)
+gcd = _binary_ufunc("gcd", np.gcd)
+lcm = _binary_ufunc("lcm", np.lcm)
+logaddexp = _binary_ufunc("logaddexp", np.logaddexp)
+logaddexp2 = _binary_ufunc("logaddexp2", np.logaddexp2)
+heaviside = _binary_ufunc("heaviside", np.heaviside)
 
 # NumPy's aliases.
 divide = true_divide
 mod = remainder
 abs = absolute  # noqa: A001
+conj = conjugate
+pow = power  # noqa: A001
+asin, acos, atan, atan2 = arcsin, arccos, arctan, arctan2
+asinh, acosh, atanh = arcsinh, arccosh, arctanh
 
 # numpy ufunc name -> function, for ndarray.__array_ufunc__.
 UFUNCS: dict[str, Callable[..., ndarray]] = {
@@ -251,5 +303,10 @@ UFUNCS: dict[str, Callable[..., ndarray]] = {
               power, equal, not_equal, less, less_equal, greater,
               greater_equal, logical_and, logical_or, logical_xor,
               bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift,
-              maximum, minimum)
+              maximum, minimum, exp, exp2, expm1, log, log2, log10, log1p,
+              sqrt, cbrt, square, reciprocal, sin, cos, tan, arcsin, arccos,
+              arctan, sinh, cosh, tanh, arcsinh, arccosh, arctanh, floor, ceil,
+              trunc, rint, sign, signbit, fabs, degrees, radians, isnan, isinf,
+              isfinite, conjugate, arctan2, hypot, copysign, nextafter, fmax,
+              fmin, fmod, gcd, lcm, logaddexp, logaddexp2, heaviside)
 }

@@ -1,0 +1,406 @@
+"""Products: matmul dot vdot inner outer tensordot kron einsum, and norm.
+
+Everything reduces to the server's ``matmul`` (NumPy's batching and 1-D
+rules) plus views, elementwise ops and reductions, as NumPy's own
+tensordot and kron do (numpy/_core/numeric.py, lib/_shape_base_impl.py).
+"""
+from __future__ import annotations
+
+import builtins
+import string
+from typing import Any, Sequence
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
+
+from arrayd import _composite as _c
+from arrayd import _math as _m
+from arrayd import _reduction as _r
+from arrayd._math import asarray_in, session_of
+from arrayd._ndarray import ndarray
+
+
+def _matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
+    for i, sh in enumerate((sa, sb)):
+        if len(sh) == 0:
+            raise ValueError(
+                f"matmul: Input operand {i} does not have enough dimensions "
+                f"(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) "
+                f"requires 1)")
+    a = (1,) + sa if len(sa) == 1 else sa
+    b = sb + (1,) if len(sb) == 1 else sb
+    if a[-1] != b[-2]:
+        raise ValueError(
+            f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
+            f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {b[-2]} is "
+            f"different from {a[-1]})")
+    batch = np.broadcast_shapes(a[:-2], b[:-2])
+    return (batch + (() if len(sa) == 1 else (a[-2],))
+            + (() if len(sb) == 1 else (b[-1],)))
+
+
+def matmul(x1: Any, x2: Any, /, out: Any = None) -> ndarray:
+    """numpy.matmul (the ``@`` operator)."""
+    s = session_of(x1, x2, out)
+    a, b = asarray_in(s, x1), asarray_in(s, x2)
+    rdt = np.matmul.resolve_dtypes((a._dtype, b._dtype, None))[2]
+    shape = _matmul_shape(a._shape, b._shape)
+    if a._dtype != rdt:
+        a = a.astype(rdt)
+    if b._dtype != rdt:
+        b = b.astype(rdt)
+    r = _c.new(s, "matmul", (a, b), shape, rdt)
+    return r if out is None else _c.assign(out, r, "matmul")
+
+
+def tensordot(a: Any, b: Any, axes: Any = 2) -> ndarray:
+    """numpy.tensordot: sum over the given axes (transpose, reshape,
+    one matmul)."""
+    s = session_of(a, b)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    try:
+        iter(axes)
+    except TypeError:
+        n = int(axes)
+        if n < 0:
+            raise ValueError("negative axes are not supported") from None
+        axes_a = list(range(-n, 0))
+        axes_b = list(range(0, n))
+    else:
+        axes_a, axes_b = axes
+    axes_a = [axes_a] if isinstance(axes_a, (int, np.integer)) else list(
+        axes_a)
+    axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(
+        axes_b)
+    na, nb = a.ndim, b.ndim
+    if len(axes_a) != len(axes_b):
+        raise ValueError("shape-mismatch for sum")
+    axes_a = [x + na if x < 0 else x for x in axes_a]
+    axes_b = [x + nb if x < 0 else x for x in axes_b]
+    for x, y in zip(axes_a, axes_b):
+        if not (0 <= x < na and 0 <= y < nb) or a._shape[x] != b._shape[y]:
+            raise ValueError("shape-mismatch for sum")
+    notin_a = [k for k in range(na) if k not in axes_a]
+    notin_b = [k for k in range(nb) if k not in axes_b]
+    k = 1
+    for ax in axes_a:
+        k *= a._shape[ax]
+    m = 1
+    for ax in notin_a:
+        m *= a._shape[ax]
+    n = 1
+    for ax in notin_b:
+        n *= b._shape[ax]
+    at = a.transpose(notin_a + axes_a).reshape(m, k)
+    bt = b.transpose(axes_b + notin_b).reshape(k, n)
+    res = matmul(at, bt)
+    return res.reshape(tuple(a._shape[i] for i in notin_a)
+                       + tuple(b._shape[i] for i in notin_b))
+
+
+def dot(a: Any, b: Any, out: Any = None) -> ndarray:
+    """numpy.dot."""
+    s = session_of(a, b, out)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _m.multiply(a, b, out=out)
+    if b.ndim <= 2:
+        if a._shape[-1] != b._shape[0]:
+            raise ValueError(f"shapes {a._shape} and {b._shape} not aligned: "
+                             f"{a._shape[-1]} (dim {a.ndim - 1}) != "
+                             f"{b._shape[0]} (dim 0)")
+        r = matmul(a, b)
+    else:
+        if a._shape[-1] != b._shape[-2]:
+            raise ValueError(f"shapes {a._shape} and {b._shape} not aligned: "
+                             f"{a._shape[-1]} (dim {a.ndim - 1}) != "
+                             f"{b._shape[-2]} (dim {b.ndim - 2})")
+        rdt = np.result_type(a._dtype, b._dtype)
+        r = tensordot(a.astype(rdt, copy=False), b.astype(rdt, copy=False),
+                      ([a.ndim - 1], [b.ndim - 2]))
+    return r if out is None else _c.assign(out, r, "dot")
+
+
+def vdot(a: Any, b: Any, /) -> ndarray:
+    """numpy.vdot: dot of the flattened arrays, the first conjugated."""
+    s = session_of(a, b)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    if a.size != b.size:
+        raise ValueError("vectors have different lengths")
+    if a._dtype.kind == "c":
+        a = _m.conjugate(a)
+    return matmul(a.reshape(-1), b.reshape(-1))
+
+
+def inner(a: Any, b: Any, /) -> ndarray:
+    """numpy.inner: sum over the last axes."""
+    s = session_of(a, b)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _m.multiply(a, b)
+    if a._shape[-1] != b._shape[-1]:
+        raise ValueError(f"shapes {a._shape} and {b._shape} not aligned: "
+                         f"{a._shape[-1]} (dim {a.ndim - 1}) != "
+                         f"{b._shape[-1]} (dim {b.ndim - 1})")
+    rdt = np.result_type(a._dtype, b._dtype)
+    return tensordot(a.astype(rdt, copy=False), b.astype(rdt, copy=False),
+                     ([-1], [-1]))
+
+
+def outer(a: Any, b: Any, out: Any = None) -> ndarray:
+    """numpy.outer: a.ravel()[:, None] * b.ravel()[None, :]."""
+    s = session_of(a, b, out)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    return _m.multiply(a.reshape(-1, 1), b.reshape(1, -1), out=out)
+
+
+def kron(a: Any, b: Any) -> ndarray:
+    """numpy.kron: Kronecker product (interleaved outer product)."""
+    s = session_of(a, b)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    nd = builtins.max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + a._shape
+    sb = (1,) * (nd - b.ndim) + b._shape
+    ia = []
+    ib = []
+    for x, y in zip(sa, sb):
+        ia += [x, 1]
+        ib += [1, y]
+    r = _m.multiply(a.reshape(tuple(ia)), b.reshape(tuple(ib)))
+    return r.reshape(tuple(x * y for x, y in zip(sa, sb)))
+
+
+# -- einsum ----------------------------------------------------------------
+
+def _parse_einsum(subscripts: str, ndims: Sequence[int]) -> tuple[
+        list[str], str]:
+    sub = subscripts.replace(" ", "")
+    if "->" in sub:
+        lhs, rhs = sub.split("->")
+        explicit = True
+    else:
+        lhs, rhs, explicit = sub, "", False
+    terms = lhs.split(",")
+    if len(terms) != len(ndims):
+        raise ValueError("more operands provided to einstein sum function "
+                         "than specified in the subscripts string"
+                         if len(terms) < len(ndims) else
+                         "fewer operands provided to einstein sum function "
+                         "than specified in the subscripts string")
+    used = set(c for c in lhs + rhs if c.isalpha())
+    free = [c for c in string.ascii_letters if c not in used]
+    n_ell = 0
+    for t, nd in zip(terms, ndims):
+        if "..." in t:
+            n_ell = builtins.max(n_ell, nd - (len(t) - 3))
+    ell = "".join(free[:n_ell])
+    out_terms = []
+    for t, nd in zip(terms, ndims):
+        if "..." in t:
+            k = nd - (len(t) - 3)
+            t = t.replace("...", ell[n_ell - k:] if k else "")
+        for c in t:
+            if not c.isalpha():
+                raise ValueError(f"invalid subscript '{c}' in einstein sum "
+                                 f"subscripts string, subscripts must be "
+                                 f"letters")
+        if len(t) != nd:
+            raise ValueError(f"operand has more dimensions than subscripts "
+                             f"given in einstein sum, but no '...' ellipsis "
+                             f"provided to broadcast the extra dimensions."
+                             if nd > len(t) else
+                             f"einstein sum subscripts string contains too "
+                             f"many subscripts for operand")
+        out_terms.append(t)
+    if explicit:
+        rhs = rhs.replace("...", ell)
+        for c in rhs:
+            if not any(c in t for t in out_terms):
+                raise ValueError(f"einstein sum subscripts string included "
+                                 f"output subscript '{c}' which never "
+                                 f"appeared in an input")
+    else:
+        counts: dict[str, int] = {}
+        for t in out_terms:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        rhs = ell + "".join(sorted(c for c, k in counts.items()
+                                   if k == 1 and c not in ell))
+    return out_terms, rhs
+
+
+def _einsum_single(x: ndarray, t: str, keep: str) -> tuple[ndarray, str]:
+    """Takes repeated-index diagonals and sums indices not in ``keep``."""
+    while True:
+        dup = next((c for c in t if t.count(c) > 1), None)
+        if dup is None:
+            break
+        i = t.index(dup)
+        j = t.index(dup, i + 1)
+        if x._shape[i] != x._shape[j]:
+            raise ValueError(f"dimensions in operand for collapsing index "
+                             f"'{dup}' don't match ({x._shape[i]} != "
+                             f"{x._shape[j]})")
+        x = _c.diagonal(x, 0, i, j)
+        t = "".join(c for k, c in enumerate(t) if k not in (i, j)) + dup
+    drop = tuple(k for k, c in enumerate(t) if c not in keep)
+    if drop:
+        x = _r.sum(x, drop, x._dtype)
+        t = "".join(c for c in t if c in keep)
+    return x, t
+
+
+def _einsum_pair(a: ndarray, ta: str, b: ndarray, tb: str,
+                 keep: str) -> tuple[ndarray, str]:
+    sizes = {}
+    for x, t in ((a, ta), (b, tb)):
+        for c, n in zip(t, x._shape):
+            if sizes.get(c, n) != n and 1 not in (sizes[c], n):
+                raise ValueError(f"operands could not be broadcast together "
+                                 f"with remapped shapes (index '{c}': "
+                                 f"{sizes[c]} != {n})")
+            sizes[c] = builtins.max(sizes.get(c, n), n)
+    batch = [c for c in ta if c in tb and c in keep]
+    contract = [c for c in ta if c in tb and c not in keep]
+    left = [c for c in ta if c not in tb]
+    right = [c for c in tb if c not in ta]
+    at = a.transpose([ta.index(c) for c in batch + left + contract])
+    bt = b.transpose([tb.index(c) for c in batch + contract + right])
+
+    def prod(cs: list[str]) -> int:
+        n = 1
+        for c in cs:
+            n *= sizes[c]
+        return n
+
+    bshape = tuple(sizes[c] for c in batch)
+    at = at.view_as_broadcast(bshape + at._shape[len(batch):]) if any(
+        at._shape[i] != sizes[c] for i, c in enumerate(batch)) else at
+    bt = bt.view_as_broadcast(bshape + bt._shape[len(batch):]) if any(
+        bt._shape[i] != sizes[c] for i, c in enumerate(batch)) else bt
+    a3 = at.reshape(bshape + (prod(left), prod(contract)))
+    b3 = bt.reshape(bshape + (prod(contract), prod(right)))
+    r = matmul(a3, b3)
+    r = r.reshape(bshape + tuple(sizes[c] for c in left)
+                  + tuple(sizes[c] for c in right))
+    return r, "".join(batch + left + right)
+
+
+def einsum(subscripts: str, *operands: Any, out: Any = None,
+           dtype: Any = None, optimize: Any = False, **kw: Any) -> ndarray:
+    """numpy.einsum (explicit and implicit modes, '...'): diagonals, sums,
+    transposes and pairwise contractions on the server's matmul."""
+    if not isinstance(subscripts, str):
+        raise NotImplementedError("einsum: only the subscripts-string form "
+                                  "is supported")
+    s = session_of(*operands, out)
+    ops = [asarray_in(s, x) for x in operands]
+    terms, rhs = _parse_einsum(subscripts, [x.ndim for x in ops])
+    rdt = np.result_type(*[x._dtype for x in ops]) if dtype is None else (
+        np.dtype(dtype))
+    ops = [x.astype(rdt, copy=False) for x in ops]
+    for c in rhs:
+        if rhs.count(c) > 1:
+            raise ValueError(f"einstein sum subscripts string includes "
+                             f"output subscript '{c}' multiple times")
+    # Reduce each operand to the indices needed later, then contract left
+    # to right.
+    cur, tcur = None, ""
+    for i, (x, t) in enumerate(zip(ops, terms)):
+        later = rhs + "".join(terms[i + 1:])
+        keep = later + (tcur if cur is not None else "")
+        x, t = _einsum_single(x, t, keep)
+        if cur is None:
+            cur, tcur = x, t
+            continue
+        keep2 = later
+        cur, tcur = _einsum_pair(cur, tcur, x, t, keep2)
+    assert cur is not None
+    cur, tcur = _einsum_single(cur, tcur, rhs)
+    if tcur != rhs:
+        cur = cur.transpose([tcur.index(c) for c in rhs])
+    if cur._dtype != rdt:
+        cur = cur.astype(rdt)
+    if cur is operands[0] or (len(ops) == 1 and cur is ops[0]):
+        cur = cur.copy()
+    return cur if out is None else _c.assign(out, cur, "einsum")
+
+
+# -- norm ------------------------------------------------------------------
+
+def _abs2(x: ndarray) -> ndarray:
+    if x._dtype.kind == "c":
+        from arrayd._mathfuncs import imag, real
+        return _m.add(_m.square(real(x)), _m.square(imag(x)))
+    return _m.multiply(x, x)
+
+
+def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
+         keepdims: bool = False) -> ndarray:
+    """numpy.linalg.norm: vector norms (any ord) and matrix norms ('fro',
+    1, -1, inf, -inf); 2, -2 and 'nuc' need an SVD (NotImplementedError)."""
+    x = _c.ensure(x)
+    if x._dtype.kind not in "fc":
+        x = x.astype(np.float64)
+    nd = x.ndim
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2) or (
+                ord == 2 and nd == 1):
+            r = _m.sqrt(_r.sum(_abs2(x)))
+            return r.reshape((1,) * nd) if keepdims else r
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        axis = (int(axis),)
+    axes = normalize_axis_tuple(axis, nd)
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        ax = axes[0]
+        if ord == np.inf:
+            return _r.max(_m.absolute(x), ax, keepdims=keepdims)
+        if ord == -np.inf:
+            return _r.min(_m.absolute(x), ax, keepdims=keepdims)
+        if ord == 0:
+            rdt = np.dtype(x._dtype.char.lower())
+            return _r.sum(_m.not_equal(x, 0), ax, keepdims=keepdims).astype(
+                rdt)
+        if ord == 1:
+            return _r.sum(_m.absolute(x), ax, keepdims=keepdims)
+        if ord is None or ord == 2:
+            return _m.sqrt(_r.sum(_abs2(x), ax, keepdims=keepdims))
+        try:
+            ordf = float(ord)
+        except TypeError:
+            raise ValueError(f"Invalid norm order '{ord}' for vectors") \
+                from None
+        absx = _m.absolute(x)
+        return _m.power(_r.sum(_m.power(absx, ordf), ax, keepdims=keepdims),
+                        1.0 / ordf)
+    if len(axes) == 2:
+        row, col = axes
+        if row == col:
+            raise ValueError("Duplicate axes given.")
+        if ord in (2, -2, "nuc"):
+            raise NotImplementedError(f"norm: ord={ord!r} for matrices needs "
+                                      f"an SVD, which arrayd does not have")
+        if ord in (None, "fro", "f"):
+            r = _m.sqrt(_r.sum(_abs2(x), axes))
+        elif ord in (1, -1):
+            red = _r.max if ord == 1 else _r.min
+            c = col - 1 if col > row else col
+            r = red(_r.sum(_m.absolute(x), row), c)
+        elif ord in (np.inf, -np.inf):
+            red = _r.max if ord == np.inf else _r.min
+            rr = row - 1 if row > col else row
+            r = red(_r.sum(_m.absolute(x), col), rr)
+        else:
+            raise ValueError("Invalid norm order for matrices.")
+        if keepdims:
+            r = r.reshape(tuple(1 if d in axes else n
+                                for d, n in enumerate(x._shape)))
+        return r
+    raise ValueError("Improper number of dimensions to norm.")
+
+
+__all__ = ["dot", "einsum", "inner", "kron", "matmul", "norm", "outer",
+           "tensordot", "vdot"]

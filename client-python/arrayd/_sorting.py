@@ -1,0 +1,313 @@
+"""Sorting, searching and sets: sort argsort partition argpartition
+searchsorted unique bincount histogram isin.
+
+The server sorts (stable, NaN last: NumPy's order); searchsorted is a
+binary search of log2(n) rounds of take + compare + where, all on the
+server with no sync. Functions whose result size depends on the data
+(unique, bincount, histogram with an automatic range) sync once for it.
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from arrayd import _composite as _c
+from arrayd import _math as _m
+from arrayd import _reduction as _r
+from arrayd import _statistics as _st
+from arrayd._math import session_of
+from arrayd._ndarray import ndarray
+
+_INT64 = np.dtype(np.int64)
+
+
+def _sort_op(op: str, a: Any, axis: Any) -> ndarray:
+    a = _c.ensure(a)
+    rdt = _INT64 if op == "argsort" else a._dtype
+    if axis is None:
+        return _c.new(a._session, op, (a,), (a.size,), rdt)
+    ax = normalize_axis_index(operator.index(axis), a.ndim)
+    return _c.new(a._session, op, (a,), a._shape, rdt, {"axis": ax})
+
+
+def _check_order(order: Any) -> None:
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+
+
+def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
+         stable: Any = None) -> ndarray:
+    """numpy.sort (stable; NaN last; axis None sorts the flattened array)."""
+    _check_order(order)
+    return _sort_op("sort", a, axis)
+
+
+def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
+            stable: Any = None) -> ndarray:
+    """numpy.argsort (stable; int64 indices)."""
+    _check_order(order)
+    return _sort_op("argsort", a, axis)
+
+
+def _check_kth(a: ndarray, kth: Any, axis: Any) -> None:
+    if axis is None:
+        n = a.size
+    else:
+        if a.ndim == 0:
+            normalize_axis_index(axis, 0)  # NumPy's AxisError
+        n = a._shape[normalize_axis_index(operator.index(axis), a.ndim)]
+    ks = np.atleast_1d(np.asarray(kth))
+    if ks.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in ks.tolist():
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+
+
+def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+              order: Any = None) -> ndarray:
+    """numpy.partition (a full sort, which satisfies the contract)."""
+    _check_order(order)
+    a = _c.ensure(a)
+    _check_kth(a, kth, axis)
+    return _sort_op("sort", a, axis)
+
+
+def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+                 order: Any = None) -> ndarray:
+    """numpy.argpartition (a full stable argsort)."""
+    _check_order(order)
+    a = _c.ensure(a)
+    _check_kth(a, kth, axis)
+    return _sort_op("argsort", a, axis)
+
+
+# -- searchsorted ----------------------------------------------------------
+
+def _less(x: ndarray, y: Any) -> ndarray:
+    """NumPy's sort order for <: NaN is larger than everything else."""
+    lt = _m.less(x, y)
+    kinds = {v._dtype.kind if isinstance(v, ndarray) else "" for v in (x, y)}
+    if "f" in kinds:
+        lt = _m.logical_or(lt, _m.logical_and(
+            _m.isnan(y), _m.logical_not(_m.isnan(x))))
+    return lt
+
+
+def _bsearch(a: ndarray, v: ndarray, right: bool) -> ndarray:
+    """Insertion points of v in the sorted 1-D a (left or right)."""
+    s = a._session
+    n = a.size
+    shape = v._shape
+    lo = _c.new(s, "zeros", (), shape, _INT64,
+                {"shape": list(shape), "dtype": _INT64})
+    if n == 0:
+        return lo
+    hi = _c.new(s, "full", (), shape, _INT64,
+                {"shape": list(shape), "dtype": _INT64, "value": n})
+    for _ in range(n.bit_length()):
+        mid = _m.right_shift(_m.add(lo, hi), 1)
+        val = _c.take(a, _m.minimum(mid, n - 1))
+        go = (_m.logical_not(_less(v, val)) if right else _less(val, v))
+        active = _m.less(lo, hi)
+        go = _m.logical_and(go, active)
+        stay = _m.logical_and(active, _m.logical_not(go))
+        lo = _c.where(go, _m.add(mid, 1), lo)
+        hi = _c.where(stay, mid, hi)
+    return lo
+
+
+def searchsorted(a: Any, v: Any, side: str = "left",
+                 sorter: Any = None) -> ndarray:
+    """numpy.searchsorted: insertion points of v in the sorted 1-D a."""
+    s = session_of(a, v, sorter)
+    a = _c.ensure(a, s)
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array" if a.ndim > 1
+                         else "object of too small depth for desired array")
+    if sorter is not None:
+        srt = _c.ensure(sorter, s)
+        if srt._shape != a._shape:
+            raise ValueError("sorter.size must equal a.size")
+        a = _c.take(a, srt)
+    vv = _c.ensure(v, s)
+    return _bsearch(a, vv, side == "right")
+
+
+# -- unique ----------------------------------------------------------------
+
+def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: Any = None, *,
+           equal_nan: bool = True, sorted: bool = True) -> Any:
+    """numpy.unique (axis=None): sorted unique values, and optionally first
+    indices, the inverse and the counts. One sync (the number of values)."""
+    if axis is not None:
+        raise NotImplementedError("unique: axis is not supported")
+    ar = _c.ensure(ar)
+    s = ar._session
+    flat = ar.reshape(-1)
+    n = flat.size
+    need_perm = return_index or return_inverse
+    if need_perm:
+        perm = _c.new(s, "argsort", (flat,), (n,), _INT64)
+        srt = _c.take(flat, perm)
+    else:
+        srt = _c.new(s, "sort", (flat,), (n,), flat._dtype)
+    if n == 0:
+        empty = _c.new(s, "zeros", (), (0,), _INT64,
+                       {"shape": [0], "dtype": _INT64})
+        res: list[Any] = [srt]
+        if return_index:
+            res.append(empty)
+        if return_inverse:
+            res.append(empty.reshape(ar._shape))
+        if return_counts:
+            res.append(empty)
+        return res[0] if len(res) == 1 else tuple(res)
+    new_val = _m.not_equal(srt[1:], srt[:-1])
+    if equal_nan and srt._dtype.kind in "fc":
+        new_val = _m.logical_and(new_val, _m.logical_not(_m.logical_and(
+            _m.isnan(srt[1:]), _m.isnan(srt[:-1]))))
+    first = _c.new(s, "full", (), (1,), np.dtype(bool),
+                   {"shape": [1], "dtype": np.dtype(bool), "value": 1})
+    mask = _c.concatenate([first, new_val])
+    idx = _c.flatnonzero(mask)
+    res = [_c.take(srt, idx)]
+    if return_index:
+        res.append(_c.take(perm, idx))
+    if return_inverse:
+        imask = _m.subtract(_st.cumsum(mask, dtype=np.int64), 1)
+        inv = _c.new(s, "empty", (), (n,), _INT64,
+                     {"shape": [n], "dtype": _INT64})
+        s.record("put", (inv._handle, perm._handle, imask._handle), ())
+        res.append(inv.reshape(ar._shape))
+    if return_counts:
+        end = _c.new(s, "full", (), (1,), _INT64,
+                     {"shape": [1], "dtype": _INT64, "value": n})
+        res.append(_st.diff(_c.concatenate([idx, end])))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+# -- counting --------------------------------------------------------------
+
+def _fetch_ints(*xs: ndarray) -> list[Any]:
+    s = xs[0]._session
+    return [v.item() for v in s.fetch([x._handle for x in xs])]
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0) -> ndarray:
+    """numpy.bincount: occurrences of each value in a non-negative integer
+    array (sums of weights with ``weights``). One sync (max and min)."""
+    x = _c.ensure(x)
+    s = x._session
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1
+                         else "object of too small depth for desired array")
+    if not np.can_cast(x._dtype, np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {x._dtype!r} to "
+                        f"dtype('int64') according to the rule 'safe'")
+    w = None
+    if weights is not None:
+        w = _c.ensure(weights, s)
+        if w._shape != x._shape:
+            raise ValueError("The weights and list don't have the same "
+                             "length.")
+        w = w.astype(np.float64, copy=False)
+    rdt = _INT64 if w is None else np.dtype(np.float64)
+    if x.size == 0:
+        return _c.new(s, "zeros", (), (minlength,), rdt,
+                      {"shape": [minlength], "dtype": rdt})
+    lo, hi = _fetch_ints(_r.min(x), _r.max(x))
+    if lo < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    length = builtins.max(int(hi) + 1, minlength)
+    xi = x.astype(_INT64, copy=False)
+    bins = _c.upload(s, np.arange(length + 1, dtype=np.int64))
+    if w is None:
+        srt = _c.new(s, "sort", (xi,), xi._shape, _INT64)
+        pos = _bsearch(srt, bins, False)
+        return _m.subtract(pos[1:], pos[:-1])
+    perm = _c.new(s, "argsort", (xi,), xi._shape, _INT64)
+    pos = _bsearch(_c.take(xi, perm), bins, False)
+    return _segment_sums(_c.take(w, perm), pos)
+
+
+def _segment_sums(sorted_w: ndarray, pos: ndarray) -> ndarray:
+    """Sums of sorted_w[pos[i]:pos[i+1]] via a zero-prepended cumsum."""
+    s = sorted_w._session
+    zero = _c.new(s, "zeros", (), (1,), sorted_w._dtype,
+                  {"shape": [1], "dtype": sorted_w._dtype})
+    cw = _c.concatenate([zero, _st.cumsum(sorted_w)])
+    return _m.subtract(_c.take(cw, pos[1:]), _c.take(cw, pos[:-1]))
+
+
+def histogram(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
+              density: Any = None, weights: Any = None) -> tuple[ndarray,
+                                                                 ndarray]:
+    """numpy.histogram: (counts, bin edges); bins an int or the edges.
+    Without ``range``, one sync for the data's min and max."""
+    a = _c.ensure(a)
+    s = a._session
+    flat = a.reshape(-1)
+    if isinstance(bins, ndarray):
+        bins = bins.get()
+    if isinstance(bins, str):
+        raise NotImplementedError("histogram: string bin estimators are "
+                                  "not supported")
+    if np.ndim(bins) == 0 and range is None and flat.size:
+        if a._dtype.kind == "c":
+            np.histogram(np.zeros(1, a._dtype))  # NumPy's error
+        lo, hi = _fetch_ints(_r.min(flat), _r.max(flat))
+        edges = np.histogram_bin_edges(np.array([lo, hi], dtype=a._dtype),
+                                       bins)
+    else:
+        edges = np.histogram_bin_edges(np.zeros(0, a._dtype), bins, range)
+    w = None
+    if weights is not None:
+        w = _c.ensure(weights, s)
+        if w._shape != a._shape:
+            raise ValueError("weights should have the same shape as a.")
+        w = w.reshape(-1)
+    e = _c.upload(s, edges)
+    if w is None:
+        srt = _c.new(s, "sort", (flat,), flat._shape, flat._dtype)
+    else:
+        perm = _c.new(s, "argsort", (flat,), flat._shape, _INT64)
+        srt = _c.take(flat, perm)
+    left = _bsearch(srt, e[:-1], False)
+    right = _bsearch(srt, e[-1:], True)
+    pos = _c.concatenate([left, right])
+    if w is None:
+        counts = _m.subtract(pos[1:], pos[:-1])
+    else:
+        counts = _segment_sums(_c.take(w, perm), pos)
+    if density:
+        db = _c.upload(s, np.diff(edges).astype(float))
+        counts = _m.true_divide(_m.true_divide(counts, db), _r.sum(counts))
+    return counts, e
+
+
+def isin(element: Any, test_elements: Any, assume_unique: bool = False,
+         invert: bool = False, *, kind: Any = None) -> ndarray:
+    """numpy.isin: whether each element is in test_elements."""
+    s = session_of(element, test_elements)
+    el = _c.ensure(element, s)
+    t = _c.ensure(test_elements, s).reshape(-1)
+    if t.size == 0:
+        r = _c.new(s, "full", (), el._shape, np.dtype(bool),
+                   {"shape": list(el._shape), "dtype": np.dtype(bool),
+                    "value": int(bool(invert))})
+        return r
+    srt = _c.new(s, "sort", (t,), t._shape, t._dtype)
+    pos = _m.minimum(_bsearch(srt, el, False), t.size - 1)
+    found = _m.equal(_c.take(srt, pos), el)
+    return _m.logical_not(found) if invert else found

@@ -1,0 +1,474 @@
+"""arrayd.random: random numbers generated on the server (numpy.random's API).
+
+The server's ``random_uniform`` and ``random_normal`` ops are counter-based
+Philox4x32-10 streams: element i is f(offset + i, key). A Generator holds
+(key, offset), derives the key from its seed with splitmix64, and advances
+the offset by the number of values each call draws, so the same seed gives
+the same numbers on every backend. The streams are arrayd's own: the numbers
+differ from NumPy's for the same seed.
+
+Draws return arrayd arrays; with ``size=None`` a 0-d array (as CuPy).
+"""
+from __future__ import annotations
+
+import math
+import operator
+import secrets
+from typing import Any
+
+import numpy as np
+
+from arrayd import _composite as _c
+from arrayd import _dtypes
+from arrayd import _math as _m
+from arrayd import _reduction as _r
+from arrayd import _session as _sess
+from arrayd._ndarray import ndarray
+
+_MASK64 = (1 << 64) - 1
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_INT64 = np.dtype(np.int64)
+
+
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _key_from_seed(seed: Any) -> int:
+    if seed is None:
+        return secrets.randbits(64)
+    if isinstance(seed, (int, np.integer)):
+        seeds = [int(seed)]
+    else:
+        seeds = [int(v) for v in np.asarray(seed).ravel()]
+        if not seeds:
+            seeds = [0]
+    key = 0
+    for v in seeds:
+        if v < 0:
+            raise ValueError("Seed must be non-negative")
+        while True:  # fold arbitrarily large ints 64 bits at a time
+            key = _splitmix64(key ^ (v & _MASK64))
+            v >>= 64
+            if not v:
+                break
+    return key
+
+
+def _shape(size: Any) -> tuple[int, ...]:
+    if size is None:
+        return ()
+    if isinstance(size, (int, np.integer)):
+        return (operator.index(size),)
+    return tuple(operator.index(d) for d in size)
+
+
+def _float_dtype(dtype: Any, name: str) -> np.dtype:
+    dt = np.dtype(dtype)
+    if dt not in (_F32, _F64):
+        raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+    return dt
+
+
+def _is_scalar(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating))
+
+
+def _host_value(v: Any) -> Any:
+    """A parameter as a host value for NumPy's checks (arrays are fetched)."""
+    return v.get() if isinstance(v, ndarray) else np.asarray(v)
+
+
+class Generator:
+    """numpy.random.Generator on the server (Philox4x32-10 streams)."""
+
+    def __init__(self, seed: Any = None,
+                 session: _sess.Session | None = None) -> None:
+        self._key = _key_from_seed(seed)
+        self._offset = 0
+        self._session = session
+
+    def __repr__(self) -> str:
+        return f"Generator(Philox, key={self._key:#018x})"
+
+    # -- raw streams -----------------------------------------------------
+
+    def _draw(self, op: str, shape: tuple[int, ...], dtype: np.dtype,
+              session: Any = None) -> ndarray:
+        s = session if session is not None else (
+            self._session or _sess.current())
+        n = 1
+        for d in shape:
+            if d < 0:
+                raise ValueError("negative dimensions are not allowed")
+            n *= d
+        key = self._key
+        attrs = {"shape": list(shape), "dtype": dtype,
+                 "key": str(key) if key >= (1 << 63) else key,
+                 "offset": self._offset}
+        self._offset += n
+        return _c.new(s, op, (), shape, dtype, attrs)
+
+    # -- floats ----------------------------------------------------------
+
+    def random(self, size: Any = None, dtype: Any = np.float64,
+               out: Any = None) -> ndarray:
+        """Uniform floats in [0, 1)."""
+        dt = _float_dtype(dtype, "random")
+        r = self._draw("random_uniform", _shape(size) if out is None
+                       else out.shape, dt)
+        return r if out is None else _c.assign(out, r, "random")
+
+    def standard_normal(self, size: Any = None, dtype: Any = np.float64,
+                        out: Any = None) -> ndarray:
+        """Standard normal floats."""
+        dt = _float_dtype(dtype, "standard_normal")
+        r = self._draw("random_normal", _shape(size) if out is None
+                       else out.shape, dt)
+        return r if out is None else _c.assign(out, r, "standard_normal")
+
+    def _params(self, size: Any, *params: Any) -> tuple[tuple[int, ...],
+                                                        list[Any]]:
+        """Output shape (size, or the parameters' broadcast shape) and the
+        parameters as Python scalars or arrayd arrays."""
+        shapes = []
+        vals = []
+        for p in params:
+            if _is_scalar(p):
+                vals.append(float(p))
+            else:
+                a = _c.ensure(p, self._session)
+                if a._dtype.kind not in "fiub":
+                    raise TypeError("parameters must be real numbers")
+                vals.append(a.astype(_F64, copy=False))
+                shapes.append(a._shape)
+        bshape = np.broadcast_shapes(*shapes) if shapes else ()
+        if size is None:
+            return bshape, vals
+        shape = _shape(size)
+        if np.broadcast_shapes(bshape, shape) != shape:
+            raise ValueError(f"shape mismatch: objects cannot be broadcast "
+                             f"to a single shape {bshape} vs {shape}")
+        return shape, vals
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0,
+               size: Any = None) -> ndarray:
+        """Normal(loc, scale) floats (float64)."""
+        if np.any(_host_value(scale) < 0):
+            raise ValueError("scale < 0")
+        shape, (loc, scale) = self._params(size, loc, scale)
+        z = self._draw("random_normal", shape, _F64)
+        return _m.add(_m.multiply(z, scale), loc)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0,
+                size: Any = None) -> ndarray:
+        """Uniform floats in [low, high) (float64)."""
+        hv, lv = _host_value(high), _host_value(low)
+        if not np.all(np.isfinite(hv - lv)):
+            raise OverflowError("high - low range exceeds valid bounds")
+        shape, (low, high) = self._params(size, low, high)
+        u = self._draw("random_uniform", shape, _F64)
+        return _m.add(_m.multiply(u, _m.subtract(high, low)
+                                  if not (_is_scalar(high) and
+                                          _is_scalar(low))
+                                  else high - low), low)
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> ndarray:
+        """Exponential(scale) floats: -log(1 - U) * scale."""
+        if np.any(_host_value(scale) < 0):
+            raise ValueError("scale < 0")
+        shape, (scale,) = self._params(size, scale)
+        u = self._draw("random_uniform", shape, _F64)
+        return _m.multiply(_m.negative(_m.log1p(_m.negative(u))), scale)
+
+    def standard_exponential(self, size: Any = None,
+                             dtype: Any = np.float64) -> ndarray:
+        dt = _float_dtype(dtype, "standard_exponential")
+        u = self._draw("random_uniform", _shape(size), dt)
+        return _m.negative(_m.log1p(_m.negative(u)))
+
+    # -- integers ----------------------------------------------------------
+
+    def integers(self, low: Any, high: Any = None, size: Any = None,
+                 dtype: Any = np.int64, endpoint: bool = False) -> ndarray:
+        """Uniform integers in [low, high) ([low, high] with endpoint)."""
+        dt = _dtypes.normalize(dtype)
+        if dt.kind not in "biu":
+            raise TypeError(f"Unsupported dtype {dt!r} for integers")
+        if high is None:
+            low, high = 0, low
+        if not (_is_scalar(low) and _is_scalar(high)):
+            raise NotImplementedError("integers: array low/high are not "
+                                      "supported")
+        low, high = int(low), int(high)
+        hi_incl = high if endpoint else high - 1
+        info = (np.iinfo(dt) if dt.kind != "b" else None)
+        lo_b, hi_b = (0, 1) if info is None else (int(info.min),
+                                                  int(info.max))
+        if low < lo_b:
+            raise ValueError(f"low is out of bounds for {dt}")
+        if hi_incl > hi_b:
+            raise ValueError(f"high is out of bounds for {dt}")
+        if low > hi_incl:
+            raise ValueError("low > high" if endpoint else "low >= high")
+        span = hi_incl - low + 1  # number of possible values
+        shape = _shape(size)
+        s = self._session or _sess.current()
+        if span <= (1 << 53):
+            u = self._draw("random_uniform", shape, _F64)
+            k = _m.minimum(_m.floor(_m.multiply(u, float(span))),
+                           float(span - 1))
+            k = k.astype(_INT64)
+        else:
+            # Two 32-bit halves, reduced modulo span (bias < 2**-64 * span).
+            hi32 = _m.floor(_m.multiply(self._draw("random_uniform", shape,
+                                                   _F64), 4294967296.0))
+            lo32 = _m.floor(_m.multiply(self._draw("random_uniform", shape,
+                                                   _F64), 4294967296.0))
+            u64 = np.dtype(np.uint64)
+            v = _m.add(_m.left_shift(hi32.astype(u64), _c.const(s, 32, u64)),
+                       lo32.astype(u64))
+            k = _m.remainder(v, _c.const(s, span, u64)) if span < (1 << 64) \
+                else v
+        if low == 0:
+            return k.astype(dt)
+        if dt.kind == "u" or low > 0:
+            u64 = np.dtype(np.uint64)
+            return _m.add(k.astype(u64), _c.const(s, low, u64)).astype(dt)
+        return _m.add(k.astype(_INT64), _c.const(s, low, _INT64)).astype(dt)
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> ndarray:
+        """Poisson(lam) integers (int64), by inversion of the CDF: a binary
+        search of uniforms in the host-computed CDF (scalar lam only)."""
+        if not _is_scalar(lam):
+            raise NotImplementedError("poisson: array lam is not supported")
+        lam = float(lam)
+        if lam < 0 or math.isnan(lam):
+            raise ValueError("lam < 0 or lam is NaN")
+        if lam > 1e8:
+            raise NotImplementedError("poisson: lam above 1e8 is not "
+                                      "supported")
+        shape = _shape(size)
+        u = self._draw("random_uniform", shape, _F64)
+        s = u._session
+        if lam == 0:
+            return _c.new(s, "zeros", (), shape, _INT64,
+                          {"shape": list(shape), "dtype": _INT64})
+        width = 40.0 * math.sqrt(lam) + 40
+        k0 = int(max(0.0, math.floor(lam - width)))
+        k1 = int(math.ceil(lam + width))
+        k = np.arange(k0, k1 + 1, dtype=np.float64)
+        from math import lgamma
+        logpmf = k * math.log(lam) - lam - np.array([lgamma(v + 1) for v in k])
+        cdf = np.cumsum(np.exp(logpmf))
+        # Values below the window have probability < 1e-300: none.
+        from arrayd._sorting import _bsearch
+        idx = _bsearch(_c.upload(s, cdf), u, True)
+        return _m.add(_m.minimum(idx, k1 - k0), k0)
+
+    # -- choice / permutations ---------------------------------------------
+
+    def permutation(self, x: Any, axis: int = 0) -> ndarray:
+        """A random permutation of range(x), or of x along ``axis``."""
+        if isinstance(x, (int, np.integer)):
+            n = int(x)
+            if n < 0:
+                raise ValueError("negative dimensions are not allowed")
+            keys = self._draw("random_uniform", (n,), _F64)
+            return _c.new(keys._session, "argsort", (keys,), (n,), _INT64)
+        a = _c.ensure(x, self._session)
+        if a.ndim == 0:
+            raise np.exceptions.AxisError(
+                "x must be an integer or at least 1-dimensional")
+        ax = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+        perm = self.permutation(a._shape[ax]) if a._shape[ax] else (
+            _c.upload(a._session, np.zeros(0, np.int64)))
+        return _c.take(a, perm, axis=ax)
+
+    def shuffle(self, x: Any, axis: int = 0) -> None:
+        """Shuffles x (an arrayd array) in place along ``axis``."""
+        if not isinstance(x, ndarray):
+            raise TypeError("shuffle: x must be an arrayd.ndarray")
+        if x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        x[...] = self.permutation(x, axis)
+
+    def permuted(self, x: Any, axis: Any = None, out: Any = None) -> ndarray:
+        """Each slice along ``axis`` permuted independently (a copy)."""
+        a = _c.ensure(x, self._session)
+        keys = self._draw("random_uniform", a._shape, _F64)
+        if axis is None:
+            order = _c.new(a._session, "argsort", (keys,), (a.size,), _INT64)
+            r = _c.take(a.reshape(-1), order).reshape(a._shape)
+        else:
+            ax = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+            order = _c.new(a._session, "argsort", (keys,), a._shape, _INT64,
+                           {"axis": ax})
+            r = _c.new(a._session, "take_along_axis", (a, order), a._shape,
+                       a._dtype, {"axis": ax})
+        return r if out is None else _c.assign(out, r, "permuted")
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True,
+               p: Any = None, axis: int = 0, shuffle: bool = True) -> ndarray:
+        """Random samples from a (an int n means range(n)), with or without
+        replacement, optionally with probabilities p."""
+        s = self._session or _sess.current()
+        if isinstance(a, (int, np.integer)):
+            pop = None
+            n = int(a)
+            if n < 0:
+                raise ValueError("a must be a positive integer unless no "
+                                 "samples are taken")
+        else:
+            pop = _c.ensure(a, s)
+            if pop.ndim == 0:
+                raise ValueError("a must be a sequence or an integer, not "
+                                 "a 0-d array")
+            axis = np.lib.array_utils.normalize_axis_index(axis, pop.ndim)
+            n = pop._shape[axis]
+        shape = _shape(size)
+        k = 1
+        for d in shape:
+            k *= d
+        if n == 0 and k:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        pv = None
+        if p is not None:
+            pv = np.asarray(_host_value(p), dtype=np.float64)
+            if pv.ndim != 1:
+                raise ValueError("p must be 1-dimensional")
+            if pv.size != n:
+                raise ValueError("a and p must have same size")
+            if np.any(pv < 0):
+                raise ValueError("probabilities are not non-negative")
+            if abs(pv.sum() - 1.0) > np.sqrt(np.finfo(np.float64).eps):
+                raise ValueError("probabilities do not sum to 1")
+        if replace:
+            if pv is None:
+                idx = self.integers(0, n, shape) if n else _c.upload(
+                    s, np.zeros(shape, np.int64))
+            else:
+                cdf = np.cumsum(pv)
+                cdf /= cdf[-1]
+                u = self._draw("random_uniform", shape, _F64, s)
+                from arrayd._sorting import _bsearch
+                idx = _m.minimum(_bsearch(_c.upload(s, cdf), u, True), n - 1)
+        else:
+            if k > n:
+                raise ValueError("Cannot take a larger sample than "
+                                 "population when replace is False")
+            if pv is not None and np.count_nonzero(pv) < k:
+                raise ValueError("Fewer non-zero entries in p than size")
+            keys = self._draw("random_uniform", (n,), _F64, s)
+            if pv is not None:
+                # Exponential race: -log(U)/p, smallest first (p=0: never).
+                e = _m.negative(_m.log1p(_m.negative(keys)))
+                keys = _m.true_divide(e, _c.upload(s, pv))
+            order = _c.new(s, "argsort", (keys,), (n,), _INT64)
+            idx = order[:k].reshape(shape)
+        if pop is None:
+            return idx if idx._shape == shape else idx.reshape(shape)
+        return _c.take(pop, idx, axis=axis)
+
+    def bytes(self, length: int) -> bytes:
+        v = self.integers(0, 256, length, dtype=np.uint8)
+        return v.get().tobytes()
+
+
+def default_rng(seed: Any = None) -> Generator:
+    """A Generator seeded with ``seed`` (an int, a sequence of ints, None for
+    OS entropy, or a Generator, returned as is)."""
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(seed)
+
+
+# -- legacy module-level functions (numpy.random.*) -------------------------
+
+_global = Generator(None)
+
+
+def seed(seed: Any = None) -> None:
+    """Reseeds the module-level generator."""
+    global _global
+    _global = Generator(seed)
+
+
+def get_random_state() -> Generator:
+    return _global
+
+
+def rand(*shape: int) -> ndarray:
+    """Uniform float64 in [0, 1) of the given shape."""
+    return _global.random(shape if shape else None)
+
+
+def randn(*shape: int) -> ndarray:
+    """Standard normal float64 of the given shape."""
+    return _global.standard_normal(shape if shape else None)
+
+
+def randint(low: Any, high: Any = None, size: Any = None,
+            dtype: Any = int) -> ndarray:
+    """Integers in [low, high) (legacy numpy.random.randint)."""
+    return _global.integers(low, high, size, dtype)
+
+
+def random_integers(low: Any, high: Any = None, size: Any = None) -> ndarray:
+    if high is None:
+        low, high = 1, low
+    return _global.integers(low, high, size, endpoint=True)
+
+
+def random_sample(size: Any = None) -> ndarray:
+    return _global.random(size)
+
+
+def random(size: Any = None) -> ndarray:
+    return _global.random(size)
+
+
+ranf = sample = random_sample
+
+
+def standard_normal(size: Any = None) -> ndarray:
+    return _global.standard_normal(size)
+
+
+def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.normal(loc, scale, size)
+
+
+def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.uniform(low, high, size)
+
+
+def exponential(scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.exponential(scale, size)
+
+
+def poisson(lam: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.poisson(lam, size)
+
+
+def permutation(x: Any) -> ndarray:
+    return _global.permutation(x)
+
+
+def shuffle(x: Any) -> None:
+    _global.shuffle(x)
+
+
+def choice(a: Any, size: Any = None, replace: bool = True,
+           p: Any = None) -> ndarray:
+    return _global.choice(a, size, replace, p)
+
+
+__all__ = ["Generator", "choice", "default_rng", "exponential", "normal",
+           "permutation", "poisson", "rand", "randint", "randn", "random",
+           "random_integers", "random_sample", "ranf", "sample", "seed",
+           "shuffle", "standard_normal", "uniform"]
