@@ -57,6 +57,22 @@ from arrayd._sorting import (  # noqa: A004
 from arrayd._linalg import (  # noqa: A004
     dot, einsum, inner, kron, matmul, outer, tensordot, vdot)
 from arrayd import linalg, random  # noqa: E402
+# Shape manipulation, advanced indexing, NumPy protocols.
+from arrayd._manipulation import (  # noqa: E402
+    array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
+    broadcast_shapes, broadcast_to, column_stack, concat, concatenate, diag,
+    diagflat, dsplit, dstack, expand_dims, flip, fliplr, flipud, hsplit,
+    hstack, meshgrid, moveaxis, pad, permute_dims, ravel, repeat, reshape,
+    roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile,
+    transpose, tri, tril, triu, vsplit, vstack, where)
+from arrayd._manipulation import ascontiguousarray  # noqa: E402,F811
+from arrayd._indexing import (  # noqa: E402
+    argwhere, compress, diagonal, flatnonzero, nonzero, put, take,
+    take_along_axis)
+from arrayd._protocols import (  # noqa: E402
+    can_cast, finfo, iinfo, isdtype, min_scalar_type, promote_types,
+    result_type)
+from arrayd._protocols import API_VERSION as __array_api_version__  # noqa
 
 __version__ = "0.1.0"
 
@@ -76,25 +92,8 @@ def synchronize() -> None:
     current_session().synchronize()
 
 
-def reshape(a: Any, newshape: Any, order: str = "C") -> ndarray:
-    return _asarray_in(_session_of(a), a).reshape(newshape, order=order)
-
-
-def transpose(a: Any, axes: Any = None) -> ndarray:
-    return _asarray_in(_session_of(a), a).transpose(axes)
-
-
-def ravel(a: Any) -> ndarray:
-    return _asarray_in(_session_of(a), a).ravel()
-
-
 def copy(a: Any) -> ndarray:
     return _asarray_in(_session_of(a), a).copy()
-
-
-def broadcast_to(a: Any, shape: Any) -> ndarray:
-    shp = tuple(shape) if not isinstance(shape, int) else (shape,)
-    return _asarray_in(_session_of(a), a).view_as_broadcast(shp)
 
 
 __all__ = [
@@ -131,4 +130,17 @@ __all__ += [
     "random", "real", "reciprocal", "rint", "round", "searchsorted",
     "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "std",
     "tan", "tanh", "tensordot", "trace", "trunc", "unique", "var", "vdot",
+]
+
+__all__ += [
+    "argwhere", "array_split", "atleast_1d", "atleast_2d", "atleast_3d",
+    "broadcast_arrays", "broadcast_shapes", "can_cast", "column_stack",
+    "compress", "concat", "concatenate", "diag", "diagflat", "diagonal",
+    "dsplit", "dstack", "expand_dims", "finfo", "flatnonzero", "flip",
+    "fliplr", "flipud", "hsplit", "hstack", "iinfo", "isdtype", "meshgrid",
+    "min_scalar_type", "moveaxis", "nonzero", "pad", "permute_dims",
+    "promote_types", "put", "repeat", "result_type", "roll", "rollaxis",
+    "rot90", "row_stack", "split", "squeeze", "stack", "swapaxes", "take",
+    "take_along_axis", "tile", "tri", "tril", "triu", "vsplit", "vstack",
+    "where",
 ]

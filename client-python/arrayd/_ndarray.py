@@ -252,11 +252,18 @@ class ndarray:
         self[...] = value
 
     def __getitem__(self, key: Any) -> "ndarray":
-        index, shape = _encode_index(self._shape, key)
+        try:
+            index, shape = _encode_index(self._shape, key)
+        except _AdvancedKey:
+            return _indexing.getitem(self, key)
         return self._unary_view("slice", shape, {"index": index})
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        index, target = _encode_index(self._shape, key)
+        try:
+            index, target = _encode_index(self._shape, key)
+        except _AdvancedKey:
+            _indexing.setitem(self, key, value)
+            return
         s = self._session
         if isinstance(value, ndarray):
             if value._session is not s:
@@ -437,13 +444,51 @@ class ndarray:
     def __invert__(self) -> "ndarray":
         return _math.invert(self)
 
+    # -- protocols (in _protocols) -----------------------------------------
+
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any,
                         **kwargs: Any) -> Any:
         # np.add(x, y) and numpy_array + arrayd_array run on the server.
-        f = _math.UFUNCS.get(ufunc.__name__)
-        if method != "__call__" or f is None or set(kwargs) - {"out"}:
-            return NotImplemented
-        return f(*inputs, **kwargs)
+        return _protocols.array_ufunc(ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any,
+                           kwargs: Any) -> Any:
+        return _protocols.array_function(func, types, args, kwargs)
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        return _protocols.array_namespace(api_version)
+
+    def __reduce__(self) -> Any:
+        return _protocols.reduce(self)
+
+    def __copy__(self) -> "ndarray":
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> "ndarray":
+        return self.copy()
+
+    # -- indexing and manipulation (in _indexing, _manipulation) -----------
+
+    def take(self, indices: Any, axis: Any = None, out: Any = None,
+             mode: str = "raise") -> "ndarray":
+        return _indexing.take(self, indices, axis, out, mode)
+
+    def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
+        _indexing.put(self, indices, values, mode)
+
+    def nonzero(self) -> tuple["ndarray", ...]:
+        return _indexing.nonzero(self)
+
+    def compress(self, condition: Any, axis: Any = None,
+                 out: Any = None) -> "ndarray":
+        return _indexing.compress(condition, self, axis, out)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0,
+                 axis2: int = 1) -> "ndarray":
+        return _indexing.diagonal(self, offset, axis1, axis2)
+
+    def repeat(self, repeats: Any, axis: Any = None) -> "ndarray":
+        return _manipulation.repeat(self, repeats, axis)
 
     # -- reductions (in _reduction) ----------------------------------------
 
@@ -530,6 +575,10 @@ def scalar(session: _sess.Session, value: Any, dtype: np.dtype) -> ndarray:
     return a
 
 
+class _AdvancedKey(Exception):
+    """_encode_index met an integer-array or boolean index item."""
+
+
 def _encode_index(shape: tuple[int, ...],
                   key: Any) -> tuple[list[int], tuple[int, ...]]:
     """OPS.md ``index`` encoding of a basic index, and the result shape.
@@ -540,11 +589,8 @@ def _encode_index(shape: tuple[int, ...],
     if not isinstance(key, tuple):
         key = (key,)
     for k in key:
-        if isinstance(k, (ndarray, np.ndarray, list, bool, np.bool_)):
-            raise NotImplementedError(
-                "arrayd supports basic indexing only (integers, slices, "
-                "..., None); integer-array and boolean indexing are not "
-                "supported yet")
+        if isinstance(k, (ndarray, np.ndarray, list, tuple, bool, np.bool_)):
+            raise _AdvancedKey  # integer arrays, masks: _indexing
     result = shape_dummy(shape)[key]
     out_shape = result.shape if isinstance(result, np.ndarray) else ()
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
@@ -577,3 +623,4 @@ def _encode_index(shape: tuple[int, ...],
 
 
 from arrayd import _math, _reduction  # noqa: E402  (operators use them)
+from arrayd import _indexing, _manipulation, _protocols  # noqa: E402,E501

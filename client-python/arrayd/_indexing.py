@@ -1,0 +1,575 @@
+"""Advanced indexing and index functions: integer-array and boolean-mask
+getitem/setitem, take, take_along_axis, put, compress, nonzero, argwhere,
+flatnonzero, diagonal.
+
+Server ops used: ``take``, ``take_along_axis``, ``put``, ``flatnonzero``,
+``where`` and arithmetic; the server checks index ranges (NumPy's
+IndexError). Result shapes and NumPy's errors come from indexing a
+data-less dummy with the same key. A boolean mask that lives on the server
+costs one sync (its true-count decides the result's shape), as in CuPy.
+
+Advanced getitem: the basic part of the key (slices, None, ...) first
+makes a view ``y``; each advanced item then covers a group of axes of
+``y`` (an integer array one axis, a k-d mask k axes) and gives flat
+indices within its group. One group is a ``take`` along its (merged)
+axis; several groups become flat C-order positions in ``y`` (per-group
+offsets plus per-axis ramps, arranged in NumPy's result layout) and one
+flat ``take``. setitem uses the same positions with ``put`` on ``y``.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from arrayd import _dtypes
+from arrayd import _math
+from arrayd._math import asarray_in, session_of
+from arrayd._ndarray import ndarray, scalar, shape_dummy
+
+_INT64 = np.dtype(np.int64)
+_BOOL = np.dtype(np.bool_)
+_INDEX_TYPE_ERROR = ("arrays used as indices must be of integer (or "
+                     "boolean) type")
+
+
+def _zero_stride(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """A zero-filled numpy array of ``shape`` that takes one element."""
+    return np.lib.stride_tricks.as_strided(
+        np.zeros(1, dtype), shape, (0,) * len(shape), writeable=False)
+
+
+def _record1(s: Any, op: str, inputs: tuple[int, ...], shape: Any,
+             dtype: np.dtype, attrs: dict[str, Any] | None = None) -> ndarray:
+    h = s.new_handle()
+    s.record(op, inputs, (h,), attrs)
+    return ndarray._new(s, h, tuple(shape), dtype)
+
+
+def _arange_in(s: Any, n: int, step: int = 1, start: int = 0) -> ndarray:
+    return _record1(s, "arange", (), (n,), _INT64,
+                    {"start": start, "step": step, "num": n,
+                     "dtype": _INT64})
+
+
+def count_true(a: ndarray) -> int:
+    """The number of nonzero elements of a server array (one sync)."""
+    from arrayd import _reduction
+    b = a if a.dtype == _BOOL else a.astype(_BOOL)
+    return int(_reduction.sum(b))
+
+
+def _flatnonzero_in(a: ndarray, count: int) -> ndarray:
+    s = a._session
+    return _record1(s, "flatnonzero", (a._handle,), (count,), _INT64,
+                    {"count": count})
+
+
+# -- parsing a key -------------------------------------------------------
+
+class _Item:
+    """One advanced key item: where it is and its flat index."""
+
+    __slots__ = ("pos", "ystart", "naxes", "index")
+
+    def __init__(self, pos: int, ystart: int, naxes: int, index: Any):
+        self.pos = pos          # position in the key tuple (adjacency rule)
+        self.ystart = ystart    # first axis of y = x[basic key] it covers
+        self.naxes = naxes      # axes of y it covers
+        self.index = index      # np.ndarray or ndarray: flat index in group
+
+
+def is_advanced(key: Any) -> bool:
+    ks = key if isinstance(key, tuple) else (key,)
+    for k in ks:
+        if isinstance(k, (ndarray, np.ndarray, list, tuple, bool, np.bool_)):
+            return True
+    return False
+
+
+def _classify(s: Any, k: Any) -> tuple[Any, ...]:
+    if isinstance(k, ndarray):
+        if k._session is not s:
+            raise ValueError("arrays belong to different arrayd sessions")
+        if k.dtype == _BOOL:
+            return ("bool0", bool(k)) if k.ndim == 0 else ("mask_srv", k)
+        if k.dtype.kind in "iu":
+            return ("int_srv", k)
+        raise IndexError(_INDEX_TYPE_ERROR)
+    if isinstance(k, (bool, np.bool_)):
+        return ("bool0", bool(k))
+    if isinstance(k, (np.ndarray, list, tuple)):
+        arr = np.asarray(k)
+        if arr.dtype == object:  # e.g. a list of arrayd scalars
+            arr = np.asarray([np.asarray(v) for v in k])
+        if arr.dtype.kind not in "biu":
+            if arr.size == 0 and not isinstance(k, np.ndarray):
+                arr = arr.astype(np.intp)  # x[[]]
+            else:
+                raise IndexError(_INDEX_TYPE_ERROR)
+        if arr.dtype == _BOOL:
+            return ("bool0", bool(arr)) if arr.ndim == 0 else (
+                "mask_cli", arr)
+        return ("int_cli", arr)
+    return ("basic", k)
+
+
+def _plan(x: ndarray, key: Any) -> tuple[ndarray, list[_Item],
+                                         tuple[int, ...], bool]:
+    """(y = x[basic part of key], advanced items, NumPy's result shape,
+    whether the advanced items are adjacent in the key)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    s = x._session
+    kinds = [_classify(s, k) for k in key]
+    d = shape_dummy(x.shape)
+    # NumPy's IndexError for shapes, ranges and mask sizes (server masks
+    # as all-false zero-stride masks, server integers as zeros).
+    dkey = []
+    for kind in kinds:
+        t, k = kind[0], kind[1]
+        if t == "mask_srv":
+            dkey.append(_zero_stride(k.shape, _BOOL))
+        elif t == "int_srv":
+            dkey.append(_zero_stride(k.shape, np.intp))
+        else:
+            dkey.append(k)
+    d[tuple(dkey)]
+    # Server masks: their true-counts decide the shape (one sync each).
+    dkey2: list[Any] = []
+    for j, kind in enumerate(kinds):
+        if kind[0] == "mask_srv":
+            n = count_true(kind[1])
+            kinds[j] = ("mask_srv", kind[1], n)
+            dkey2.extend([np.zeros(n, np.intp)] * kind[1].ndim)
+        else:
+            dkey2.append(dkey[j])
+    result = d[tuple(dkey2)]
+    rshape = result.shape if isinstance(result, np.ndarray) else ()
+    # Axes of x named by the key (for the expansion of an Ellipsis).
+    named = 0
+    for kind in kinds:
+        t, k = kind[0], kind[1]
+        if t in ("int_srv", "int_cli"):
+            named += 1
+        elif t in ("mask_srv", "mask_cli"):
+            named += k.ndim
+        elif t == "basic" and k is not None and k is not Ellipsis:
+            named += 1
+    basic: list[Any] = []
+    items: list[_Item] = []
+    xdim = ydim = 0
+    for i, kind in enumerate(kinds):
+        t, k = kind[0], kind[1]
+        if t == "basic" and (k is None or k is Ellipsis or
+                             isinstance(k, slice)):
+            basic.append(k)
+            if k is Ellipsis:
+                xdim += x.ndim - named
+                ydim += x.ndim - named
+            elif k is None:
+                ydim += 1
+            else:
+                xdim += 1
+                ydim += 1
+            continue
+        if t == "bool0":
+            basic.append(None)
+            items.append(_Item(i, ydim, 1,
+                               np.zeros(1 if k else 0, _INT64)))
+            ydim += 1
+            continue
+        n = x.shape[xdim]
+        if t == "basic":  # an integer among arrays: a 0-d integer array
+            v = operator.index(k)
+            idx: Any = np.asarray(v + n if v < 0 else v, _INT64)
+            naxes = 1
+        elif t == "int_cli":
+            idx = k.astype(_INT64, copy=False)
+            if idx.size and idx.min() < 0:
+                idx = np.where(idx < 0, idx + n, idx)
+            naxes = 1
+        elif t == "int_srv":
+            idx = k
+            if idx.size:
+                # take() from a server arange: NumPy's range check and
+                # wrapping of negative indices, on the server.
+                idx = _record1(s, "take", (_arange_in(s, n)._handle,
+                                           idx._handle), idx.shape, _INT64)
+            naxes = 1
+        else:  # masks: flat indices within the group of axes they cover
+            idx = (np.flatnonzero(k) if t == "mask_cli"
+                   else _flatnonzero_in(k, kind[2]))
+            naxes = k.ndim
+        items.append(_Item(i, ydim, naxes, idx))
+        basic.extend([slice(None)] * naxes)
+        xdim += naxes
+        ydim += naxes
+    y = x[tuple(basic)]
+    pos = [it.pos for it in items]
+    adjacent = pos == list(range(pos[0], pos[0] + len(pos)))
+    return y, items, rshape, adjacent
+
+
+def _group_view(y: ndarray, start: int, naxes: int) -> ndarray:
+    """y with the ``naxes`` axes from ``start`` merged into one."""
+    if naxes == 1:
+        return y
+    shp = y.shape
+    n = 1
+    for d in shp[start:start + naxes]:
+        n *= d
+    return y.reshape(shp[:start] + (n,) + shp[start + naxes:])
+
+
+def _positions(y: ndarray, items: list[_Item],
+               rshape: tuple[int, ...], adjacent: bool) -> ndarray:
+    """Flat C-order positions in y of every element of the result."""
+    s = y._session
+    shp = y.shape
+    cs = [1] * len(shp)
+    for d in range(len(shp) - 2, -1, -1):
+        cs[d] = cs[d + 1] * shp[d + 1]
+    covered: set[int] = set()
+    adv: Any = None
+    all_client = all(isinstance(it.index, np.ndarray) for it in items)
+    for it in items:
+        start = it.ystart
+        covered.update(range(start, start + it.naxes))
+        stride = cs[start + it.naxes - 1]
+        term: Any
+        if isinstance(it.index, np.ndarray):
+            term = it.index.astype(_INT64, copy=False) * stride
+        else:
+            term = _math.multiply(it.index, stride) if stride != 1 \
+                else it.index
+        adv = term if adv is None else (adv + term if all_client
+                                        else _math.add(adv, term))
+    bshape = np.broadcast_shapes(*(it.index.shape for it in items))
+    rest = [d for d in range(len(shp)) if d not in covered]
+    first = items[0].ystart
+    if adjacent:
+        pre = [d for d in rest if d < first]
+        post = [d for d in rest if d > first]
+        layout = pre + [None] * len(bshape) + post
+    else:
+        layout = [None] * len(bshape) + rest
+    nb = len(bshape)
+    b_at = layout.index(None) if nb else (len(pre) if adjacent else 0)
+    adv_shape = (1,) * b_at + bshape + (1,) * (len(layout) - b_at - nb)
+    if all_client:
+        pos = asarray_in(s, np.ascontiguousarray(
+            np.broadcast_to(adv, bshape)).reshape(adv_shape))
+    else:
+        pos = adv
+        if pos.shape != bshape:
+            pos = pos.view_as_broadcast(bshape)
+        pos = pos.reshape(adv_shape)
+    for j, d in enumerate(layout):
+        if d is None or shp[d] == 1:
+            continue
+        ramp = _arange_in(s, shp[d], cs[d])
+        ramp = ramp.reshape((1,) * j + (shp[d],) + (1,) * (
+            len(layout) - j - 1))
+        pos = _math.add(pos, ramp)
+    if pos.shape != rshape:
+        pos = pos.view_as_broadcast(rshape)
+    return pos
+
+
+def getitem(x: ndarray, key: Any) -> ndarray:
+    """x[key] for a key with integer arrays or boolean masks."""
+    ks = key if isinstance(key, tuple) else (key,)
+    if (len(ks) == 1 and isinstance(ks[0], ndarray) and ks[0].dtype == _BOOL
+            and ks[0].shape == x.shape and x.ndim):
+        # x[mask]: the flat take of the mask's true positions.
+        m = ks[0]
+        if m._session is not x._session:
+            raise ValueError("arrays belong to different arrayd sessions")
+        idx = _flatnonzero_in(m, count_true(m))
+        return _record1(x._session, "take", (x._handle, idx._handle),
+                        idx.shape, x.dtype)
+    y, items, rshape, adjacent = _plan(x, key)
+    s = x._session
+    if len(items) == 1:
+        it = items[0]
+        start = it.ystart
+        yg = _group_view(y, start, it.naxes)
+        idx = it.index
+        if isinstance(idx, np.ndarray):
+            idx = asarray_in(s, idx.astype(_INT64, copy=False))
+        out = _record1(s, "take", (yg._handle, idx._handle), rshape,
+                       x.dtype, {"axis": start})
+        return out
+    if 0 in rshape:
+        return _record1(s, "empty", (), rshape, x.dtype,
+                        {"shape": list(rshape), "dtype": x.dtype})
+    pos = _positions(y, items, rshape, adjacent)
+    return _record1(s, "take", (y._handle, pos._handle), rshape, x.dtype)
+
+
+def _value_in(s: Any, value: Any, dtype: np.dtype) -> ndarray:
+    """value as a server array of ``dtype`` (NumPy's cast errors)."""
+    if isinstance(value, ndarray):
+        if value._session is not s:
+            raise ValueError("arrays belong to different arrayd sessions")
+        return value if value.dtype == dtype else value.astype(dtype)
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        v = np.array(value, dtype=dtype)  # OverflowError etc. as NumPy
+        return scalar(s, v.item(), dtype)
+    return asarray_in(s, arr.astype(dtype))
+
+
+def setitem(x: ndarray, key: Any, value: Any) -> None:
+    """x[key] = value for a key with integer arrays or boolean masks."""
+    s = x._session
+    ks = key if isinstance(key, tuple) else (key,)
+    v = _value_in(s, value, x.dtype)
+    if (len(ks) == 1 and isinstance(ks[0], ndarray) and ks[0].dtype == _BOOL
+            and ks[0].shape == x.shape and x.ndim and v.size == 1):
+        # x[mask] = scalar: an in-place where, no sync.
+        m = ks[0]
+        if m._session is not s:
+            raise ValueError("arrays belong to different arrayd sessions")
+        if v.ndim:
+            v = v.reshape(())
+        s.record("where", (m._handle, v._handle, x._handle), (x._handle,))
+        return
+    y, items, rshape, adjacent = _plan(x, key)
+    # NumPy's broadcasting rule and error for the value.
+    vshape = v.shape
+    stripped = vshape
+    while len(stripped) > len(rshape) and stripped[0] == 1:
+        stripped = stripped[1:]
+    try:
+        ok = np.broadcast_shapes(stripped, rshape) == rshape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"shape mismatch: value array of shape {vshape} "
+                         f"could not be broadcast to indexing result of "
+                         f"shape {rshape}")
+    if 0 in rshape:
+        return
+    if stripped != vshape:
+        v = v.reshape(stripped)
+    if v.shape != rshape:
+        v = v.view_as_broadcast(rshape)
+    pos = _positions(y, items, rshape, adjacent)
+    s.record("put", (y._handle, pos._handle, v._handle), ())
+
+
+# -- functions ----------------------------------------------------------------
+
+def _index_array(s: Any, indices: Any, n: int, mode: str) -> Any:
+    """indices as an int64 server array after mode wrap/clip."""
+    if isinstance(indices, ndarray):
+        idx = indices
+        if idx.dtype == _BOOL:
+            idx = idx.astype(_INT64)
+        elif idx.dtype.kind not in "iu" or idx.dtype == np.uint64:
+            raise TypeError(f"Cannot cast array data from {idx.dtype!r} to "
+                            f"dtype('int64') according to the rule 'safe'")
+        if mode == "wrap":
+            idx = _math.remainder(idx, n)
+        elif mode == "clip":
+            idx = _math.minimum(_math.maximum(idx, 0), n - 1)
+        return idx
+    arr = np.asarray(indices)
+    if arr.dtype.kind not in "biu":
+        arr = arr.astype(np.intp, casting="safe")
+    if mode == "wrap" and n:
+        arr = np.mod(arr, n)
+    elif mode == "clip" and n:
+        arr = np.clip(arr, 0, n - 1)
+    return asarray_in(s, arr.astype(_INT64))
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or "
+                         f"'wrap' (got {mode!r})")
+
+
+def take(a: Any, indices: Any, axis: Any = None, out: Any = None,
+         mode: str = "raise") -> ndarray:
+    """numpy.take: elements of a at indices (along axis, or flattened)."""
+    _check_mode(mode)
+    s = session_of(a, indices, out)
+    a = asarray_in(s, a)
+    if isinstance(indices, ndarray):
+        dummy_idx = _zero_stride(indices.shape, np.intp)
+    else:
+        dummy_idx = np.asarray(indices)
+        if dummy_idx.dtype.kind not in "biu":
+            dummy_idx = dummy_idx.astype(np.intp, casting="safe")
+    # Shape, AxisError and (for client indices) NumPy's IndexError.
+    res = np.take(shape_dummy(a.shape), dummy_idx, axis=axis, mode=mode)
+    rshape = res.shape if isinstance(res, np.ndarray) else ()
+    n = a.size if axis is None else a.shape[normalize_axis_index(axis,
+                                                                 a.ndim)]
+    idx = _index_array(s, indices, n, mode)
+    attrs = None if axis is None else {
+        "axis": normalize_axis_index(axis, a.ndim)}
+    r = _record1(s, "take", (a._handle, idx._handle), rshape, a.dtype, attrs)
+    if out is not None:
+        if not isinstance(out, ndarray) or out.shape != rshape:
+            raise ValueError("output array does not match result of "
+                             "ndarray.take")
+        out[...] = r
+        return out
+    return r
+
+
+def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ndarray:
+    """numpy.take_along_axis."""
+    s = session_of(arr, indices)
+    a = asarray_in(s, arr)
+    if isinstance(indices, ndarray):
+        if indices.dtype.kind not in "iu":
+            raise IndexError("`indices` must be an integer array")
+        dummy = _zero_stride(indices.shape, np.intp)
+    else:
+        dummy = np.asarray(indices)
+    if axis is None:
+        if (indices.ndim if isinstance(indices, ndarray)
+                else dummy.ndim) != 1:
+            raise ValueError("when axis=None, `indices` must have a single "
+                             "dimension.")
+        a = a.reshape(-1)
+        axis = 0
+    rshape = np.take_along_axis(shape_dummy(a.shape), dummy, axis).shape
+    ax = normalize_axis_index(axis, a.ndim)
+    idx = indices if isinstance(indices, ndarray) else asarray_in(
+        s, dummy.astype(_INT64))
+    return _record1(s, "take_along_axis", (a._handle, idx._handle), rshape,
+                    a.dtype, {"axis": ax})
+
+
+def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
+    """numpy.put: a.flat[ind] = v (values repeat cyclically); in place."""
+    _check_mode(mode)
+    if not isinstance(a, ndarray):
+        raise TypeError(f"put() argument 1 must be arrayd.ndarray, not "
+                        f"{type(a).__name__}")
+    s = a._session
+    n = a.size
+    if not isinstance(ind, ndarray):
+        arr = np.asarray(ind)
+        if arr.dtype.kind not in "biu":
+            arr = arr.astype(np.intp, casting="safe")
+        if mode == "raise" and arr.size:
+            if n == 0:
+                raise IndexError("cannot replace elements of an empty array")
+            bad = arr[(arr >= n) | (arr < -n)]
+            if bad.size:
+                raise IndexError(f"index {bad.flat[0]} is out of bounds for "
+                                 f"axis 0 with size {n}")
+        elif arr.size and n == 0:
+            raise IndexError("cannot replace elements of an empty array")
+    idx = _index_array(s, ind, n, mode)
+    if idx.size == 0:
+        return
+    vals = _value_in(s, v, a.dtype)
+    s.record("put", (a._handle, idx._handle, vals._handle), ())
+
+
+def compress(condition: Any, a: Any, axis: Any = None,
+             out: Any = None) -> ndarray:
+    """numpy.compress: the slices of a where condition is true."""
+    s = session_of(condition, a, out)
+    x = asarray_in(s, a)
+    if axis is None:
+        x = x.reshape(-1)
+        axis = 0
+    ax = normalize_axis_index(axis, x.ndim)
+    if isinstance(condition, ndarray):
+        c = condition if condition.ndim == 1 else condition.reshape(-1)
+        if c.shape[0] > x.shape[ax]:
+            c = c[:x.shape[ax]]  # NumPy ignores a false tail
+        idx: Any = _flatnonzero_in(c, count_true(c))
+    else:
+        cond = np.asarray(condition)
+        if cond.ndim != 1:
+            raise ValueError("condition must be a 1-d array")
+        np.compress(cond, shape_dummy(x.shape), axis=ax)  # NumPy's errors
+        idx = np.flatnonzero(cond)
+    return take(x, idx, axis=ax, out=out)
+
+
+def flatnonzero(a: Any) -> ndarray:
+    """numpy.flatnonzero (one sync: the count decides the shape)."""
+    x = asarray_in(session_of(a), a)
+    return _flatnonzero_in(x, count_true(x))
+
+
+def _unravel(f: ndarray, shape: tuple[int, ...]) -> tuple[ndarray, ...]:
+    cs = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        cs[d] = cs[d + 1] * shape[d + 1]
+    out = []
+    for d, n in enumerate(shape):
+        c = f if cs[d] == 1 else _math.floor_divide(f, cs[d])
+        if d > 0:
+            c = _math.remainder(c, n)
+        out.append(c)
+    return tuple(out)
+
+
+def nonzero(a: Any) -> tuple[ndarray, ...]:
+    """numpy.nonzero: one int64 index array per axis (one sync)."""
+    x = asarray_in(session_of(a), a)
+    if x.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    f = _flatnonzero_in(x, count_true(x))
+    if x.ndim == 1:
+        return (f,)
+    return _unravel(f, x.shape)
+
+
+def argwhere(a: Any) -> ndarray:
+    """numpy.argwhere: (N, ndim) int64 indices of the nonzero elements."""
+    x = asarray_in(session_of(a), a)
+    if x.ndim == 0:
+        return argwhere(x.reshape(1))[:, :0]
+    f = _flatnonzero_in(x, count_true(x))
+    if x.ndim == 1:
+        return f.reshape(-1, 1)
+    s = x._session
+    shape = x.shape
+    cs = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        cs[d] = cs[d + 1] * shape[d + 1]
+    col = f.reshape(-1, 1)
+    q = _math.floor_divide(col, asarray_in(s, np.asarray(cs, _INT64)))
+    return _math.remainder(q, asarray_in(s, np.asarray(shape, _INT64)))
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0,
+             axis2: int = 1) -> ndarray:
+    """numpy.diagonal (a new array here, not a read-only view)."""
+    x = asarray_in(session_of(a), a)
+    offset = operator.index(offset)
+    rshape = np.diagonal(shape_dummy(x.shape), offset, axis1, axis2).shape
+    a1 = normalize_axis_index(axis1, x.ndim)
+    a2 = normalize_axis_index(axis2, x.ndim)
+    s = x._session
+    length = rshape[-1]
+    if length == 0 or 0 in rshape:
+        return _record1(s, "empty", (), rshape, x.dtype,
+                        {"shape": list(rshape), "dtype": x.dtype})
+    others = [d for d in range(x.ndim) if d not in (a1, a2)]
+    t = x.transpose(others + [a1, a2])
+    n2 = x.shape[a2]
+    start = offset if offset >= 0 else -offset * n2
+    idx = _arange_in(s, length, n2 + 1, start)
+    if not others:
+        return _record1(s, "take", (t._handle, idx._handle), rshape,
+                        x.dtype)
+    flat = t.reshape(tuple(x.shape[d] for d in others) + (-1,))
+    return _record1(s, "take", (flat._handle, idx._handle), rshape, x.dtype,
+                    {"axis": len(others)})

@@ -1,0 +1,782 @@
+"""Shape manipulation, joining, splitting, tiling, padding and friends.
+
+Everything is built from the server's view ops (reshape, transpose, slice,
+broadcast_to) and copies (empty + setitem, copy, astype); no op here needs
+server code of its own. Result shapes, dtypes and errors come from NumPy
+itself, run on data-less dummies (``shape_dummy``) or on 1-element arrays of
+the real dtypes, so they are NumPy's exactly.
+"""
+from __future__ import annotations
+
+import itertools
+import operator
+from typing import Any, Sequence
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from arrayd import _dtypes
+from arrayd._creation import arange, empty, zeros
+from arrayd._math import asarray_in, session_of
+from arrayd._ndarray import ndarray, shape_dummy
+
+_BOOL = np.dtype(np.bool_)
+
+
+def _arr(a: Any, s: Any = None) -> ndarray:
+    return asarray_in(session_of(a) if s is None else s, a)
+
+
+def _arrs(seq: Any) -> list[ndarray]:
+    if isinstance(seq, ndarray):
+        seq = list(seq)  # NumPy iterates over the first axis too
+    seq = list(seq)
+    s = session_of(*seq)
+    return [asarray_in(s, a) for a in seq]
+
+
+def _at(axis: int, key: Any) -> tuple[Any, ...]:
+    """An index that applies ``key`` along ``axis`` (NumPy's _slice_at_axis)."""
+    return (slice(None),) * axis + (key,)
+
+
+def _probe(dtype: np.dtype) -> np.ndarray:
+    """A 1-element array of ``dtype`` to let NumPy decide dtypes and casts."""
+    return np.zeros(1, dtype)
+
+
+# -- shapes and axes --------------------------------------------------------
+
+def reshape(a: Any, shape: Any = None, order: str = "C", *,
+            newshape: Any = None, copy: bool | None = None) -> ndarray:
+    """numpy.reshape (C order; a view when the layout allows)."""
+    if shape is None:
+        shape = newshape
+    a = _arr(a)
+    r = a.reshape(shape, order=order)
+    return r.copy() if copy else r
+
+
+def ravel(a: Any, order: str = "C") -> ndarray:
+    return _arr(a).reshape(-1, order=order)
+
+
+def transpose(a: Any, axes: Any = None) -> ndarray:
+    return _arr(a).transpose(axes)
+
+
+def permute_dims(a: Any, axes: Any) -> ndarray:
+    return _arr(a).transpose(axes)
+
+
+def swapaxes(a: Any, axis1: int, axis2: int) -> ndarray:
+    return _arr(a).swapaxes(axis1, axis2)
+
+
+def moveaxis(a: Any, source: Any, destination: Any) -> ndarray:
+    """numpy.moveaxis: a view with the axes moved."""
+    a = _arr(a)
+    nd = a.ndim
+    src = normalize_axis_tuple(source, nd, "source")
+    dst = normalize_axis_tuple(destination, nd, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have "
+                         "the same number of elements")
+    order = [n for n in range(nd) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return a.transpose(order)
+
+
+def rollaxis(a: Any, axis: int, start: int = 0) -> ndarray:
+    a = _arr(a)
+    perm = np.rollaxis(shape_dummy((0,) * a.ndim).reshape(
+        (0,) * a.ndim), axis, start)  # NumPy's errors
+    del perm
+    nd = a.ndim
+    axis = normalize_axis_index(axis, nd)
+    if start < 0:
+        start += nd
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    axes = list(range(nd))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return a.transpose(axes)
+
+
+def squeeze(a: Any, axis: Any = None) -> ndarray:
+    return _arr(a).squeeze(axis)
+
+
+def expand_dims(a: Any, axis: Any) -> ndarray:
+    """numpy.expand_dims: a view with new length-1 axes."""
+    a = _arr(a)
+    return a.reshape(np.expand_dims(shape_dummy(a.shape), axis).shape)
+
+
+def atleast_1d(*arys: Any) -> Any:
+    res = [a if a.ndim >= 1 else a.reshape(1) for a in _arrs(arys)]
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_2d(*arys: Any) -> Any:
+    res = []
+    for a in _arrs(arys):
+        if a.ndim == 0:
+            a = a.reshape(1, 1)
+        elif a.ndim == 1:
+            a = a[None, :]
+        res.append(a)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_3d(*arys: Any) -> Any:
+    res = []
+    for a in _arrs(arys):
+        if a.ndim == 0:
+            a = a.reshape(1, 1, 1)
+        elif a.ndim == 1:
+            a = a[None, :, None]
+        elif a.ndim == 2:
+            a = a[:, :, None]
+        res.append(a)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def broadcast_to(a: Any, shape: Any) -> ndarray:
+    """numpy.broadcast_to: a read-only view."""
+    a = _arr(a)
+    shp = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return a.view_as_broadcast(shp)
+
+
+def broadcast_arrays(*args: Any) -> tuple[ndarray, ...]:
+    """numpy.broadcast_arrays: read-only views of one broadcast shape."""
+    arrs = _arrs(args)
+    shape = np.broadcast_shapes(*(a.shape for a in arrs))
+    return tuple(a if a.shape == shape else a.view_as_broadcast(shape)
+                 for a in arrs)
+
+
+def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    return np.broadcast_shapes(*shapes)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> ndarray:
+    """A C-contiguous array (a copy when a is an arrayd view of others)."""
+    if isinstance(a, ndarray):
+        r = a if dtype is None else a.astype(dtype, copy=False)
+        return r.reshape(1) if r.ndim == 0 else r
+    arr = np.ascontiguousarray(a, dtype=dtype)
+    return asarray_in(session_of(), arr)
+
+
+# -- joining -------------------------------------------------------------
+
+def _join_dtype(arrs: Sequence[ndarray], dtype: Any,
+                casting: str) -> np.dtype:
+    """The result dtype of concatenate; NumPy's TypeError for bad casts."""
+    probes = [_probe(a.dtype) for a in arrs]
+    dt = np.concatenate(probes, dtype=dtype, casting=casting).dtype
+    return _dtypes.normalize(dt)
+
+
+def _fill_out(out: Any, shape: tuple[int, ...], dt: np.dtype,
+              casting: str, s: Any) -> ndarray:
+    if out is None:
+        return empty(shape, dt) if s is None else _empty_in(s, shape, dt)
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be an arrayd.ndarray")
+    if out.shape != shape:
+        raise ValueError(f"Output array is the wrong shape: {out.shape}, "
+                         f"expected {shape}")
+    if not np.can_cast(dt, out.dtype, casting):
+        raise TypeError(f"Cannot cast array data from {dt!r} to "
+                        f"{out.dtype!r} according to the rule {casting!r}")
+    return out
+
+
+def _empty_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
+    h = s.new_handle()
+    s.record("empty", (), (h,), {"shape": list(shape), "dtype": dt})
+    return ndarray._new(s, h, tuple(shape), dt)
+
+
+def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *,
+                dtype: Any = None, casting: str = "same_kind") -> ndarray:
+    """numpy.concatenate: one new array, filled by setitem per input."""
+    arrs = _arrs(arrays)
+    if not arrs:
+        raise ValueError("need at least one array to concatenate")
+    s = arrs[0]._session
+    if axis is None:
+        arrs = [a.reshape(-1) for a in arrs]
+        axis = 0
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an "
+                        "argument, but both were provided.")
+    # Shapes and axis errors: NumPy on data-less dummies.
+    shape = np.concatenate([shape_dummy(a.shape) for a in arrs],
+                           axis=axis).shape
+    dt = _join_dtype(arrs, dtype if out is None else out.dtype, casting) \
+        if out is None or dtype is not None else _join_dtype(
+            arrs, None, "unsafe")
+    res = _fill_out(out, shape, dt, casting, s)
+    ax = normalize_axis_index(axis, len(shape))
+    pos = 0
+    for a in arrs:
+        n = a.shape[ax]
+        if n and a.size:
+            res[_at(ax, slice(pos, pos + n))] = a
+        pos += n
+    return res
+
+
+concat = concatenate
+
+
+def stack(arrays: Any, axis: int = 0, out: Any = None, *,
+          dtype: Any = None, casting: str = "same_kind") -> ndarray:
+    """numpy.stack: join along a new axis."""
+    arrs = _arrs(arrays)
+    if not arrs:
+        raise ValueError("need at least one array to stack")
+    shape = np.stack([shape_dummy(a.shape) for a in arrs], axis=axis).shape
+    ax = normalize_axis_index(axis, len(shape))
+    return concatenate([a.reshape(a.shape[:ax] + (1,) + a.shape[ax:])
+                        for a in arrs], axis=ax, out=out, dtype=dtype,
+                       casting=casting)
+
+
+def vstack(tup: Any, *, dtype: Any = None,
+           casting: str = "same_kind") -> ndarray:
+    arrs = atleast_2d(*_arrs(tup)) if len(list(tup)) else []
+    if isinstance(arrs, ndarray):
+        arrs = [arrs]
+    return concatenate(arrs, 0, dtype=dtype, casting=casting)
+
+
+row_stack = vstack
+
+
+def hstack(tup: Any, *, dtype: Any = None,
+           casting: str = "same_kind") -> ndarray:
+    arrs = atleast_1d(*_arrs(tup)) if len(list(tup)) else []
+    if isinstance(arrs, ndarray):
+        arrs = [arrs]
+    if arrs and arrs[0].ndim == 1:
+        return concatenate(arrs, 0, dtype=dtype, casting=casting)
+    return concatenate(arrs, 1, dtype=dtype, casting=casting)
+
+
+def dstack(tup: Any) -> ndarray:
+    arrs = atleast_3d(*_arrs(tup)) if len(list(tup)) else []
+    if isinstance(arrs, ndarray):
+        arrs = [arrs]
+    return concatenate(arrs, 2)
+
+
+def column_stack(tup: Any) -> ndarray:
+    arrs = [a.reshape(-1, 1) if a.ndim < 2 else a for a in _arrs(tup)]
+    return concatenate(arrs, 1)
+
+
+# -- splitting ------------------------------------------------------------
+
+def array_split(ary: Any, indices_or_sections: Any,
+                axis: int = 0) -> list[ndarray]:
+    """numpy.array_split: views of ary."""
+    a = _arr(ary)
+    ax = normalize_axis_index(axis, a.ndim) if a.ndim else axis
+    n = a.shape[axis]  # NumPy's IndexError for a bad axis here too
+    try:
+        points = [0] + list(indices_or_sections) + [n]
+    except TypeError:
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") \
+                from None
+        each, extras = divmod(n, sections)
+        sizes = [0] + extras * [each + 1] + (sections - extras) * [each]
+        points = list(itertools.accumulate(sizes))
+    return [a[_at(ax, slice(points[i], points[i + 1]))]
+            for i in range(len(points) - 1)]
+
+
+def split(ary: Any, indices_or_sections: Any,
+          axis: int = 0) -> list[ndarray]:
+    """numpy.split: like array_split, but sections must divide evenly."""
+    a = _arr(ary)
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        sections = indices_or_sections
+        if a.shape[axis] % sections:
+            raise ValueError("array split does not result in an equal "
+                             "division") from None
+    return array_split(a, indices_or_sections, axis)
+
+
+def _split_axis(ary: Any, ios: Any, axis: int, need: int,
+                name: str) -> list[ndarray]:
+    a = _arr(ary)
+    if a.ndim < need:
+        raise ValueError(f"{name} only works on arrays of {need} or more "
+                         "dimensions")
+    return split(a, ios, axis)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
+    a = _arr(ary)
+    if a.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more "
+                         "dimensions")
+    return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
+    return _split_axis(ary, indices_or_sections, 0, 2, "vsplit")
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
+    return _split_axis(ary, indices_or_sections, 2, 3, "dsplit")
+
+
+# -- repeating, flipping, rolling -------------------------------------------
+
+def tile(A: Any, reps: Any) -> ndarray:
+    """numpy.tile: a broadcast view of A, copied once."""
+    try:
+        tup = tuple(reps)
+    except TypeError:
+        tup = (reps,)
+    tup = tuple(operator.index(r) for r in tup)
+    a = _arr(A)
+    d = len(tup)
+    if a.ndim < d:
+        a = a.reshape((1,) * (d - a.ndim) + a.shape)
+    elif a.ndim > d:
+        tup = (1,) * (a.ndim - d) + tup
+    if any(r < 0 for r in tup):
+        np.empty(tup)  # NumPy's ValueError for negative dimensions
+    out_shape = tuple(s * r for s, r in zip(a.shape, tup))
+    if all(r == 1 for r in tup):
+        return a.copy()
+    inter = tuple(x for s in a.shape for x in (1, s))
+    full = tuple(x for s, r in zip(a.shape, tup) for x in (r, s))
+    return a.reshape(inter).view_as_broadcast(full).copy().reshape(out_shape)
+
+
+def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
+    """numpy.repeat; per-element repeats are read by the client."""
+    a = _arr(a)
+    if isinstance(repeats, ndarray):
+        repeats = repeats.get()  # like CuPy: the counts decide the shape
+    reps = np.asarray(repeats)
+    if reps.dtype.kind not in "iub" and reps.size:
+        reps = reps.astype(np.intp, casting="safe")  # NumPy's TypeError
+    if axis is None:
+        a = a.reshape(-1)
+        ax = 0
+    else:
+        ax = normalize_axis_index(axis, a.ndim)
+    # Shape and errors (negative counts, mismatched lengths): NumPy.
+    shape = np.repeat(shape_dummy(a.shape), reps, axis=ax).shape
+    n = a.shape[ax]
+    if reps.size == 1:
+        r = int(reps.reshape(-1)[0])
+        inter = a.shape[:ax + 1] + (1,) + a.shape[ax + 1:]
+        full = a.shape[:ax + 1] + (r,) + a.shape[ax + 1:]
+        return a.reshape(inter).view_as_broadcast(full).copy().reshape(shape)
+    from arrayd._indexing import take
+    idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+    return take(a, idx, axis=ax)
+
+
+def flip(m: Any, axis: Any = None) -> ndarray:
+    """numpy.flip: a view with the axes reversed."""
+    a = _arr(m)
+    axes = (tuple(range(a.ndim)) if axis is None
+            else normalize_axis_tuple(axis, a.ndim))
+    key = tuple(slice(None, None, -1) if i in axes else slice(None)
+                for i in range(a.ndim))
+    return a[key]
+
+
+def fliplr(m: Any) -> ndarray:
+    a = _arr(m)
+    if a.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return a[:, ::-1]
+
+
+def flipud(m: Any) -> ndarray:
+    a = _arr(m)
+    if a.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return a[::-1, ...]
+
+
+def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
+    """numpy.roll: a new array written block by block."""
+    a = _arr(a)
+    if axis is None:
+        return roll(a.reshape(-1), shift, 0).reshape(a.shape)
+    axes = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
+    b = np.broadcast(shift, axes)
+    if b.ndim > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D "
+                         "sequences")
+    shifts = {ax: 0 for ax in range(a.ndim)}
+    for sh, ax in b:
+        shifts[ax] += int(sh)
+    rolls: list[Any] = [((slice(None), slice(None)),)] * a.ndim
+    for ax, off in shifts.items():
+        n = a.shape[ax] or 1
+        off %= n
+        if off:
+            rolls[ax] = ((slice(None, -off), slice(off, None)),
+                         (slice(-off, None), slice(None, off)))
+    res = _empty_in(a._session, a.shape, a.dtype)
+    if a.size == 0:
+        return res
+    for indices in itertools.product(*rolls):
+        src, dst = zip(*indices)
+        res[dst] = a[src]
+    return res
+
+
+def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> ndarray:
+    """numpy.rot90: a view (flips and a transpose)."""
+    a = _arr(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == a.ndim:
+        raise ValueError("Axes must be different.")
+    if (axes[0] >= a.ndim or axes[0] < -a.ndim or axes[1] >= a.ndim
+            or axes[1] < -a.ndim):
+        raise ValueError(f"Axes={axes} out of range for array of "
+                         f"ndim={a.ndim}.")
+    k %= 4
+    if k == 0:
+        return a[...]
+    if k == 2:
+        return flip(flip(a, axes[0]), axes[1])
+    perm = list(range(a.ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return flip(a, axes[1]).transpose(perm)
+    return flip(a.transpose(perm), axes[1])
+
+
+# -- padding -----------------------------------------------------------------
+
+def _as_pairs(x: Any, ndim: int) -> list[tuple[Any, Any]]:
+    """NumPy's broadcasting of per-axis (before, after) values."""
+    x = np.array(x)
+    if x.ndim < 3:
+        if x.size == 1:
+            v = x.ravel()[0]
+            return [(v, v)] * ndim
+        if x.size == 2 and x.shape != (2, 1):
+            v = x.ravel()
+            return [(v[0], v[1])] * ndim
+    return [tuple(p) for p in np.broadcast_to(x, (ndim, 2))]
+
+
+def pad(array: Any, pad_width: Any, mode: str = "constant",
+        **kwargs: Any) -> ndarray:
+    """numpy.pad for modes constant, edge, reflect, symmetric, wrap, empty.
+
+    Ported from NumPy's axis-by-axis algorithm: each pad area is written
+    by one setitem from a view of the already-filled part.
+    """
+    a = _arr(array)
+    # Widths, new shape and NumPy's errors for pad_width: NumPy on a dummy.
+    padded_shape = np.pad(shape_dummy(a.shape), pad_width, mode="empty").shape
+    widths = [(int(lo), int(hi)) for lo, hi in _as_pairs(
+        np.asarray(pad_width), a.ndim)] if a.ndim else []
+    allowed = {"empty": [], "edge": [], "wrap": [],
+               "constant": ["constant_values"],
+               "reflect": ["reflect_type"], "symmetric": ["reflect_type"]}
+    if mode in ("linear_ramp", "maximum", "mean", "median", "minimum") or (
+            callable(mode)):
+        raise NotImplementedError(f"arrayd pad does not support mode "
+                                  f"{mode!r}")
+    if mode not in allowed:
+        raise ValueError(f"mode '{mode}' is not supported")
+    bad = set(kwargs) - set(allowed[mode])
+    if bad:
+        raise ValueError(f"unsupported keyword arguments for mode "
+                         f"'{mode}': {bad}")
+    padded = _empty_in(a._session, padded_shape, a.dtype)
+    orig = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, a.shape))
+    if a.size:
+        padded[orig] = a
+    nd = a.ndim
+
+    def roi(axis: int) -> ndarray:  # NumPy's _view_roi
+        return padded[(slice(None),) * (axis + 1) + orig[axis + 1:]]
+
+    def set_area(r: ndarray, axis: int, lo: int, hi: int,
+                 vlo: Any, vhi: Any) -> None:
+        n = r.shape[axis]
+        if lo:
+            r[_at(axis, slice(None, lo))] = vlo
+        if hi:
+            r[_at(axis, slice(n - hi, None))] = vhi
+
+    if mode == "constant":
+        values = _as_pairs(kwargs.get("constant_values", 0), nd)
+        for axis in range(nd):
+            lo, hi = widths[axis]
+            vlo, vhi = values[axis]
+            set_area(roi(axis), axis, lo, hi, _cast_value(vlo, a.dtype),
+                     _cast_value(vhi, a.dtype))
+        return padded
+    if mode == "empty":
+        return padded
+    if a.size == 0:
+        for axis in range(nd):
+            if a.shape[axis] == 0 and any(widths[axis]):
+                raise ValueError(f"can't extend empty axis {axis} using "
+                                 "modes other than 'constant' or 'empty'")
+        return padded
+    if mode == "edge":
+        for axis in range(nd):
+            lo, hi = widths[axis]
+            r = roi(axis)
+            n = r.shape[axis]
+            set_area(r, axis, lo, hi, r[_at(axis, slice(lo, lo + 1))],
+                     r[_at(axis, slice(n - hi - 1, n - hi))])
+        return padded
+    if mode in ("reflect", "symmetric"):
+        method = kwargs.get("reflect_type", "even")
+        if method not in ("even", "odd"):
+            raise ValueError(f"unsupported reflect_type {method!r}")
+        for axis in range(nd):
+            lo, hi = widths[axis]
+            if a.shape[axis] == 1 and (lo or hi):
+                n = padded.shape[axis]
+                set_area(padded, axis, lo, hi,
+                         padded[_at(axis, slice(lo, lo + 1))],
+                         padded[_at(axis, slice(n - hi - 1, n - hi))])
+                continue
+            r = roi(axis)
+            while lo > 0 or hi > 0:
+                lo, hi = _reflect_both(r, axis, lo, hi, method, a.shape[axis],
+                                       mode == "symmetric")
+        return padded
+    # wrap
+    for axis in range(nd):
+        lo, hi = widths[axis]
+        r = roi(axis)
+        period0 = r.shape[axis] - lo - hi
+        while lo > 0 or hi > 0:
+            lo, hi = _wrap_both(r, axis, lo, hi, period0)
+    return padded
+
+
+def _cast_value(v: Any, dt: np.dtype) -> Any:
+    if isinstance(v, ndarray):
+        return v
+    return np.asarray(v).astype(dt).item() if dt.kind != "b" else bool(v)
+
+
+def _reflect_both(r: ndarray, axis: int, lo: int, hi: int, method: str,
+                  period: int, include_edge: bool) -> tuple[int, int]:
+    """One round of NumPy's _set_reflect_both on an arrayd view."""
+    from arrayd import _math
+    n = r.shape[axis]
+    old = n - hi - lo
+    if include_edge:
+        old = old // period * period
+        edge = 1
+    else:
+        old = (old - 1) // (period - 1) * (period - 1) + 1
+        edge = 0
+        old -= 1
+    if lo > 0:
+        chunk = min(old, lo)
+        stop = lo - edge
+        start = stop + chunk
+        src = r[_at(axis, slice(start, stop if stop >= 0 else None, -1))]
+        if method == "odd":
+            src = _math.subtract(_math.multiply(
+                r[_at(axis, slice(lo, lo + 1))], 2), src)
+        r[_at(axis, slice(lo - chunk, lo))] = src
+        lo -= chunk
+    if hi > 0:
+        chunk = min(old, hi)
+        start = -hi + edge - 2
+        stop = start - chunk
+        src = r[_at(axis, slice(start, stop, -1))]
+        if method == "odd":
+            src = _math.subtract(_math.multiply(
+                r[_at(axis, slice(-hi - 1, -hi))], 2), src)
+        s0 = n - hi
+        r[_at(axis, slice(s0, s0 + chunk))] = src
+        hi -= chunk
+    return lo, hi
+
+
+def _wrap_both(r: ndarray, axis: int, lo: int, hi: int,
+               period0: int) -> tuple[int, int]:
+    """One round of NumPy's _set_wrap_both on an arrayd view."""
+    n = r.shape[axis]
+    period = (n - hi - lo) // period0 * period0
+    new_lo = new_hi = 0
+    if lo > 0:
+        end = lo + period
+        src = r[_at(axis, slice(end - min(period, lo), end))]
+        if lo > period:
+            dst = slice(lo - period, lo)
+            new_lo = lo - period
+        else:
+            dst = slice(None, lo)
+        r[_at(axis, dst)] = src
+    if hi > 0:
+        start = n - hi - period
+        src = r[_at(axis, slice(start, start + min(period, hi)))]
+        if hi > period:
+            dst = slice(n - hi, n - hi + period)
+            new_hi = hi - period
+        else:
+            dst = slice(n - hi, None)
+        r[_at(axis, dst)] = src
+    return new_lo, new_hi
+
+
+# -- where, triangles, diagonals, grids ----------------------------------
+
+def _where_dtype(x: Any, y: Any) -> np.dtype:
+    def probe(v: Any) -> Any:
+        if isinstance(v, ndarray):
+            return np.zeros((), v.dtype)
+        if type(v) in (int, float, complex, bool):
+            return v
+        return np.zeros((), np.asarray(v).dtype)
+    return _dtypes.normalize(np.where(True, probe(x), probe(y)).dtype)
+
+
+def _operand_as(s: Any, v: Any, dt: np.dtype) -> ndarray:
+    if isinstance(v, ndarray):
+        return v
+    if type(v) in (int, float, complex, bool):
+        arr = np.asarray(v, dtype=dt)  # weak Python scalars take dt
+    else:
+        arr = np.asarray(v)
+    return asarray_in(s, arr)
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    """numpy.where: 3 arguments choose elementwise; 1 gives nonzero()."""
+    if x is None and y is None:
+        from arrayd._indexing import nonzero
+        return nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    s = session_of(condition, x, y)
+    dt = _where_dtype(x, y)
+    c = asarray_in(s, condition)
+    xa = _operand_as(s, x, dt)
+    ya = _operand_as(s, y, dt)
+    shape = np.broadcast_shapes(c.shape, xa.shape, ya.shape)
+    if xa.dtype != dt:
+        xa = xa.astype(dt)
+    if ya.dtype != dt:
+        ya = ya.astype(dt)
+    h = s.new_handle()
+    s.record("where", (c._handle, xa._handle, ya._handle), (h,))
+    return ndarray._new(s, h, shape, dt)
+
+
+def tri(N: int, M: int | None = None, k: int = 0,
+        dtype: Any = float) -> ndarray:
+    """numpy.tri: ones at and below the k-th diagonal."""
+    from arrayd import _math
+    n = operator.index(N)
+    m = n if M is None else operator.index(M)
+    dt = _dtypes.normalize(dtype)
+    np.empty((n, m), dtype=shape_dummy(()).dtype)  # NumPy's shape errors
+    rows = arange(n).reshape(n, 1)
+    cols = arange(-operator.index(k), m - operator.index(k)).reshape(1, m)
+    mask = _math.greater_equal(rows, cols)
+    return mask if dt == _BOOL else mask.astype(dt)
+
+
+def _tri_mask(a: ndarray, k: int, lower: bool) -> ndarray:
+    from arrayd import _math
+    if a.ndim == 0:
+        raise ValueError("input array must be at least 1-d")
+    n, m = a.shape[-2:] if a.ndim >= 2 else (a.shape[0], a.shape[0])
+    rows = arange(n).reshape(n, 1)
+    cols = arange(-k, m - k).reshape(1, m)
+    return (_math.greater_equal(rows, cols) if lower
+            else _math.less_equal(_math.add(rows, 1), cols))
+
+
+def tril(m: Any, k: int = 0) -> ndarray:
+    """numpy.tril: zeros above the k-th diagonal (last two axes)."""
+    a = _arr(m)
+    mask = _tri_mask(a, operator.index(k), True)
+    return where(mask, a, zeros((), a.dtype))
+
+
+def triu(m: Any, k: int = 0) -> ndarray:
+    """numpy.triu: zeros below the k-th diagonal (last two axes)."""
+    a = _arr(m)
+    mask = _tri_mask(a, operator.index(k), False)
+    return where(mask, zeros((), a.dtype), a)
+
+
+def diag(v: Any, k: int = 0) -> ndarray:
+    """numpy.diag: 1-D -> 2-D array with v on diagonal k; 2-D -> diagonal."""
+    a = _arr(v)
+    k = operator.index(k)
+    if a.ndim == 1:
+        n = a.shape[0]
+        size = n + abs(k)
+        res = _zeros_in(a._session, (size, size), a.dtype)
+        if n:
+            start = k if k >= 0 else -k * size
+            from arrayd._indexing import put
+            put(res, arange(start, start + n * (size + 1), size + 1), a)
+        return res
+    if a.ndim == 2:
+        from arrayd._indexing import diagonal
+        return diagonal(a, k)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v: Any, k: int = 0) -> ndarray:
+    return diag(_arr(v).reshape(-1), k)
+
+
+def _zeros_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
+    h = s.new_handle()
+    s.record("zeros", (), (h,), {"shape": list(shape), "dtype": dt})
+    return ndarray._new(s, h, tuple(shape), dt)
+
+
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> tuple[ndarray, ...]:
+    """numpy.meshgrid (indexing 'xy' or 'ij', sparse, copy)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    arrs = _arrs(xi)
+    ndim = len(arrs)
+    s0 = (1,) * ndim
+    out = [x.reshape(s0[:i] + (-1,) + s0[i + 1:]) for i, x in enumerate(arrs)]
+    if indexing == "xy" and ndim > 1:
+        out[0] = out[0].reshape((1, -1) + s0[2:])
+        out[1] = out[1].reshape((-1, 1) + s0[2:])
+    if not sparse:
+        out = list(broadcast_arrays(*out))
+    if copy:
+        out = [x.copy() for x in out]
+    return tuple(out)
