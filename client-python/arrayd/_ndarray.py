@@ -528,6 +528,117 @@ class ndarray:
             keepdims: bool = False) -> "ndarray":
         return _reduction.any(self, axis, out, keepdims)
 
+    # -- math, statistics, sorting, products (_mathfuncs, _statistics,
+    # _sorting, _linalg; imported on use: they import this module) --------
+
+    @property
+    def real(self) -> "ndarray":
+        from arrayd._mathfuncs import real
+        return real(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        from arrayd._mathfuncs import real
+        real(self)[...] = value
+
+    @property
+    def imag(self) -> "ndarray":
+        from arrayd._mathfuncs import imag
+        return imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        from arrayd._mathfuncs import imag
+        imag(self)[...] = value
+
+    def conj(self) -> "ndarray":
+        return _math.conjugate(self)
+
+    def conjugate(self) -> "ndarray":
+        return _math.conjugate(self)
+
+    def round(self, decimals: int = 0, out: Any = None) -> "ndarray":
+        from arrayd._mathfuncs import round as round_
+        return round_(self, decimals, out)
+
+    def clip(self, min: Any = None, max: Any = None,  # noqa: A002
+             out: Any = None) -> "ndarray":
+        from arrayd._mathfuncs import clip
+        return clip(self, min, max, out)
+
+    def var(self, axis: Any = None, dtype: Any = None, out: Any = None,
+            ddof: float = 0, keepdims: bool = False) -> "ndarray":
+        from arrayd._statistics import var
+        return var(self, axis, dtype, out, ddof, keepdims)
+
+    def std(self, axis: Any = None, dtype: Any = None, out: Any = None,
+            ddof: float = 0, keepdims: bool = False) -> "ndarray":
+        from arrayd._statistics import std
+        return std(self, axis, dtype, out, ddof, keepdims)
+
+    def ptp(self, axis: Any = None, out: Any = None,
+            keepdims: bool = False) -> "ndarray":
+        from arrayd._statistics import ptp
+        return ptp(self, axis, out, keepdims)
+
+    def cumsum(self, axis: Any = None, dtype: Any = None,
+               out: Any = None) -> "ndarray":
+        from arrayd._statistics import cumsum
+        return cumsum(self, axis, dtype, out)
+
+    def cumprod(self, axis: Any = None, dtype: Any = None,
+                out: Any = None) -> "ndarray":
+        from arrayd._statistics import cumprod
+        return cumprod(self, axis, dtype, out)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1,
+              dtype: Any = None, out: Any = None) -> "ndarray":
+        from arrayd._statistics import trace
+        return trace(self, offset, axis1, axis2, dtype, out)
+
+    def sort(self, axis: int = -1, kind: Any = None,
+             order: Any = None) -> None:
+        """Sorts in place (as numpy.ndarray.sort)."""
+        from arrayd._sorting import sort
+        self[...] = sort(self, axis, kind, order)
+
+    def argsort(self, axis: Any = -1, kind: Any = None,
+                order: Any = None) -> "ndarray":
+        from arrayd._sorting import argsort
+        return argsort(self, axis, kind, order)
+
+    def partition(self, kth: Any, axis: int = -1, kind: str = "introselect",
+                  order: Any = None) -> None:
+        from arrayd._sorting import partition
+        self[...] = partition(self, kth, axis, kind, order)
+
+    def argpartition(self, kth: Any, axis: int = -1,
+                     kind: str = "introselect",
+                     order: Any = None) -> "ndarray":
+        from arrayd._sorting import argpartition
+        return argpartition(self, kth, axis, kind, order)
+
+    def searchsorted(self, v: Any, side: str = "left",
+                     sorter: Any = None) -> "ndarray":
+        from arrayd._sorting import searchsorted
+        return searchsorted(self, v, side, sorter)
+
+    def dot(self, b: Any, out: Any = None) -> "ndarray":
+        from arrayd._linalg import dot
+        return dot(self, b, out)
+
+    def __matmul__(self, o: Any) -> Any:
+        from arrayd._linalg import matmul
+        return matmul(self, o) if _ok(o) else NotImplemented
+
+    def __rmatmul__(self, o: Any) -> Any:
+        from arrayd._linalg import matmul
+        return matmul(o, self) if _ok(o) else NotImplemented
+
+    def __imatmul__(self, o: Any) -> Any:
+        from arrayd._linalg import matmul
+        return matmul(self, o, out=self) if _ok(o) else NotImplemented
+
 
 def _ok(o: Any) -> bool:
     return isinstance(o, (ndarray, _OPERAND_TYPES))
