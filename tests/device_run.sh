@@ -16,22 +16,36 @@ if [ ! -d "$bundle" ]; then
   mkdir -p "$bundle" && tar -C "$bundle" -xJf "$root/.devbundle/bundle.tar.xz"
 fi
 export LD_LIBRARY_PATH="$bundle/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The NVRTC kernel cache travels between runs (a fresh machine is bare):
+# restored from .devbundle/kernels.tar.xz when carried, saved to $OUT.
 export ARRAYD_KERNEL_CACHE=/tmp/arrayd-kernels
+mkdir -p "$ARRAYD_KERNEL_CACHE"
+[ -f "$root/.devbundle/kernels.tar.xz" ] && tar -C "$ARRAYD_KERNEL_CACHE" -xJf "$root/.devbundle/kernels.tar.xz"
+save_cache() { tar -C "$ARRAYD_KERNEL_CACHE" -cJf "$out/kernels.tar.xz" . 2>/dev/null; }
+trap save_cache EXIT
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 "$bundle/bin/arrayd" --version | tee -a "$out/gpu.txt"
 status=0
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
+  # The CUDA backend's own gtest compiles every kernel of every dtype
+  # (minutes on a cold cache): opt in with ARRAYD_CUDA_GTEST=1 or a filter.
   for t in "$bundle"/bin/*_tests; do
+    if [ "$(basename "$t")" = arrayd_cuda_tests ] && [ -z "${ARRAYD_CUDA_GTEST:-}" ]; then
+      continue
+    fi
     echo "==> $(basename "$t")"
-    ARRAYD_TEST_BACKEND=cuda "$t" --gtest_brief=1 >"$out/$(basename "$t").log" 2>&1
+    filter=${ARRAYD_CUDA_GTEST_FILTER:-*}
+    [ "$(basename "$t")" = arrayd_cuda_tests ] || filter='*'
+    ARRAYD_TEST_BACKEND=cuda timeout "${ARRAYD_GTEST_TIMEOUT:-300}" "$t" --gtest_brief=1 \
+      --gtest_filter="$filter" >"$out/$(basename "$t").log" 2>&1
     rc=$?
     tail -n 3 "$out/$(basename "$t").log"
     [ $rc -eq 0 ] || status=1
   done
   echo "==> pytest (cuda server)"
-  ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda \
+  ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda timeout "${ARRAYD_PYTEST_TIMEOUT:-400}" \
     python3 -m pytest -q -p no:cacheprovider tests/python >"$out/pytest.log" 2>&1 || status=1
   tail -n 15 "$out/pytest.log"
 fi
@@ -42,8 +56,9 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$out/server-bench.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-  python3 tests/bench/bench_vs_cupy.py --address "unix:$sock" --server-pid "$pid" \
-    --json "$out/bench.json" $quick 2>&1 | tee "$out/bench.txt" || status=1
+  timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_vs_cupy.py \
+    --address "unix:$sock" --server-pid "$pid" --json "$out/bench.json" $quick 2>&1 |
+    tee "$out/bench.txt" || status=1
   kill "$pid"; wait "$pid"
 fi
 exit $status
