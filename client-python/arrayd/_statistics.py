@@ -114,11 +114,12 @@ def _keep(r: ndarray, shape: tuple[int, ...], axes: tuple[int, ...],
     return r.reshape(lead + kept)
 
 
-def _nan_where_last(sorted_: ndarray, r: ndarray) -> ndarray:
+def _nan_where_last(sorted_: ndarray, r: ndarray,
+                    keep: bool = False) -> ndarray:
     # Sort puts NaN last: a slice with a NaN has NaN as its last element.
     if sorted_._dtype.kind not in "fc":
         return r
-    last = sorted_[..., -1]
+    last = sorted_[..., -1:] if keep else sorted_[..., -1]
     return _c.where(_m.isnan(last), _c.const(r._session, np.nan, r._dtype), r)
 
 
@@ -195,7 +196,7 @@ def _quantile(a: Any, q: Any, axis: Any, out: Any, method: str,
         below = _m.add(lo, _m.multiply(diff, t))
         above = _m.subtract(hi, _m.multiply(diff, _m.subtract(1, t)))
         r = _c.where(_c.upload(s, gamma >= 0.5), above, below)
-    r = _nan_where_last(srt, r)
+    r = _nan_where_last(srt, r, keep=True)
     nd = r.ndim
     r = r.transpose([nd - 1] + list(range(nd - 1)))  # k first
     lead = qa.shape
