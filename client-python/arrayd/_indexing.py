@@ -378,14 +378,22 @@ def _index_array(s: Any, indices: Any, n: int, mode: str) -> Any:
         elif mode == "clip":
             idx = _math.minimum(_math.maximum(idx, 0), n - 1)
         return idx
-    arr = np.asarray(indices)
-    if arr.dtype.kind not in "biu":
-        arr = arr.astype(np.intp, casting="safe")
+    arr = _client_index(indices)
     if mode == "wrap" and n:
         arr = np.mod(arr, n)
     elif mode == "clip" and n:
         arr = np.clip(arr, 0, n - 1)
     return asarray_in(s, arr.astype(_INT64))
+
+
+def _client_index(indices: Any) -> np.ndarray:
+    """Client-side indices as NumPy's take/put read them: sequences are
+    converted to intp, arrays must cast same_kind (NumPy's TypeError)."""
+    if isinstance(indices, np.ndarray):
+        if indices.dtype.kind not in "biu":
+            return indices.astype(np.intp, casting="same_kind")
+        return indices
+    return np.asarray(indices, dtype=np.intp)
 
 
 def _check_mode(mode: str) -> None:
@@ -403,9 +411,7 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None,
     if isinstance(indices, ndarray):
         dummy_idx = _zero_stride(indices.shape, np.intp)
     else:
-        dummy_idx = np.asarray(indices)
-        if dummy_idx.dtype.kind not in "biu":
-            dummy_idx = dummy_idx.astype(np.intp, casting="safe")
+        dummy_idx = _client_index(indices)
     # Shape, AxisError and (for client indices) NumPy's IndexError.
     res = np.take(shape_dummy(a.shape), dummy_idx, axis=axis, mode=mode)
     rshape = res.shape if isinstance(res, np.ndarray) else ()
@@ -458,9 +464,7 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
     s = a._session
     n = a.size
     if not isinstance(ind, ndarray):
-        arr = np.asarray(ind)
-        if arr.dtype.kind not in "biu":
-            arr = arr.astype(np.intp, casting="safe")
+        arr = _client_index(ind)
         if mode == "raise" and arr.size:
             if n == 0:
                 raise IndexError("cannot replace elements of an empty array")

@@ -90,9 +90,7 @@ def moveaxis(a: Any, source: Any, destination: Any) -> ndarray:
 
 def rollaxis(a: Any, axis: int, start: int = 0) -> ndarray:
     a = _arr(a)
-    perm = np.rollaxis(shape_dummy((0,) * a.ndim).reshape(
-        (0,) * a.ndim), axis, start)  # NumPy's errors
-    del perm
+    np.rollaxis(shape_dummy(a.shape), axis, start)  # NumPy's errors
     nd = a.ndim
     axis = normalize_axis_index(axis, nd)
     if start < 0:
@@ -221,9 +219,12 @@ def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *,
     # Shapes and axis errors: NumPy on data-less dummies.
     shape = np.concatenate([shape_dummy(a.shape) for a in arrs],
                            axis=axis).shape
-    dt = _join_dtype(arrs, dtype if out is None else out.dtype, casting) \
-        if out is None or dtype is not None else _join_dtype(
-            arrs, None, "unsafe")
+    if out is None:
+        dt = _join_dtype(arrs, dtype, casting)
+    else:
+        dt = _dtypes.normalize(out.dtype)
+        np.concatenate([_probe(a.dtype) for a in arrs],
+                       out=np.empty(len(arrs), dt), casting=casting)
     res = _fill_out(out, shape, dt, casting, s)
     ax = normalize_axis_index(axis, len(shape))
     pos = 0
@@ -253,9 +254,7 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, *,
 
 def vstack(tup: Any, *, dtype: Any = None,
            casting: str = "same_kind") -> ndarray:
-    arrs = atleast_2d(*_arrs(tup)) if len(list(tup)) else []
-    if isinstance(arrs, ndarray):
-        arrs = [arrs]
+    arrs = [atleast_2d(a) for a in _arrs(tup)]
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
@@ -264,19 +263,14 @@ row_stack = vstack
 
 def hstack(tup: Any, *, dtype: Any = None,
            casting: str = "same_kind") -> ndarray:
-    arrs = atleast_1d(*_arrs(tup)) if len(list(tup)) else []
-    if isinstance(arrs, ndarray):
-        arrs = [arrs]
+    arrs = [atleast_1d(a) for a in _arrs(tup)]
     if arrs and arrs[0].ndim == 1:
         return concatenate(arrs, 0, dtype=dtype, casting=casting)
     return concatenate(arrs, 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Any) -> ndarray:
-    arrs = atleast_3d(*_arrs(tup)) if len(list(tup)) else []
-    if isinstance(arrs, ndarray):
-        arrs = [arrs]
-    return concatenate(arrs, 2)
+    return concatenate([atleast_3d(a) for a in _arrs(tup)], 2)
 
 
 def column_stack(tup: Any) -> ndarray:
@@ -376,8 +370,6 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
     if isinstance(repeats, ndarray):
         repeats = repeats.get()  # like CuPy: the counts decide the shape
     reps = np.asarray(repeats)
-    if reps.dtype.kind not in "iub" and reps.size:
-        reps = reps.astype(np.intp, casting="safe")  # NumPy's TypeError
     if axis is None:
         a = a.reshape(-1)
         ax = 0
@@ -604,7 +596,7 @@ def _reflect_both(r: ndarray, axis: int, lo: int, hi: int, method: str,
         chunk = min(old, lo)
         stop = lo - edge
         start = stop + chunk
-        src = r[_at(axis, slice(start, stop if stop >= 0 else None, -1))]
+        src = r[_at(axis, slice(start, stop, -1))]
         if method == "odd":
             src = _math.subtract(_math.multiply(
                 r[_at(axis, slice(lo, lo + 1))], 2), src)
@@ -699,10 +691,9 @@ def tri(N: int, M: int | None = None, k: int = 0,
         dtype: Any = float) -> ndarray:
     """numpy.tri: ones at and below the k-th diagonal."""
     from arrayd import _math
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
+    n = max(operator.index(N), 0)
+    m = n if M is None else max(operator.index(M), 0)
     dt = _dtypes.normalize(dtype)
-    np.empty((n, m), dtype=shape_dummy(()).dtype)  # NumPy's shape errors
     rows = arange(n).reshape(n, 1)
     cols = arange(-operator.index(k), m - operator.index(k)).reshape(1, m)
     mask = _math.greater_equal(rows, cols)
@@ -712,12 +703,13 @@ def tri(N: int, M: int | None = None, k: int = 0,
 def _tri_mask(a: ndarray, k: int, lower: bool) -> ndarray:
     from arrayd import _math
     if a.ndim == 0:
-        raise ValueError("input array must be at least 1-d")
+        raise TypeError("tri() missing 1 required positional argument: 'N'")
     n, m = a.shape[-2:] if a.ndim >= 2 else (a.shape[0], a.shape[0])
+    if not lower:
+        k -= 1  # NumPy's triu: where(tri(k - 1), 0, m)
     rows = arange(n).reshape(n, 1)
     cols = arange(-k, m - k).reshape(1, m)
-    return (_math.greater_equal(rows, cols) if lower
-            else _math.less_equal(_math.add(rows, 1), cols))
+    return _math.greater_equal(rows, cols)
 
 
 def tril(m: Any, k: int = 0) -> ndarray:
