@@ -1,0 +1,174 @@
+"""ad.random: shapes, dtypes, ranges, moments (loose, large samples) and
+reproducibility of the Philox streams."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+
+N = 200_000
+
+
+def test_reproducible_and_advancing():
+    a = ad.random.default_rng(42).random(1000).get()
+    b = ad.random.default_rng(42).random(1000).get()
+    np.testing.assert_array_equal(a, b)
+    g = ad.random.default_rng(42)
+    first, second = g.random(500).get(), g.random(500).get()
+    np.testing.assert_array_equal(np.concatenate([first, second]), a)
+    c = ad.random.default_rng(43).random(1000).get()
+    assert not np.array_equal(a, c)
+    big = ad.random.default_rng(2**70 + 5).random(10).get()  # key > INT64_MAX
+    assert big.shape == (10,)
+    ad.random.seed(7)
+    x = ad.random.rand(3, 4).get()
+    ad.random.seed(7)
+    np.testing.assert_array_equal(ad.random.rand(3, 4).get(), x)
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8"])
+def test_random_uniform_normal(dt):
+    g = ad.random.default_rng(0)
+    u = g.random(N, dtype=dt)
+    assert u.dtype == np.dtype(dt) and u.shape == (N,)
+    uh = u.get()
+    assert uh.min() >= 0 and uh.max() < 1
+    assert abs(uh.mean() - 0.5) < 0.005 and abs(uh.var() - 1 / 12) < 0.002
+    z = g.standard_normal((400, 500), dtype=dt)
+    assert z.dtype == np.dtype(dt) and z.shape == (400, 500)
+    zh = z.get().astype("f8")
+    assert abs(zh.mean()) < 0.01 and abs(zh.std() - 1) < 0.01
+    assert abs((zh ** 3).mean()) < 0.03 and abs((zh ** 4).mean() - 3) < 0.1
+
+
+def test_scalar_and_empty_sizes():
+    g = ad.random.default_rng(1)
+    assert g.random().shape == ()
+    assert g.standard_normal(0).shape == (0,)
+    assert g.integers(5, size=(2, 0)).shape == (2, 0)
+
+
+def test_normal_uniform_exponential():
+    g = ad.random.default_rng(3)
+    x = g.normal(2.0, 3.0, N).get()
+    assert abs(x.mean() - 2) < 0.05 and abs(x.std() - 3) < 0.05
+    loc = ad.asarray(np.array([0.0, 10.0]))
+    y = g.normal(loc, 1.0, size=(N // 2, 2)).get()
+    assert abs(y[:, 1].mean() - 10) < 0.05
+    u = g.uniform(-2, 5, N).get()
+    assert u.min() >= -2 and u.max() < 5 and abs(u.mean() - 1.5) < 0.05
+    e = g.exponential(2.0, N).get()
+    assert e.min() >= 0 and abs(e.mean() - 2) < 0.05
+    with pytest.raises(ValueError):
+        g.normal(0, -1.0)
+    with pytest.raises(ValueError):
+        g.exponential(-1.0)
+
+
+@pytest.mark.parametrize("dt", ["i1", "i2", "i4", "i8", "u1", "u2", "u4",
+                                "u8", "?"])
+def test_integers(dt):
+    g = ad.random.default_rng(5)
+    hi = 2 if dt == "?" else 100
+    x = g.integers(0, hi, N, dtype=dt)
+    assert x.dtype == np.dtype(dt)
+    xh = x.get().astype(np.int64)
+    assert xh.min() == 0 and xh.max() == hi - 1
+    counts = np.bincount(xh, minlength=hi)
+    assert counts.min() > N / hi * 0.8
+    y = g.integers(-3, 3, 1000, endpoint=True).get()
+    assert y.min() == -3 and y.max() == 3 and y.dtype == np.int64
+
+
+def test_integers_wide_ranges_and_errors():
+    g = ad.random.default_rng(6)
+    x = g.integers(np.iinfo("i8").min, np.iinfo("i8").max, 1000).get()
+    assert x.min() < -2**60 and x.max() > 2**60
+    u = g.integers(0, 2**64 - 1, 1000, dtype="u8", endpoint=True).get()
+    assert u.max() > 2**63
+    with pytest.raises(ValueError):
+        g.integers(5, 5)
+    with pytest.raises(ValueError):
+        g.integers(0, 300, dtype="u1")
+    with pytest.raises(ValueError):
+        g.integers(-1, 3, dtype="u4")
+    with pytest.raises(TypeError):
+        g.integers(0, 3, dtype="f4")
+    with pytest.raises(TypeError):
+        g.random(3, dtype="f2")
+    x = ad.random.randint(10, size=100).get()
+    assert x.min() >= 0 and x.max() < 10
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.5, 4.0, 300.0])
+def test_poisson(lam):
+    g = ad.random.default_rng(8)
+    x = g.poisson(lam, N)
+    assert x.dtype == np.int64 and x.shape == (N,)
+    xh = x.get()
+    assert xh.min() >= 0
+    tol = 0.02 * max(lam, 1) ** 0.5 + 0.01
+    assert abs(xh.mean() - lam) < tol * max(lam, 1) ** 0.5
+    assert abs(xh.var() - lam) < 0.05 * max(lam, 1)
+    with pytest.raises(ValueError):
+        g.poisson(-1.0)
+
+
+def test_choice():
+    g = ad.random.default_rng(9)
+    x = g.choice(5, N).get()
+    assert set(np.unique(x)) == set(range(5))
+    p = [0.1, 0.0, 0.6, 0.3]
+    y = g.choice(4, N, p=p).get()
+    freq = np.bincount(y, minlength=4) / N
+    np.testing.assert_allclose(freq, p, atol=0.01)
+    z = g.choice(10, 10, replace=False).get()
+    assert sorted(z.tolist()) == list(range(10))
+    w = g.choice(ad.asarray(np.array([10.0, 20.0, 30.0])), (2, 2)).get()
+    assert w.shape == (2, 2) and set(w.ravel()) <= {10.0, 20.0, 30.0}
+    v = g.choice(4, 2, replace=False, p=p).get()
+    assert 1 not in v.tolist() and len(set(v.tolist())) == 2
+    with pytest.raises(ValueError):
+        g.choice(3, 5, replace=False)
+    with pytest.raises(ValueError):
+        g.choice(3, 2, p=[0.5, 0.5, 0.5])
+    with pytest.raises(ValueError):
+        g.choice(3, 2, p=[1.5, -0.5, 0.0])
+    with pytest.raises(ValueError):
+        g.choice(-1)
+    assert ad.random.choice(3, 10).shape == (10,)
+
+
+def test_permutation_shuffle():
+    g = ad.random.default_rng(10)
+    p = g.permutation(100).get()
+    assert sorted(p.tolist()) == list(range(100)) and p.dtype == np.int64
+    x = np.arange(12).reshape(4, 3)
+    q = g.permutation(ad.asarray(x)).get()
+    assert sorted(q[:, 0].tolist()) == [0, 3, 6, 9]
+    np.testing.assert_array_equal(q[:, 1] - q[:, 0], 1)
+    a = ad.asarray(x)
+    g.shuffle(a)
+    ah = a.get()
+    assert sorted(ah[:, 0].tolist()) == [0, 3, 6, 9]
+    r = g.permuted(ad.asarray(x), axis=1).get()
+    np.testing.assert_array_equal(np.sort(r, axis=1), x)
+    with pytest.raises(TypeError):
+        g.shuffle(ad.asarray(np.float64(1.0)))
+    with pytest.raises(TypeError):
+        g.shuffle([1, 2, 3])
+    b = ad.arange(10)
+    ad.random.shuffle(b)
+    assert sorted(b.get().tolist()) == list(range(10))
+    assert sorted(ad.random.permutation(5).get().tolist()) == list(range(5))
+
+
+def test_legacy_functions():
+    ad.random.seed(0)
+    assert ad.random.randn(2, 3).shape == (2, 3)
+    assert ad.random.random_sample((4,)).dtype == np.float64
+    assert ad.random.random((4,)).shape == (4,)
+    assert ad.random.normal(size=3).shape == (3,)
+    assert ad.random.uniform(size=3).shape == (3,)
+    assert ad.random.rand().shape == ()
