@@ -370,7 +370,7 @@ def _index_array(s: Any, indices: Any, n: int, mode: str) -> Any:
         idx = indices
         if idx.dtype == _BOOL:
             idx = idx.astype(_INT64)
-        elif idx.dtype.kind not in "iu" or idx.dtype == np.uint64:
+        elif idx.dtype.kind not in "iu":
             raise TypeError(f"Cannot cast array data from {idx.dtype!r} to "
                             f"dtype('int64') according to the rule 'safe'")
         if mode == "wrap":

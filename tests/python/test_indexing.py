@@ -191,6 +191,9 @@ def test_take(dtype):
               np.take(x, [-7, 9], 1, mode=mode))
         check(ad.take(a, ad.asarray([-7, 9]), 1, mode=mode),
               np.take(x, [-7, 9], 1, mode=mode))
+    iu = np.array([2, 0], "u8")
+    check(ad.take(a, ad.asarray(iu), 0), np.take(x, iu, 0))
+    check(ad.take(a, iu, 0), np.take(x, iu, 0))
     out = ad.empty((3, 2, 2), dtype)
     assert ad.take(a, [0, 3], 1, out=out) is out
     check(out, np.take(x, [0, 3], 1))
