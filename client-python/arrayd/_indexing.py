@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from arrayd import _dtypes
 from arrayd import _math
 from arrayd._math import asarray_in, session_of
 from arrayd._ndarray import ndarray, scalar, shape_dummy

@@ -36,7 +36,7 @@ def _arrs(seq: Any) -> list[ndarray]:
 
 
 def _at(axis: int, key: Any) -> tuple[Any, ...]:
-    """An index that applies ``key`` along ``axis`` (NumPy's _slice_at_axis)."""
+    """The index that applies ``key`` along ``axis``."""
     return (slice(None),) * axis + (key,)
 
 

@@ -119,6 +119,8 @@ def test_shape_views(layout):
                         np.broadcast_arrays(x, x[0, 0], np.float64(2))):
         check(got, exp)
     check(ad.ascontiguousarray(a), np.ascontiguousarray(x))
+    check(ad.ascontiguousarray(ad.asarray(1.5)),
+          np.ascontiguousarray(np.asarray(1.5)))
 
 
 def test_shape_errors():
@@ -351,7 +353,6 @@ def test_copy_and_array_creation():
           np.array([[1, 2], [3, 4]], dtype="i2"))
     check(ad.array(a, dtype="f8"), np.array(x, dtype="f8"))
     check(ad.asarray(3.5), np.asarray(3.5))
-    check(ad.array([a[0], a[1]]) if False else ad.stack([a[0], a[1]]),
-          np.array([x[0], x[1]]))
+    check(ad.array([a[0], a[1]]), np.array([x[0], x[1]]))
     with pytest.raises(TypeError):
         ad.array([1, 2], dtype="bogus")
