@@ -1,5 +1,6 @@
 #include "backend/cuda/cuda_backend.h"
 
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend/cuda/caching_allocator.h"
+#include "backend/cuda/cublas_status.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/driver_api.h"
 #include "backend/cuda/kernel_cache.h"
@@ -155,6 +157,10 @@ class CudaStream : public Stream {
     if (cudaSetDevice(dev_->device) != cudaSuccess) return;
     // The shared pool may only get blocks no queued work still uses.
     if (FatalDeviceError().ok()) ARRAYD_CUDA_LOG_IF_ERROR(cudaStreamSynchronize(stream_));
+    if (cublas_ != nullptr) {
+      absl::Status s = ARRAYD_CUDA_STATUS_(CublasStatus, cublasDestroy(cublas_));
+      if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
+    }
     dev_->allocator->RetireStream(id_);
     for (int b = 0; b < 2; ++b) {
       if (staging_[b] != nullptr) ARRAYD_CUDA_LOG_IF_ERROR(cudaFreeHost(staging_[b]));
@@ -242,6 +248,20 @@ class CudaStream : public Stream {
     return RunReduce(op == kernels::ArgReduceOp::kArgMax ? "argmax" : "argmin", in, axes, out);
   }
 
+  absl::Status Where(const View& cond, const View& x, const View& y, const View& out) override {
+    ARRAYD_RETURN_IF_ERROR(Enter());
+    if (cond.dtype != DType::kBool || x.dtype != out.dtype || y.dtype != out.dtype) {
+      return absl::InternalError("where: unexpected dtypes");
+    }
+    return Elementwise({&out, &cond, &x, &y}, "v1 ? v2 : v3");
+  }
+
+  absl::Status Gather(const View& in, const View& index, const View& out) override;
+  absl::Status Scatter(const View& values, const View& index, const View& target) override;
+  absl::Status Nonzero(const View& mask, const View& out) override;
+  absl::Status Sort(const View& in, const View& out, const View* indices) override;
+  absl::Status Matmul(const View& a, const View& b, const View& out) override;
+
   absl::Status Synchronize() override {
     ARRAYD_RETURN_IF_ERROR(Enter());
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
@@ -269,6 +289,11 @@ class CudaStream : public Stream {
   absl::Status Launch(const std::string& source, const std::string& name, long long grid_x,
                       long long grid_y, void** args) {
     ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
+    return LaunchFunction(fn, grid_x, grid_y, args);
+  }
+
+  // Launches a function already looked up (kernels launched many times).
+  absl::Status LaunchFunction(CUfunction fn, long long grid_x, long long grid_y, void** args) {
     ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
     ARRAYD_CU_RETURN_IF_ERROR(api->cuLaunchKernel(
         fn, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), 1, kBlockSize, 1, 1, 0,
@@ -296,8 +321,18 @@ class CudaStream : public Stream {
     return true;
   }
 
+  // The cuBLAS handle of this stream, made on first use.
+  absl::StatusOr<cublasHandle_t> Cublas();
+
+  // A temporary device buffer of this stream (back to its pool when freed;
+  // later users are ordered after the work queued here).
+  absl::StatusOr<std::shared_ptr<Buffer>> Temp(size_t nbytes) {
+    return dev_->allocator->Allocate(nbytes, id_);
+  }
+
   std::shared_ptr<DeviceState> dev_;
   cudaStream_t stream_;
+  cublasHandle_t cublas_ = nullptr;
   const uint64_t id_;
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
@@ -449,6 +484,290 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
         Launch(source, name + "_finish", std::min(m, kMaxBlocks), 1, finish_args));
   }
   // `partial` goes back to this stream's pool: later users are ordered after.
+  return absl::OkStatus();
+}
+
+// ---- selection, sorting, products ------------------------------------------
+
+// `v` collapsed alone (flat C order is kept); rank 0 becomes rank 1.
+absl::Status CollapseOne(const View& v, Shape* shape, Strides* strides) {
+  std::vector<Strides> s;
+  const View* views[1] = {&v};
+  *shape = CollapseDims(views, &s);
+  *strides = s[0];
+  if (shape->empty()) {
+    shape->push_back(1);
+    strides->push_back(0);
+  }
+  if (static_cast<int>(shape->size()) > kMaxKernelDims) {
+    return TooManyDims(static_cast<int>(shape->size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<FlatLayoutArgs> MakeFlatLayout(const View& v) {
+  Shape shape;
+  Strides strides;
+  ARRAYD_RETURN_IF_ERROR(CollapseOne(v, &shape, &strides));
+  FlatLayoutArgs l{};
+  l.base = v.data();
+  l.nd = static_cast<long long>(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    l.shape[d] = shape[d];
+    l.stride[d] = strides[d];
+  }
+  return l;
+}
+
+absl::Status CudaStream::Gather(const View& in, const View& index, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (index.dtype != DType::kInt64 || out.dtype != in.dtype || out.shape != index.shape) {
+    return absl::InternalError("gather: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  if (in.size() == 0) return IndexError("gather: index out of range of an empty array");
+  ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout, MakeFlatLayout(in));
+  return Elementwise({&out, &index}, "*reinterpret_cast<const T0*>(fl.base + FlatOffset(fl, v1))",
+                     "FlatLayout", "fl", &layout);
+}
+
+absl::Status CudaStream::Scatter(const View& values, const View& index, const View& target) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (index.dtype != DType::kInt64 || values.shape != index.shape) {
+    return absl::InternalError("scatter: unexpected dtypes or shapes");
+  }
+  long long n = index.size();
+  if (n == 0) return absl::OkStatus();
+  if (target.size() == 0) return IndexError("scatter: index out of range of an empty array");
+  ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout_value, MakeFlatLayout(target));
+
+  std::vector<Strides> strides;
+  const View* views[2] = {&index, &values};
+  Shape shape = CollapseDims(views, &strides);
+  if (shape.empty()) {
+    shape.push_back(1);
+    strides[0].push_back(0);
+    strides[1].push_back(0);
+  }
+  const int nd = static_cast<int>(shape.size());
+  if (nd > kMaxKernelDims) return TooManyDims(nd);
+  std::vector<long long> strided;
+  for (int d = 0; d < nd; ++d) strided.push_back(shape[d]);
+  for (int v = 0; v < 2; ++v) {
+    for (int d = 0; d < nd; ++d) strided.push_back(strides[v][d]);
+  }
+
+  const std::string name = "arrayd_scatter";
+  const std::string source = BuildSource({ScatterBody(values.dtype, target.dtype, nd, name)});
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
+  // With one position nothing repeats: write directly. Else first find the
+  // last position writing each target element.
+  std::shared_ptr<Buffer> winner_buf;
+  long long* winner = nullptr;
+  if (n > 1) {
+    const size_t bytes = static_cast<size_t>(target.size()) * sizeof(long long);
+    ARRAYD_ASSIGN_OR_RETURN(winner_buf, Temp(bytes));
+    winner = static_cast<long long*>(winner_buf->data());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(winner, 0xff, bytes, stream_));  // -1
+  }
+  const char* idx = index.data();
+  const char* vals = values.data();
+  const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
+  for (int pass = winner == nullptr ? 1 : 0; pass < 2; ++pass) {
+    void* args[] = {&idx, &vals, &n, strided.data(), &layout_value, &winner, &pass};
+    ARRAYD_RETURN_IF_ERROR(LaunchFunction(fn, blocks, 1, args));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (mask.dtype != DType::kBool || out.dtype != DType::kInt64 || out.ndim() != 1 ||
+      !out.IsCContiguous()) {
+    return absl::InternalError("nonzero: needs a bool mask and a contiguous 1-D int64 output");
+  }
+  long long out_n = out.size();
+  long long n = mask.size();
+  if (out_n == 0 || n == 0) return absl::OkStatus();
+  Shape shape;
+  Strides strides;
+  ARRAYD_RETURN_IF_ERROR(CollapseOne(mask, &shape, &strides));
+  const int nd = static_cast<int>(shape.size());
+  std::vector<long long> strided(shape.begin(), shape.end());
+  strided.insert(strided.end(), strides.begin(), strides.end());
+
+  // Chunks of at least 4096 positions, at most 4096 chunks.
+  long long chunk = std::max<long long>(kBlockSize * 16LL, CeilDiv(n, 4096));
+  chunk = CeilDiv(chunk, kBlockSize) * kBlockSize;
+  const long long blocks = CeilDiv(n, chunk);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> counts_buf,
+                          Temp(static_cast<size_t>(blocks) * sizeof(long long)));
+  long long* counts = static_cast<long long*>(counts_buf->data());
+  const char* m = mask.data();
+  long long* o = reinterpret_cast<long long*>(out.data());
+  const std::string name = "arrayd_nonzero";
+  const std::string source = BuildSource({NonzeroBody(nd, name)});
+  void* count_args[] = {&m, &n, &chunk, strided.data(), &counts};
+  ARRAYD_RETURN_IF_ERROR(Launch(source, name + "_count", blocks, 1, count_args));
+  void* write_args[] = {&m, &n, &chunk, strided.data(), &counts, &o, &out_n};
+  return Launch(source, name + "_write", blocks, 1, write_args);
+}
+
+absl::Status CudaStream::Sort(const View& in, const View& out, const View* indices) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (out.dtype != in.dtype || out.shape != in.shape || !out.IsCContiguous()) {
+    return absl::InternalError("sort: needs a C-contiguous output of the input's shape and dtype");
+  }
+  if (indices != nullptr &&
+      (indices->dtype != DType::kInt64 || indices->shape != in.shape || !indices->IsCContiguous())) {
+    return absl::InternalError("sort: indices must be C-contiguous int64 of the input's shape");
+  }
+  if (in.size() == 0) return absl::OkStatus();
+  long long n = in.ndim() == 0 ? 1 : in.shape.back();
+  long long lines = in.size() / n;
+  long long p = 1;
+  while (p < n) p *= 2;
+  long long total = lines * p;
+  Shape shape;
+  Strides strides;
+  ARRAYD_RETURN_IF_ERROR(CollapseOne(in, &shape, &strides));
+  const int nd = static_cast<int>(shape.size());
+  std::vector<long long> strided(shape.begin(), shape.end());
+  strided.insert(strided.end(), strides.begin(), strides.end());
+
+  const size_t item = static_cast<size_t>(ItemSize(in.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> keys_buf, Temp(static_cast<size_t>(total) * item));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> idx_buf,
+                          Temp(static_cast<size_t>(total) * sizeof(long long)));
+  char* keys = static_cast<char*>(keys_buf->data());
+  long long* idx = static_cast<long long*>(idx_buf->data());
+  const std::string name = "arrayd_sort";
+  const std::string source = BuildSource({SortBody(in.dtype, nd, name)});
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction init_fn, dev_->kernels->Get(source, name + "_init"));
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction step_fn, dev_->kernels->Get(source, name + "_step"));
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction out_fn, dev_->kernels->Get(source, name + "_out"));
+
+  const char* src = in.data();
+  const long long grid = std::min(CeilDiv(total, kBlockSize), kMaxBlocks);
+  void* init_args[] = {&src, &lines, &n, &p, strided.data(), &keys, &idx};
+  ARRAYD_RETURN_IF_ERROR(LaunchFunction(init_fn, grid, 1, init_args));
+  for (long long k = 2; k <= p; k *= 2) {
+    for (long long j = k / 2; j >= 1; j /= 2) {
+      void* step_args[] = {&keys, &idx, &total, &n, &p, &k, &j};
+      ARRAYD_RETURN_IF_ERROR(LaunchFunction(step_fn, grid, 1, step_args));
+    }
+  }
+  const char* ckeys = keys;
+  const long long* cidx = idx;
+  char* dst = out.data();
+  long long* ind = indices == nullptr ? nullptr : reinterpret_cast<long long*>(indices->data());
+  void* out_args[] = {&ckeys, &cidx, &lines, &n, &p, &dst, &ind};
+  const long long out_grid = std::min(CeilDiv(lines * n, kBlockSize), kMaxBlocks);
+  return LaunchFunction(out_fn, out_grid, 1, out_args);
+}
+
+absl::StatusOr<cublasHandle_t> CudaStream::Cublas() {
+  if (cublas_ != nullptr) return cublas_;
+  cublasHandle_t h = nullptr;
+  ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasCreate(&h));
+  absl::Status s = ARRAYD_CUDA_STATUS_(CublasStatus, cublasSetStream(h, stream_));
+  // Full float32 precision (no TF32), as NumPy computes.
+  if (s.ok()) s = ARRAYD_CUDA_STATUS_(CublasStatus, cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+  if (!s.ok()) {
+    cublasDestroy(h);
+    return s;
+  }
+  cublas_ = h;
+  return cublas_;
+}
+
+absl::Status CudaStream::Matmul(const View& a, const View& b, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (a.ndim() != 3 || b.ndim() != 3 || out.ndim() != 3 || a.dtype != out.dtype ||
+      b.dtype != out.dtype || !a.IsCContiguous() || !b.IsCContiguous() || !out.IsCContiguous() ||
+      b.shape[0] != a.shape[0] || out.shape[0] != a.shape[0] || b.shape[1] != a.shape[2] ||
+      out.shape[1] != a.shape[1] || out.shape[2] != b.shape[2]) {
+    return absl::InternalError("matmul: needs C-contiguous (batch, m, k) @ (batch, k, n) of one dtype");
+  }
+  long long batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
+  if (out.size() == 0) return absl::OkStatus();
+  if (k == 0) {
+    ARRAYD_CUDA_RETURN_IF_ERROR(
+        cudaMemsetAsync(out.data(), 0, static_cast<size_t>(out.nbytes()), stream_));
+    return absl::OkStatus();
+  }
+  const DType t = out.dtype;
+  const bool blas = t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64 ||
+                    t == DType::kComplex64 || t == DType::kComplex128;
+  if (!blas) {
+    const std::string name = "arrayd_matmul";
+    const std::string source = BuildSource({MatmulBody(t, name)});
+    const char* pa = a.data();
+    const char* pb = b.data();
+    char* po = out.data();
+    void* args[] = {&pa, &pb, &po, &batch, &m, &k, &n};
+    const long long tiles = CeilDiv(m, 16) * CeilDiv(n, 16);
+    return Launch(source, name, std::min(tiles, kMaxBlocks), std::min(batch, 65535LL), args);
+  }
+
+  constexpr long long kIntMax = 2147483647LL;
+  if (m > kIntMax || n > kIntMax || k > kIntMax) {
+    return absl::UnimplementedError("matmul: matrix dimensions over 2**31-1 on the CUDA backend");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(cublasHandle_t h, Cublas());
+  // Row-major out = a @ b is column-major out^T = b^T a^T: swap the operands.
+  const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
+  const long long sa = m * k, sb = k * n, so = m * n;
+  // cuBLAS takes an int batch count: larger batches go in slices.
+  for (long long b0 = 0; b0 < batch; b0 += kIntMax) {
+    const int nb = static_cast<int>(std::min(batch - b0, kIntMax));
+    const size_t item = static_cast<size_t>(ItemSize(t));
+    const char* pa = a.data() + b0 * sa * item;
+    const char* pb = b.data() + b0 * sb * item;
+    char* po = out.data() + b0 * so * item;
+    switch (t) {
+      case DType::kFloat32: {
+        const float one = 1, zero = 0;
+        ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasSgemmStridedBatched(
+            h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, reinterpret_cast<const float*>(pb), in,
+            sb, reinterpret_cast<const float*>(pa), ik, sa, &zero, reinterpret_cast<float*>(po), in,
+            so, nb));
+        break;
+      }
+      case DType::kFloat64: {
+        const double one = 1, zero = 0;
+        ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasDgemmStridedBatched(
+            h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, reinterpret_cast<const double*>(pb), in,
+            sb, reinterpret_cast<const double*>(pa), ik, sa, &zero, reinterpret_cast<double*>(po),
+            in, so, nb));
+        break;
+      }
+      case DType::kComplex64: {
+        const cuComplex one = make_cuComplex(1, 0), zero = make_cuComplex(0, 0);
+        ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasCgemmStridedBatched(
+            h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, reinterpret_cast<const cuComplex*>(pb),
+            in, sb, reinterpret_cast<const cuComplex*>(pa), ik, sa, &zero,
+            reinterpret_cast<cuComplex*>(po), in, so, nb));
+        break;
+      }
+      case DType::kComplex128: {
+        const cuDoubleComplex one = make_cuDoubleComplex(1, 0), zero = make_cuDoubleComplex(0, 0);
+        ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasZgemmStridedBatched(
+            h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
+            reinterpret_cast<const cuDoubleComplex*>(pb), in, sb,
+            reinterpret_cast<const cuDoubleComplex*>(pa), ik, sa, &zero,
+            reinterpret_cast<cuDoubleComplex*>(po), in, so, nb));
+        break;
+      }
+      default: {  // float16: half storage, float32 accumulation
+        const float one = 1, zero = 0;
+        ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasGemmStridedBatchedEx(
+            h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, pb, CUDA_R_16F, in, sb, pa, CUDA_R_16F,
+            ik, sa, &zero, po, CUDA_R_16F, in, so, nb, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        break;
+      }
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cuda/caching_allocator.h"
+#include "backend/cuda/cublas_status.h"
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/kernel_cache.h"
 #include "backend/cuda/kernel_source.h"
@@ -152,6 +153,53 @@ TEST_P(KernelSourceTest, ReduceKernelsCompile) {
     bodies.push_back(ReduceBody({k, t, out, 2, 3}, absl::StrCat("r_", kind)));
   }
   ExpectCompiles(bodies, absl::StrCat("reductions of ", DTypeName(t)));
+}
+
+// Where, gather, scatter (from this dtype to several), sort and the tiled
+// matmul of the dtype.
+TEST_P(KernelSourceTest, IndexingSortMatmulKernelsCompile) {
+  const DType t = GetParam();
+  std::vector<std::string> bodies;
+  ElementwiseSpec where{{t, DType::kBool, t, t}, "v1 ? v2 : v3", "", "", -1};
+  bodies.push_back(ElementwiseBody(where, "where_c"));
+  where.ndim = 3;
+  bodies.push_back(ElementwiseBody(where, "where_s"));
+  ElementwiseSpec gather{{t, DType::kInt64},
+                         "*reinterpret_cast<const T0*>(fl.base + FlatOffset(fl, v1))",
+                         "FlatLayout", "fl", -1};
+  bodies.push_back(ElementwiseBody(gather, "gather_c"));
+  gather.ndim = 2;
+  bodies.push_back(ElementwiseBody(gather, "gather_s"));
+  for (DType to : {DType::kBool, DType::kInt64, DType::kFloat16, DType::kFloat64,
+                   DType::kComplex128}) {
+    bodies.push_back(ScatterBody(t, to, 2, absl::StrCat("scatter_to_", DTypeName(to))));
+  }
+  bodies.push_back(ScatterBody(t, t, 8, "scatter_same_8"));
+  bodies.push_back(SortBody(t, 1, "sort_1"));
+  bodies.push_back(SortBody(t, 3, "sort_3"));
+  bodies.push_back(MatmulBody(t, "matmul"));
+  ExpectCompiles(bodies, absl::StrCat("where/gather/scatter/sort/matmul of ", DTypeName(t)));
+}
+
+TEST(KernelSourceCompileTest, NonzeroKernelsCompile) {
+  std::vector<std::string> bodies;
+  for (int nd = 1; nd <= kMaxKernelDims; ++nd) {
+    bodies.push_back(NonzeroBody(nd, absl::StrCat("nonzero_", nd)));
+  }
+  ExpectCompiles(bodies, "nonzero");
+}
+
+TEST(CublasStatusTest, NamesAndKinds) {
+  EXPECT_STREQ(CublasStatusName(CUBLAS_STATUS_NOT_SUPPORTED), "CUBLAS_STATUS_NOT_SUPPORTED");
+  EXPECT_STREQ(CublasStatusName(static_cast<cublasStatus_t>(12345)), "CUBLAS_STATUS_UNKNOWN");
+  EXPECT_TRUE(CublasStatus(CUBLAS_STATUS_SUCCESS, "f()", "x.cc", 1).ok());
+  absl::Status s = CublasStatus(CUBLAS_STATUS_INVALID_VALUE, "cublasSgemm(h)", "x.cc", 7);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(s.message().find("cublasSgemm(h)"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("CUBLAS_STATUS_INVALID_VALUE"), std::string::npos) << s;
+  absl::Status oom = CublasStatus(CUBLAS_STATUS_ALLOC_FAILED, "cublasCreate(&h)", "x.cc", 9);
+  EXPECT_EQ(oom.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(ErrorKind(oom), "MemoryError");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDTypes, KernelSourceTest, testing::ValuesIn(AllDTypes()),

@@ -139,6 +139,206 @@ __device__ __forceinline__ void FinishReduce(const ReduceArgs<KD, RD>& a) {
 }  // namespace arrayd
 )ARRAYD_GEN";
 
+// Templates of the selection, sorting and integer-matmul kernels.
+constexpr char kIndexPrelude[] = R"ARRAYD_GEN(
+namespace arrayd {
+namespace kernels {
+namespace gen {
+
+// Random access to an array by C-order flat position (collapsed dims).
+struct FlatLayout {
+  char* base;
+  long long nd;
+  long long shape[8];
+  long long stride[8];
+};
+
+__device__ __forceinline__ long long FlatOffset(const FlatLayout& l, long long flat) {
+  long long off = 0;
+  for (int d = (int)l.nd - 1; d >= 1; --d) {
+    const long long q = flat / l.shape[d];
+    off += (flat - q * l.shape[d]) * l.stride[d];
+    flat = q;
+  }
+  return l.nd > 0 ? off + flat * l.stride[0] : 0;
+}
+
+// Sum over the block (every thread gets it); every thread must call it.
+__device__ __forceinline__ long long BlockSumLL(long long v) {
+  __shared__ long long warp_sums[32];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = v;
+  __syncthreads();
+  long long total = 0;
+  for (unsigned w = 0; w < (blockDim.x + 31) / 32; ++w) total += warp_sums[w];
+  __syncthreads();
+  return total;
+}
+
+// Scatter: pass 0 records the last position k writing each target element
+// (atomicMax), pass 1 writes the values of those positions only, so that the
+// last write wins as in a sequential loop. `winner` null: one pass, no
+// duplicates possible.
+template <typename S, typename D, int ND>
+__device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, long long n,
+                                            const Strided<2, ND>& s, const FlatLayout& t,
+                                            long long* winner, int pass) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long flat = *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
+    if (pass == 0) {
+      atomicMax(winner + flat, i);
+    } else if (winner == nullptr || winner[flat] == i) {
+      *reinterpret_cast<D*>(t.base + FlatOffset(t, flat)) =
+          Cast<D>(*reinterpret_cast<const S*>(vals + Offset<ND>(i, s.shape, s.stride[1])));
+    }
+  }
+}
+
+// Nonzero: block b handles flat positions [b * chunk, (b + 1) * chunk).
+template <int ND>
+__device__ __forceinline__ void NonzeroCount(const char* mask, long long n, long long chunk,
+                                             const Strided<1, ND>& s, long long* counts) {
+  const long long begin = blockIdx.x * chunk;
+  const long long end = begin + chunk < n ? begin + chunk : n;
+  long long c = 0;
+  for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) {
+    c += *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0])) ? 1 : 0;
+  }
+  c = BlockSumLL(c);
+  if (threadIdx.x == 0) counts[blockIdx.x] = c;
+}
+
+template <int ND>
+__device__ __forceinline__ void NonzeroWrite(const char* mask, long long n, long long chunk,
+                                             const Strided<1, ND>& s, const long long* counts,
+                                             long long* out, long long out_n) {
+  __shared__ long long warp_counts[32];
+  long long base = 0;
+  for (long long j = threadIdx.x; j < blockIdx.x; j += blockDim.x) base += counts[j];
+  base = BlockSumLL(base);
+  const long long begin = blockIdx.x * chunk;
+  const long long end = begin + chunk < n ? begin + chunk : n;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned warps = (blockDim.x + 31) / 32;
+  for (long long t0 = begin; t0 < end; t0 += blockDim.x) {
+    const long long i = t0 + threadIdx.x;
+    const bool f = i < end && *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0]));
+    const unsigned ballot = __ballot_sync(0xffffffffu, f);
+    if (lane == 0) warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    long long before = base, total = base;
+    for (unsigned w = 0; w < warps; ++w) {
+      if (w < warp) before += warp_counts[w];
+      total += warp_counts[w];
+    }
+    before += __popc(ballot & ((1u << lane) - 1u));
+    if (f && before < out_n) out[before] = i;
+    __syncthreads();
+    base = total;
+  }
+}
+
+// NumPy's sort order (NaNs last), ties broken by the original position, so
+// that any sorting network gives the stable order. Positions >= n are
+// padding and go after everything.
+template <typename T>
+__device__ __forceinline__ bool SortBefore(T a, long long ia, T b, long long ib, long long n) {
+  if (ia >= n || ib >= n) return ia < ib;
+  const bool na = IsNan(a), nb = IsNan(b);
+  if (na || nb) {
+    if (na != nb) return nb;
+    return ia < ib;
+  }
+  if (LessOp()(a, b)) return true;
+  if (LessOp()(b, a)) return false;
+  return ia < ib;
+}
+
+// Lines of `n` elements padded to `p` (a power of two) in keys/idx.
+template <typename T, int ND>
+__device__ __forceinline__ void SortInit(const char* in, long long lines, long long n, long long p,
+                                         const Strided<1, ND>& s, T* keys, long long* idx) {
+  const long long total = lines * p;
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
+       e += (long long)gridDim.x * blockDim.x) {
+    const long long line = e / p, i = e - line * p;
+    keys[e] = i < n ? *reinterpret_cast<const T*>(in + Offset<ND>(line * n + i, s.shape, s.stride[0]))
+                    : Cast<T>(0);
+    idx[e] = i;
+  }
+}
+
+// One compare-exchange step (k, j) of the bitonic sort of every line.
+template <typename T>
+__device__ __forceinline__ void SortStep(T* keys, long long* idx, long long total, long long n,
+                                         long long p, long long k, long long j) {
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
+       e += (long long)gridDim.x * blockDim.x) {
+    const long long partner = e ^ j;
+    if (partner <= e) continue;
+    const bool up = ((e & (p - 1)) & k) == 0;
+    const T a = keys[e], b = keys[partner];
+    const long long ia = idx[e], ib = idx[partner];
+    const bool swap = up ? SortBefore(b, ib, a, ia, n) : SortBefore(a, ia, b, ib, n);
+    if (swap) {
+      keys[e] = b;
+      keys[partner] = a;
+      idx[e] = ib;
+      idx[partner] = ia;
+    }
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void SortOut(const T* keys, const long long* idx, long long lines,
+                                        long long n, long long p, T* out, long long* ind) {
+  const long long total = lines * n;
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
+       e += (long long)gridDim.x * blockDim.x) {
+    const long long line = e / n, i = e - line * n;
+    out[e] = keys[line * p + i];
+    if (ind != nullptr) ind[e] = idx[line * p + i];
+  }
+}
+
+// out[bt] = a[bt] @ b[bt], C-contiguous (m, k) @ (k, n), 16x16 tiles,
+// accumulating in A like cpu_matmul.cc.
+template <typename T, typename A>
+__device__ __forceinline__ void TiledMatmul(const T* a, const T* b, T* out, long long batch,
+                                            long long m, long long k, long long n) {
+  __shared__ __align__(16) unsigned char raw_a[16 * 17 * sizeof(A)];
+  __shared__ __align__(16) unsigned char raw_b[16 * 17 * sizeof(A)];
+  A* ta = reinterpret_cast<A*>(raw_a);
+  A* tb = reinterpret_cast<A*>(raw_b);
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
+  const long long tiles_n = (n + 15) / 16, tiles_m = (m + 15) / 16;
+  for (long long bt = blockIdx.y; bt < batch; bt += gridDim.y) {
+    const T* pa = a + bt * m * k;
+    const T* pb = b + bt * k * n;
+    for (long long tile = blockIdx.x; tile < tiles_m * tiles_n; tile += gridDim.x) {
+      const long long row = (tile / tiles_n) * 16 + ty, col = (tile % tiles_n) * 16 + tx;
+      A acc = Cast<A>(0);
+      for (long long p0 = 0; p0 < k; p0 += 16) {
+        ta[ty * 17 + tx] = row < m && p0 + tx < k ? Cast<A>(pa[row * k + p0 + tx]) : Cast<A>(0);
+        tb[ty * 17 + tx] = p0 + ty < k && col < n ? Cast<A>(pb[(p0 + ty) * n + col]) : Cast<A>(0);
+        __syncthreads();
+        const int q_end = k - p0 < 16 ? (int)(k - p0) : 16;
+        for (int q = 0; q < q_end; ++q) {
+          acc = AddOp()(acc, MultiplyOp()(ta[ty * 17 + q], tb[q * 17 + tx]));
+        }
+        __syncthreads();
+      }
+      if (row < m && col < n) out[bt * m * n + row * n + col] = Cast<T>(acc);
+    }
+  }
+}
+
+}  // namespace gen
+}  // namespace kernels
+}  // namespace arrayd
+)ARRAYD_GEN";
+
 // Reduction Op structs, by kind; T: input type, A: accumulator, O: output.
 std::string ReduceOpStruct(const std::string& kind) {
   if (kind == "sum" || kind == "prod") {
@@ -252,7 +452,7 @@ const char* KernelTypeName(DType dtype) {
 
 const std::string& KernelPrelude() {
   static const std::string* const prelude = new std::string(absl::StrCat(
-      "// arrayd generated kernel source\n", kKernelHeaders, kGenPrelude));
+      "// arrayd generated kernel source\n", kKernelHeaders, kGenPrelude, kIndexPrelude));
   return *prelude;
 }
 
@@ -372,6 +572,65 @@ std::string ReduceBody(const ReduceSpec& spec, const std::string& name) {
                     "Reduce<", name, "_ns::Op>(a);\n}\n");
   }
   return s;
+}
+
+// KernelTypeName qualified for use outside arrayd::kernels.
+std::string QualifiedTypeName(DType dtype) {
+  const std::string n = KernelTypeName(dtype);
+  if (n == "bool" || n == "float" || n == "double") return n;
+  return absl::StrCat("arrayd::kernels::", n);
+}
+
+std::string ScatterBody(DType values, DType target, int nd, const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const char* idx, const char* vals, long long n, arrayd::kernels::gen::Strided<2, ", nd,
+      "> s, arrayd::kernels::gen::FlatLayout t, long long* winner, int pass) {\n"
+      "  arrayd::kernels::gen::ScatterPass<", QualifiedTypeName(values),
+      ", ", QualifiedTypeName(target), ", ", nd, ">(idx, vals, n, s, t, winner, pass);\n}\n");
+}
+
+std::string NonzeroBody(int nd, const std::string& name) {
+  const std::string strided = absl::StrCat("arrayd::kernels::gen::Strided<1, ", nd, "> s");
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "_count(const char* mask, long long n, long long chunk, ", strided,
+      ", long long* counts) {\n  arrayd::kernels::gen::NonzeroCount<", nd,
+      ">(mask, n, chunk, s, counts);\n}\n",
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "_write(const char* mask, long long n, long long chunk, ", strided,
+      ", const long long* counts, long long* out, long long out_n) {\n"
+      "  arrayd::kernels::gen::NonzeroWrite<", nd, ">(mask, n, chunk, s, counts, out, out_n);\n}\n");
+}
+
+std::string SortBody(DType dtype, int nd, const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype);
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "_init(const char* in, long long lines, long long n, long long p, "
+      "arrayd::kernels::gen::Strided<1, ", nd, "> s, char* keys, long long* idx) {\n"
+      "  arrayd::kernels::gen::SortInit<", t, ", ", nd, ">(in, lines, n, p, s, reinterpret_cast<", t,
+      "*>(keys), idx);\n}\n",
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "_step(char* keys, long long* idx, long long total, long long n, long long p, long long k, "
+      "long long j) {\n  arrayd::kernels::gen::SortStep<", t, ">(reinterpret_cast<", t,
+      "*>(keys), idx, total, n, p, k, j);\n}\n",
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "_out(const char* keys, const long long* idx, long long lines, long long n, long long p, "
+      "char* out, long long* ind) {\n  arrayd::kernels::gen::SortOut<", t, ">(reinterpret_cast<const ",
+      t, "*>(keys), idx, lines, n, p, reinterpret_cast<", t, "*>(out), ind);\n}\n");
+}
+
+std::string MatmulBody(DType dtype, const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype);
+  const std::string acc =
+      dtype == DType::kFloat16 ? std::string("float") : t;
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const char* a, const char* b, char* out, long long batch, long long m, long long k, "
+      "long long n) {\n  arrayd::kernels::gen::TiledMatmul<", t, ", ", acc,
+      ">(reinterpret_cast<const ", t, "*>(a), reinterpret_cast<const ", t,
+      "*>(b), reinterpret_cast<", t, "*>(out), batch, m, k, n);\n}\n");
 }
 
 }  // namespace cuda

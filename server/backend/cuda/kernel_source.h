@@ -88,6 +88,36 @@ struct ReduceSpec {
 };
 std::string ReduceBody(const ReduceSpec& spec, const std::string& name);
 
+// Host mirror of gen::FlatLayout: random access by C-order flat position
+// to an array of at most kMaxKernelDims collapsed dims.
+struct FlatLayoutArgs {
+  char* base;
+  long long nd;
+  long long shape[8];
+  long long stride[8];
+};
+static_assert(kMaxKernelDims == 8, "gen::FlatLayout holds 8 dims");
+
+// Scatter of `values` (cast) into a target: kernel `name`(const char* idx,
+//   const char* vals, long long n, gen::Strided<2, nd> s /* idx, vals */,
+//   gen::FlatLayout target, long long* winner, int pass).
+std::string ScatterBody(DType values, DType target, int nd, const std::string& name);
+
+// Nonzero of a bool mask of `nd` collapsed dims: name + "_count"(mask, n,
+// chunk, gen::Strided<1, nd> s, long long* counts) with one block per chunk,
+// then name + "_write"(mask, n, chunk, s, counts, long long* out, out_n).
+std::string NonzeroBody(int nd, const std::string& name);
+
+// Stable segmented bitonic sort, lines padded to a power of two p:
+//   name + "_init"(in, lines, n, p, gen::Strided<1, nd> s, keys, idx)
+//   name + "_step"(keys, idx, total, n, p, k, j)   for k = 2..p, j = k/2..1
+//   name + "_out"(keys, idx, lines, n, p, out, ind /* may be null */)
+std::string SortBody(DType dtype, int nd, const std::string& name);
+
+// Tiled matrix product of C-contiguous operands: kernel `name`(a, b, out,
+// batch, m, k, n); grid x: 16x16 output tiles, y: batches; 256 threads.
+std::string MatmulBody(DType dtype, const std::string& name);
+
 }  // namespace cuda
 }  // namespace arrayd
 
