@@ -275,6 +275,11 @@ View ReverseStep2(const View& v) {  // v[::-2] along the first axis
 }
 
 class CudaVsCpu : public testing::Test {
+ public:
+  Pair UploadBytes(DType dtype, const Shape& shape, const std::vector<char>& bytes) {
+    return Upload(dtype, shape, bytes);
+  }
+
  protected:
   void SetUp() override {
     Backends& b = GetBackends();
@@ -602,6 +607,249 @@ TEST_P(CudaVsCpuDType, ArgReduce) {
 
 INSTANTIATE_TEST_SUITE_P(AllDTypes, CudaVsCpuDType, testing::ValuesIn(AllDTypes()),
                          DTypeParamName);
+
+// ---- where, gather, scatter, nonzero, sort, matmul -----------------------
+
+// An int64 array of `shape` holding `values` on both backends.
+Pair UploadInt64(CudaVsCpu* t, const Shape& shape, const std::vector<int64_t>& values);
+
+TEST_P(CudaVsCpuDType, Where) {
+  const DType t = GetParam();
+  for (const Layout& l : Layouts()) {
+    Pair cond = Derive(Random(DType::kBool, l.base, 0, 1, 5), l.view);
+    Pair x = Derive(Random(t, l.base, -9, 9, 1), l.view);
+    Pair y = Random(t, cond.c.shape, -9, 9, 2);
+    Pair out = Output(t, cond.c.shape);
+    Both([&](Stream* s, const View*) {
+      const bool cpu = s == cs_;
+      return s->Where(cpu ? cond.c : cond.g, cpu ? x.c : x.g, cpu ? y.c : y.g, cpu ? out.c : out.g);
+    }, "where");
+    ExpectSame(out, absl::StrCat("where ", l.name));
+  }
+}
+
+// Random in-range flat positions (with repeats) into an array of `size`.
+std::vector<int64_t> RandomPositions(int64_t count, int64_t size, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> out(static_cast<size_t>(count));
+  for (int64_t& v : out) v = std::uniform_int_distribution<int64_t>(0, size - 1)(rng);
+  return out;
+}
+
+TEST_P(CudaVsCpuDType, Gather) {
+  const DType t = GetParam();
+  for (const Layout& l : Layouts()) {
+    if (l.name == "empty") continue;
+    Pair in = Derive(Random(t, l.base, -100, 100, 3), l.view);
+    const int64_t size = in.c.size();
+    for (const Shape& ishape : {Shape{3, 50}, Shape{}, Shape{0}, Shape{1001}}) {
+      Pair index = UploadInt64(this, ishape, RandomPositions(ShapeSize(ishape), size, 9));
+      Pair out = Output(t, ishape);
+      const std::string what = absl::StrCat("gather from ", l.name, " index ", ShapeString(ishape));
+      Both([&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->Gather(cpu ? in.c : in.g, cpu ? index.c : index.g, cpu ? out.c : out.g);
+      }, what);
+      ExpectSame(out, what);
+    }
+    // A strided index.
+    Pair index = Derive(UploadInt64(this, {20, 30}, RandomPositions(600, size, 4)), TransposeView);
+    Pair out = Output(t, index.c.shape);
+    Both([&](Stream* s, const View*) {
+      const bool cpu = s == cs_;
+      return s->Gather(cpu ? in.c : in.g, cpu ? index.c : index.g, cpu ? out.c : out.g);
+    }, "gather strided index");
+    ExpectSame(out, absl::StrCat("gather from ", l.name, " with a transposed index"));
+  }
+}
+
+TEST_P(CudaVsCpuDType, Scatter) {
+  const DType t = GetParam();
+  struct Target {
+    std::string name;
+    Shape base;
+    std::function<View(const View&)> view;
+  };
+  auto id = [](const View& v) { return v; };
+  const Target targets[] = {{"contiguous", {1003}, id},
+                            {"transposed", {29, 37}, TransposeView},
+                            {"reversed_step2", {61, 3, 5}, ReverseStep2},
+                            {"zero_d", {}, id}};
+  for (DType from : {t, DType::kFloat64, DType::kInt64, DType::kBool, DType::kComplex128}) {
+    for (const Target& tg : targets) {
+      // The same garbage on both sides, then the scatter.
+      Pair target = Derive(Random(t, tg.base, -50, 50, 21), tg.view);
+      const int64_t size = target.c.size();
+      // Many repeats: the last write must win.
+      for (const Shape& ishape : {Shape{500}, Shape{7, 11}, Shape{}, Shape{0}}) {
+        Pair index = UploadInt64(this, ishape, RandomPositions(ShapeSize(ishape), size, 13));
+        Pair values = Random(from, ishape, -100, 100, 17);
+        const std::string what = absl::StrCat("scatter ", DTypeName(from), " into ", tg.name,
+                                              " index ", ShapeString(ishape));
+        Both([&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Scatter(cpu ? values.c : values.g, cpu ? index.c : index.g,
+                            cpu ? target.c : target.g);
+        }, what);
+        ExpectSame(target, what);
+      }
+      // Strided index and values.
+      Pair index = Derive(UploadInt64(this, {13, 17}, RandomPositions(221, size, 6)), TransposeView);
+      Pair values = Derive(Random(from, {13, 17}, -100, 100, 7), TransposeView);
+      Both([&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->Scatter(cpu ? values.c : values.g, cpu ? index.c : index.g,
+                          cpu ? target.c : target.g);
+      }, "scatter strided");
+      ExpectSame(target, absl::StrCat("scatter ", DTypeName(from), " into ", tg.name,
+                                      " with transposed index/values"));
+    }
+  }
+}
+
+TEST_F(CudaVsCpu, Nonzero) {
+  struct Case {
+    std::string name;
+    Shape base;
+    std::function<View(const View&)> view;
+    double density;  // of true values
+  };
+  auto id = [](const View& v) { return v; };
+  const Case cases[] = {
+      {"small", {37}, id, 0.5},
+      {"all_false", {1000}, id, 0},
+      {"all_true", {5000}, id, 1},
+      {"zero_d_true", {}, id, 1},
+      {"zero_d_false", {}, id, 0},
+      {"empty", {0, 3}, id, 0.5},
+      {"transposed", {129, 257}, TransposeView, 0.3},
+      {"reversed_step2", {61, 3, 5}, ReverseStep2, 0.5},
+      {"broadcast", {1, 37}, [](const View& v) { return *BroadcastTo(v, Shape{29, 37}); }, 0.5},
+      {"large_sparse", {(1 << 22) + 7}, id, 0.001},
+      {"large_dense", {3, (1 << 20) + 5}, id, 0.9},
+  };
+  for (const Case& c : cases) {
+    const int64_t n = ShapeSize(c.base);
+    std::mt19937_64 rng(42);
+    std::vector<char> bytes(static_cast<size_t>(n));
+    for (char& b : bytes) b = std::uniform_real_distribution<double>(0, 1)(rng) < c.density;
+    Pair mask = Derive(Upload(DType::kBool, c.base, bytes), c.view);
+    // The count, from the CPU's view of the mask.
+    std::vector<char> host = Download(cs_, mask.c);
+    int64_t count = 0;
+    for (char b : host) count += b != 0;
+    Pair out = Output(DType::kInt64, {count});
+    Both([&](Stream* s, const View*) {
+      const bool cpu = s == cs_;
+      return s->Nonzero(cpu ? mask.c : mask.g, cpu ? out.c : out.g);
+    }, c.name);
+    ExpectSame(out, absl::StrCat("nonzero ", c.name));
+  }
+}
+
+TEST_P(CudaVsCpuDType, Sort) {
+  const DType t = GetParam();
+  struct Case {
+    Shape shape;
+    bool transpose;
+    int nan_every;
+    double range;  // small ranges: many ties (stability)
+  };
+  const Case cases[] = {
+      {{7, 130}, false, 0, 100},  {{7, 130}, false, 0, 3},   {{3, 1000}, false, 7, 50},
+      {{130, 7}, true, 0, 3},     {{1}, false, 0, 10},       {{}, false, 0, 10},
+      {{0, 5}, false, 0, 10},     {{5, 0}, false, 0, 10},    {{2, 3, 17}, false, 5, 4},
+      {{(1 << 16) + 3}, false, 11, 1000}, {{20000, 3}, false, 0, 2}, {{4, 33}, true, 3, 5},
+  };
+  for (const Case& c : cases) {
+    Pair in = Random(t, c.shape, -c.range, c.range, 31, c.nan_every);
+    if (c.transpose) in = Derive(in, TransposeView);
+    for (bool with_indices : {false, true}) {
+      Pair out = Output(t, in.c.shape);
+      Pair ind = Output(DType::kInt64, in.c.shape);
+      const std::string what = absl::StrCat("sort ", ShapeString(c.shape), c.transpose ? " transposed" : "",
+                                            " nan ", c.nan_every, " range ", c.range,
+                                            with_indices ? " with indices" : "");
+      Both([&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g,
+                       with_indices ? (cpu ? &ind.c : &ind.g) : nullptr);
+      }, what);
+      ExpectSame(out, what);
+      if (with_indices) ExpectSame(ind, what + " (indices)");
+    }
+  }
+}
+
+TEST_F(CudaVsCpu, SortSignedZerosAreEqualAndStable) {
+  const double vals[] = {0.0, -0.0, 1.0, -0.0, 0.0, NAN, -1.0, -0.0};
+  for (DType t : {DType::kFloat16, DType::kFloat32, DType::kFloat64, DType::kComplex64}) {
+    std::vector<char> bytes(8 * ItemSize(t));
+    for (int i = 0; i < 8; ++i) {
+      DispatchDType(t, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T v = kernels::Cast<T>(vals[i]);
+        std::memcpy(&bytes[i * ItemSize(t)], &v, ItemSize(t));
+        return 0;
+      });
+    }
+    Pair in = Upload(t, {8}, bytes);
+    Pair out = Output(t, {8});
+    Pair ind = Output(DType::kInt64, {8});
+    Both([&](Stream* s, const View*) {
+      const bool cpu = s == cs_;
+      return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g, cpu ? &ind.c : &ind.g);
+    }, "sort zeros");
+    ExpectSame(ind, absl::StrCat("argsort of signed zeros ", DTypeName(t)));
+    // Bytes too: -0.0 and 0.0 keep their order.
+    std::vector<char> c = Download(cs_, out.c), g = Download(gs_, out.g);
+    EXPECT_TRUE(c == g) << DTypeName(t);
+  }
+}
+
+TEST_P(CudaVsCpuDType, Matmul) {
+  const DType t = GetParam();
+  struct Case {
+    int64_t batch, m, k, n;
+  };
+  std::vector<Case> cases = {{1, 1, 1, 1},   {2, 3, 4, 5},  {3, 33, 17, 45}, {1, 64, 0, 7},
+                             {0, 2, 3, 4},   {2, 0, 3, 4},  {2, 3, 4, 0},    {1, 130, 257, 66},
+                             {5, 16, 16, 16}, {1, 1, 300, 1}};
+  if (t == DType::kInt32) cases.push_back({70000, 2, 3, 2});  // over the grid's y limit
+  for (const Case& c : cases) {
+    // Multiples of 1/8 in [-1, 1]: float sums are exact, so every order agrees.
+    const double lo = IsInexact(t) ? -1 : -3, hi = IsInexact(t) ? 1 : 3;
+    Pair a = Random(t, {c.batch, c.m, c.k}, lo, hi, 51);
+    Pair b = Random(t, {c.batch, c.k, c.n}, lo, hi, 52);
+    Pair out = Output(t, {c.batch, c.m, c.n});
+    const std::string what = absl::StrCat("matmul ", c.batch, "x", c.m, "x", c.k, "x", c.n);
+    Both([&](Stream* s, const View*) {
+      const bool cpu = s == cs_;
+      return s->Matmul(cpu ? a.c : a.g, cpu ? b.c : b.g, cpu ? out.c : out.g);
+    }, what);
+    ExpectSame(out, what);
+  }
+}
+
+TEST_F(CudaVsCpu, MatmulFloat32IsNotTf32) {
+  // 1 + 2**-20 loses its low bits in TF32 (10-bit mantissa) but not in fp32.
+  const float x = 1.0f + std::ldexp(1.0f, -20);
+  std::vector<char> bytes(sizeof(float));
+  std::memcpy(bytes.data(), &x, sizeof(float));
+  Pair a = Upload(DType::kFloat32, {1, 1, 1}, bytes);
+  Pair out = Output(DType::kFloat32, {1, 1, 1});
+  ASSERT_TRUE(gs_->Matmul(a.g, a.g, out.g).ok());
+  std::vector<char> g = Download(gs_, out.g);
+  float r;
+  std::memcpy(&r, g.data(), sizeof(float));
+  EXPECT_EQ(r, x * x);
+}
+
+Pair UploadInt64(CudaVsCpu* t, const Shape& shape, const std::vector<int64_t>& values) {
+  std::vector<char> bytes(values.size() * sizeof(int64_t));
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+  return t->UploadBytes(DType::kInt64, shape, bytes);
+}
 
 TEST_F(CudaVsCpu, LargeHostCopiesRoundTrip) {
   // Over two staging buffers, not a multiple of their size.
