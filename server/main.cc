@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "backend/backend.h"
 #include "ops/registry.h"
+#include "rpc/local_transport.h"
 #include "rpc/service.h"
 #include "spdlog/spdlog.h"
 
@@ -31,6 +32,8 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --log-level LEVEL    trace, debug, info (default), warn, error
   --session-quota N    bytes one session may hold (default: no limit)
   --max-inline-bytes N largest array carried inside a batch or sync reply (default 1 MiB)
+  --no-local-socket    do not offer the same-host op socket (PATH.ops beside the
+                       first unix:PATH address)
   --version            print the version and the backends compiled in
   --help               this text
 )";
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
   std::string backend_name = "auto";
   std::string log_level = "info";
   arrayd::ServiceOptions options;
+  bool local_socket = true;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -82,6 +86,8 @@ int main(int argc, char** argv) {
         std::cerr << "arrayd: --session-quota needs a number of bytes\n";
         return 2;
       }
+    } else if (arg == "--no-local-socket") {
+      local_socket = false;
     } else if (is("--max-inline-bytes")) {
       if (!ParseBytes(value("--max-inline-bytes"), &options.max_inline_bytes)) {
         std::cerr << "arrayd: --max-inline-bytes needs a number of bytes\n";
@@ -115,6 +121,14 @@ int main(int argc, char** argv) {
   }
   spdlog::info("backend {}: {}", (*backend)->name(), why);
 
+  // The same-host op socket sits beside the first unix socket address.
+  std::string local_path;
+  for (const std::string& addr : listen) {
+    if (local_socket && local_path.empty() && absl::StartsWith(addr, "unix:")) {
+      local_path = addr.substr(5) + ".ops";
+    }
+  }
+  options.local_op_socket = local_path;
   arrayd::ArraydService service(backend->get(), &arrayd::DefaultRegistry(), options);
   grpc::ServerBuilder builder;
   for (const std::string& addr : listen) {
@@ -128,13 +142,24 @@ int main(int argc, char** argv) {
     spdlog::error("cannot listen on {}", absl::StrJoin(listen, ", "));
     return 1;
   }
-  spdlog::info("arrayd {} serving on {}", arrayd::kVersion, absl::StrJoin(listen, ", "));
+  std::unique_ptr<arrayd::LocalTransport> local;
+  if (!local_path.empty()) {
+    auto transport = arrayd::LocalTransport::Listen(local_path, &service);
+    if (transport.ok()) {
+      local = *std::move(transport);
+    } else {
+      spdlog::warn("no same-host op socket: {}", transport.status().ToString());
+    }
+  }
+  spdlog::info("arrayd {} serving on {}{}", arrayd::kVersion, absl::StrJoin(listen, ", "),
+               local ? " (same-host op socket " + local_path + ")" : "");
 
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&signals, &sig);
     spdlog::info("signal {}: draining {} session(s)", sig, service.num_sessions());
     service.StartDraining();
+    if (local) local->Shutdown();
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   });
   server->Wait();

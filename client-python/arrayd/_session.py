@@ -19,6 +19,8 @@ import os
 import queue
 import shutil
 import subprocess
+import socket
+import struct
 import threading
 import time
 import weakref
@@ -177,14 +179,21 @@ class Session:
             queue.SimpleQueue())
         self._wake = threading.Event()
 
-        stream = ch.stream_stream(
-            _SERVICE + "OpStream",
-            request_serializer=pb.ClientMessage.SerializeToString,
-            response_deserializer=pb.ServerMessage.FromString)
         first = pb.ClientMessage()
         first.open.client_name = client_name
+        local = _LocalStream.connect(self.capabilities.local_op_socket)
+        if local is not None:
+            # Same host: the op stream over the server's unix socket (frames),
+            # much cheaper per round trip than a Python gRPC stream.
+            self._requests = local
+            self._responses = local
+        else:
+            stream = ch.stream_stream(
+                _SERVICE + "OpStream",
+                request_serializer=pb.ClientMessage.SerializeToString,
+                response_deserializer=pb.ServerMessage.FromString)
+            self._responses = stream(self._request_iter())
         self._requests.put(first)
-        self._responses = stream(self._request_iter())
         try:
             msg = next(self._responses)
         except (grpc.RpcError, StopIteration) as e:
@@ -423,6 +432,85 @@ class Session:
         state = "closed" if self._closed else "open"
         return (f"<arrayd.Session {getattr(self, 'session_id', '?')} "
                 f"{self.address!r} {state}>")
+
+
+class _LocalStream:
+    """The op stream over the server's same-host unix socket.
+
+    Frames are a 4-byte little-endian length and a serialized ClientMessage
+    (out) or ServerMessage (in). It stands in for both the request queue
+    (``put``; ``None`` half-closes) and the response iterator of the gRPC
+    stream. Replies come only at sync points, read by the syncing thread.
+    """
+
+    def __init__(self, sock: socket.socket):
+        self._sock = sock
+        self._send_lock = threading.Lock()
+        self._done_callbacks: list[Any] = []
+
+    @staticmethod
+    def connect(path: str) -> "_LocalStream | None":
+        if not path or os.environ.get("ARRAYD_NO_LOCAL_SOCKET") or not os.path.exists(path):
+            return None
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(path)
+        except OSError:
+            sock.close()
+            return None
+        return _LocalStream(sock)
+
+    def put(self, msg: pb.ClientMessage | None) -> None:
+        try:
+            if msg is None:
+                self._sock.shutdown(socket.SHUT_WR)
+                return
+            data = msg.SerializeToString()
+            with self._send_lock:
+                self._sock.sendall(struct.pack("<I", len(data)) + data)
+        except OSError:
+            pass  # the reader sees the end of the stream and reports it
+
+    def _read(self, n: int) -> bytes:
+        buf = bytearray(n)
+        view = memoryview(buf)
+        got = 0
+        while got < n:
+            k = self._sock.recv_into(view[got:])
+            if k == 0:
+                raise EOFError
+            got += k
+        return bytes(buf)
+
+    def __iter__(self) -> "_LocalStream":
+        return self
+
+    def __next__(self) -> pb.ServerMessage:
+        try:
+            (n,) = struct.unpack("<I", self._read(4))
+            return pb.ServerMessage.FromString(self._read(n))
+        except (OSError, EOFError):
+            self._finish()
+            raise StopIteration from None
+
+    def _finish(self) -> None:
+        callbacks, self._done_callbacks = self._done_callbacks, []
+        for cb in callbacks:
+            cb(self)
+
+    def add_done_callback(self, cb: Any) -> None:
+        # close(): the server ends the stream once the session has stopped.
+        self._done_callbacks.append(cb)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        try:
+            while self._sock.recv(65536):
+                pass
+        except OSError:
+            pass
+        self._sock.close()
+        self._finish()
 
 
 def _flusher_main(ref: "weakref.ref[Session]", wake: threading.Event) -> None:

@@ -269,6 +269,7 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
     for (const std::string& b : CompiledBackends()) op->add_backends(b);
   }
   response->set_max_inline_bytes(options_.max_inline_bytes);
+  response->set_local_op_socket(options_.local_op_socket);
   auto* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
   return reactor;

@@ -25,6 +25,7 @@ struct ServiceOptions {
   uint64_t session_quota_bytes = 0;
   uint64_t max_inline_bytes = 1 << 20;
   uint64_t chunk_bytes = 4 << 20;
+  std::string local_op_socket;  // advertised in Capabilities when set
 };
 
 // Thread-safe.

@@ -1,0 +1,182 @@
+#include "rpc/local_transport.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/notification.h"
+#include "spdlog/spdlog.h"
+
+namespace arrayd {
+namespace {
+
+constexpr uint32_t kMaxFrameBytes = 256u << 20;
+
+bool ReadFull(int fd, void* data, size_t n) {
+  char* p = static_cast<char*>(data);
+  while (n > 0) {
+    ssize_t r = ::read(fd, p, n);
+    if (r == 0) return false;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += r;
+    n -= static_cast<size_t>(r);
+  }
+  return true;
+}
+
+bool WriteFull(int fd, const void* data, size_t n) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+// One connection's writer: frames from the session's executor thread.
+struct Writer {
+  int fd;
+  absl::Mutex mu;
+  bool Send(const v1::ServerMessage& message) {
+    std::string frame(4, '\0');
+    message.AppendToString(&frame);
+    uint32_t n = static_cast<uint32_t>(frame.size() - 4);
+    for (int i = 0; i < 4; ++i) frame[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+    absl::MutexLock lock(&mu);
+    return WriteFull(fd, frame.data(), frame.size());
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std::string& path,
+                                                                       ArraydService* service) {
+  sockaddr_un addr{};
+  if (path.size() >= sizeof(addr.sun_path)) {
+    return absl::InvalidArgumentError(absl::StrCat("socket path too long: ", path));
+  }
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return absl::InternalError(absl::StrCat("socket: ", std::strerror(errno)));
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  ::unlink(path.c_str());
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || ::listen(fd, 64) != 0) {
+    int err = errno;
+    ::close(fd);
+    return absl::InternalError(absl::StrCat("cannot listen on ", path, ": ", std::strerror(err)));
+  }
+  return std::unique_ptr<LocalTransport>(new LocalTransport(path, fd, service));
+}
+
+LocalTransport::LocalTransport(std::string path, int listen_fd, ArraydService* service)
+    : path_(std::move(path)), listen_fd_(listen_fd), service_(service) {
+  acceptor_ = std::thread([this] { AcceptLoop(); });
+}
+
+LocalTransport::~LocalTransport() { Shutdown(); }
+
+void LocalTransport::Shutdown() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (shut_down_) return;
+    shut_down_ = true;
+    ::shutdown(listen_fd_, SHUT_RDWR);
+    for (int fd : connections_) ::shutdown(fd, SHUT_RDWR);  // readers see EOF
+  }
+  if (acceptor_.joinable()) acceptor_.join();
+  {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](int* active) { return *active == 0; }, &active_));
+  }
+  ::close(listen_fd_);
+  ::unlink(path_.c_str());
+}
+
+void LocalTransport::AcceptLoop() {
+  while (true) {
+    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      return;  // shut down
+    }
+    absl::MutexLock lock(&mu_);
+    if (shut_down_) {
+      ::close(fd);
+      return;
+    }
+    connections_.push_back(fd);
+    ++active_;
+    std::thread([this, fd] { Serve(fd); }).detach();
+  }
+}
+
+void LocalTransport::Serve(int fd) {
+  auto writer = std::make_shared<Writer>();
+  writer->fd = fd;
+  std::shared_ptr<Session> session;
+  std::string buffer;
+  while (true) {
+    unsigned char header[4];
+    if (!ReadFull(fd, header, 4)) break;
+    uint32_t n = header[0] | header[1] << 8 | header[2] << 16 | static_cast<uint32_t>(header[3]) << 24;
+    if (n > kMaxFrameBytes) {
+      spdlog::warn("local op socket: frame of {} bytes refused", n);
+      break;
+    }
+    buffer.resize(n);
+    if (!ReadFull(fd, buffer.data(), n)) break;
+    v1::ClientMessage message;
+    if (!message.ParseFromString(buffer)) {
+      spdlog::warn("local op socket: malformed message");
+      break;
+    }
+    if (!session) {
+      if (!message.has_open()) break;
+      auto opened = service_->OpenSession(
+          message.open(), [writer](v1::ServerMessage m) { writer->Send(m); });
+      if (!opened.ok()) {
+        spdlog::warn("local op socket: session refused: {}", opened.status().ToString());
+        break;
+      }
+      session = *std::move(opened);
+      v1::ServerMessage reply;
+      reply.mutable_opened()->set_session_id(session->id());
+      reply.mutable_opened()->set_backend(service_->backend()->name());
+      reply.mutable_opened()->set_session_token(session->token());
+      if (!writer->Send(reply)) break;
+      message.clear_open();
+      if (message.ops_size() == 0 && message.frees_size() == 0 && !message.has_sync()) continue;
+    }
+    session->Enqueue(std::move(message));
+  }
+  if (session) {
+    absl::Notification stopped;
+    session->Stop([&stopped] { stopped.Notify(); });
+    stopped.WaitForNotification();
+    service_->CloseSession(session->id());
+    session.reset();
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    connections_.erase(std::remove(connections_.begin(), connections_.end(), fd),
+                       connections_.end());
+    ::close(fd);
+    --active_;
+  }
+}
+
+}  // namespace arrayd
