@@ -646,16 +646,27 @@ absl::Status CudaStream::Sort(const View& in, const View& out, const View* indic
   ARRAYD_ASSIGN_OR_RETURN(CUfunction init_fn, dev_->kernels->Get(source, name + "_init"));
   ARRAYD_ASSIGN_OR_RETURN(CUfunction step_fn, dev_->kernels->Get(source, name + "_step"));
   ARRAYD_ASSIGN_OR_RETURN(CUfunction out_fn, dev_->kernels->Get(source, name + "_out"));
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction local_fn, dev_->kernels->Get(source, name + "_local"));
 
   const char* src = in.data();
   const long long grid = std::min(CeilDiv(total, kBlockSize), kMaxBlocks);
   void* init_args[] = {&src, &lines, &n, &p, strided.data(), &keys, &idx};
   ARRAYD_RETURN_IF_ERROR(LaunchFunction(init_fn, grid, 1, init_args));
-  for (long long k = 2; k <= p; k *= 2) {
-    for (long long j = k / 2; j >= 1; j /= 2) {
+  // Bitonic sort of every line: the steps (k, j) with j < kSortTile run in
+  // shared memory (a block per tile of kSortTile elements, several steps per
+  // launch); the others one launch each over global memory.
+  const long long tiles = std::min(CeilDiv(total, kSortTile), kMaxBlocks);
+  auto local = [&](long long k_first, long long k_last, long long j_first) {
+    void* local_args[] = {&keys, &idx, &total, &n, &p, &k_first, &k_last, &j_first};
+    return LaunchFunction(local_fn, tiles, 1, local_args);
+  };
+  if (p >= 2) ARRAYD_RETURN_IF_ERROR(local(2, std::min(p, kSortTile), 1));
+  for (long long k = 2 * kSortTile; k <= p; k *= 2) {
+    for (long long j = k / 2; j >= kSortTile; j /= 2) {
       void* step_args[] = {&keys, &idx, &total, &n, &p, &k, &j};
       ARRAYD_RETURN_IF_ERROR(LaunchFunction(step_fn, grid, 1, step_args));
     }
+    ARRAYD_RETURN_IF_ERROR(local(k, k, kSortTile / 2));
   }
   const char* ckeys = keys;
   const long long* cidx = idx;

@@ -290,6 +290,52 @@ __device__ __forceinline__ void SortStep(T* keys, long long* idx, long long tota
   }
 }
 
+// The steps (k, j) with j < 1024 of the bitonic sort, in shared memory:
+// k = k_first (from j = j_first down) .. k_last (from j = k / 2 down). Tiles
+// of 1024 elements are aligned, so every partner is in the tile.
+template <typename T>
+__device__ __forceinline__ void SortLocal(T* keys, long long* idx, long long total, long long n,
+                                          long long p, long long k_first, long long k_last,
+                                          long long j_first) {
+  const int kTile = 1024;
+  __shared__ __align__(16) unsigned char raw_keys[kTile * sizeof(T)];
+  __shared__ long long s_idx[kTile];
+  T* s_keys = reinterpret_cast<T*>(raw_keys);
+  for (long long base = blockIdx.x * (long long)kTile; base < total;
+       base += (long long)gridDim.x * kTile) {
+    const int count = total - base < kTile ? (int)(total - base) : kTile;
+    for (int t = threadIdx.x; t < count; t += blockDim.x) {
+      s_keys[t] = keys[base + t];
+      s_idx[t] = idx[base + t];
+    }
+    __syncthreads();
+    for (long long k = k_first; k <= k_last; k *= 2) {
+      for (long long j = k == k_first ? j_first : k / 2; j >= 1; j /= 2) {
+        for (int t = threadIdx.x; t < count; t += blockDim.x) {
+          const int u = t ^ (int)j;
+          if (u <= t || u >= count) continue;
+          const bool up = (((base + t) & (p - 1)) & k) == 0;
+          const T a = s_keys[t], b = s_keys[u];
+          const long long ia = s_idx[t], ib = s_idx[u];
+          const bool swap = up ? SortBefore(b, ib, a, ia, n) : SortBefore(a, ia, b, ib, n);
+          if (swap) {
+            s_keys[t] = b;
+            s_keys[u] = a;
+            s_idx[t] = ib;
+            s_idx[u] = ia;
+          }
+        }
+        __syncthreads();
+      }
+    }
+    for (int t = threadIdx.x; t < count; t += blockDim.x) {
+      keys[base + t] = s_keys[t];
+      idx[base + t] = s_idx[t];
+    }
+    __syncthreads();
+  }
+}
+
 template <typename T>
 __device__ __forceinline__ void SortOut(const T* keys, const long long* idx, long long lines,
                                         long long n, long long p, T* out, long long* ind) {
@@ -615,6 +661,11 @@ std::string SortBody(DType dtype, int nd, const std::string& name) {
       "_step(char* keys, long long* idx, long long total, long long n, long long p, long long k, "
       "long long j) {\n  arrayd::kernels::gen::SortStep<", t, ">(reinterpret_cast<", t,
       "*>(keys), idx, total, n, p, k, j);\n}\n",
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "_local(char* keys, long long* idx, long long total, long long n, long long p, "
+      "long long k_first, long long k_last, long long j_first) {\n"
+      "  arrayd::kernels::gen::SortLocal<", t, ">(reinterpret_cast<", t,
+      "*>(keys), idx, total, n, p, k_first, k_last, j_first);\n}\n",
       "extern \"C\" __global__ void __launch_bounds__(256) ", name,
       "_out(const char* keys, const long long* idx, long long lines, long long n, long long p, "
       "char* out, long long* ind) {\n  arrayd::kernels::gen::SortOut<", t, ">(reinterpret_cast<const ",

@@ -110,9 +110,13 @@ std::string NonzeroBody(int nd, const std::string& name);
 
 // Stable segmented bitonic sort, lines padded to a power of two p:
 //   name + "_init"(in, lines, n, p, gen::Strided<1, nd> s, keys, idx)
-//   name + "_step"(keys, idx, total, n, p, k, j)   for k = 2..p, j = k/2..1
+//   name + "_step"(keys, idx, total, n, p, k, j)   one step (k, j) in global memory
+//   name + "_local"(keys, idx, total, n, p, k_first, k_last, j_first): the
+//       steps with j < kSortTile, in shared memory, one block per tile
 //   name + "_out"(keys, idx, lines, n, p, out, ind /* may be null */)
 std::string SortBody(DType dtype, int nd, const std::string& name);
+// Elements per tile of the "_local" sort kernel (a power of two).
+inline constexpr long long kSortTile = 1024;
 
 // Tiled matrix product of C-contiguous operands: kernel `name`(a, b, out,
 // batch, m, k, n); grid x: 16x16 output tiles, y: batches; 256 threads.
