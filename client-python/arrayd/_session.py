@@ -178,6 +178,7 @@ class Session:
         self._requests: queue.SimpleQueue[pb.ClientMessage | None] = (
             queue.SimpleQueue())
         self._wake = threading.Event()
+        self._arena: _ShmArena | None = None  # shared memory, same host only
 
         first = pb.ClientMessage()
         first.open.client_name = client_name
@@ -321,6 +322,8 @@ class Session:
             shape = tuple(f.shape)
             if f.inline:
                 arr = np.frombuffer(f.data, dtype=dtype).reshape(shape).copy()
+            elif isinstance(self._requests, _LocalStream):
+                arr = self._download_shm(h, dtype, shape)
             else:
                 arr = self._download(h)
             out.append(arr)
@@ -357,6 +360,28 @@ class Session:
                 f"Download of {handle}: got {pos} of {total} bytes")
         return out
 
+    def _shm(self) -> "_ShmArena":
+        if self._arena is None:
+            self._arena = _ShmArena(self.session_id)
+        return self._arena
+
+    def _download_shm(self, handle: int, dtype: np.dtype,
+                      shape: tuple[int, ...]) -> np.ndarray:
+        """Large array through the shared memory segment (same host)."""
+        out = np.empty(shape, dtype=dtype)
+        nbytes = out.nbytes
+        arena = self._shm()
+        segment = arena.view(nbytes)
+        self.record("download_shm", (handle,), (),
+                    {"segment": arena.path, "offset": 0})
+        reply = self._sync()
+        for e in reply.errors:
+            if e.op == "download_shm":
+                raise from_op_error(e)
+        self._deferred.extend(reply.errors)
+        _parallel_copy(out.reshape(-1).view(np.uint8), segment[:nbytes])
+        return out
+
     def upload(self, arr: np.ndarray) -> int:
         """Copies a numpy array into a new handle and returns the handle."""
         dt = _dtypes.normalize(arr.dtype)
@@ -369,6 +394,16 @@ class Session:
                         {"dtype": dt, "shape": shape, "data": arr.tobytes()})
             return h
         self.check_open()
+        if isinstance(self._requests, _LocalStream):
+            # Same host: through shared memory, then a sync so that the
+            # segment can be reused (upload errors surface at the fetch).
+            arena = self._shm()
+            _parallel_copy(arena.view(arr.nbytes), arr.reshape(-1).view(np.uint8))
+            self.record("upload_shm", (), (h,),
+                        {"segment": arena.path, "offset": 0, "dtype": dt,
+                         "shape": shape})
+            self._deferred.extend(self._sync().errors)
+            return h
         self.flush()
         header = pb.UploadChunk(session_id=self.session_id, handle=h,
                                 session_token=self._token,
@@ -411,6 +446,8 @@ class Session:
             self._mark_closed("disconnected")
         self.scalars.clear()
         self._requests.put(None)  # ends the request stream (half-close)
+        if self._arena is not None:
+            self._arena.close()
         # Give the server a moment to end the stream, then tear down.
         done = threading.Event()
         try:
@@ -432,6 +469,60 @@ class Session:
         state = "closed" if self._closed else "open"
         return (f"<arrayd.Session {getattr(self, 'session_id', '?')} "
                 f"{self.address!r} {state}>")
+
+
+_COPY_POOL: Any = None
+_PARALLEL_COPY_BYTES = 32 << 20
+
+
+def _parallel_copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """dst[:] = src for 1-D uint8 arrays, on several threads when large
+    (numpy releases the GIL while it copies)."""
+    global _COPY_POOL
+    n = src.nbytes
+    workers = min(8, os.cpu_count() or 1)
+    if n < _PARALLEL_COPY_BYTES or workers < 2:
+        np.copyto(dst, src)
+        return
+    if _COPY_POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _COPY_POOL = ThreadPoolExecutor(workers, thread_name_prefix="arrayd-copy")
+    step = ((n + workers - 1) // workers + 4095) // 4096 * 4096
+    jobs = [_COPY_POOL.submit(np.copyto, dst[i:i + step], src[i:i + step])
+            for i in range(0, n, step)]
+    for j in jobs:
+        j.result()
+
+
+class _ShmArena:
+    """A shared memory file (/dev/shm/arrayd-*) for bulk transfers with a
+    server on this host; it grows as needed and is removed with the session."""
+
+    def __init__(self, session_id: int):
+        self.path = f"/dev/shm/arrayd-{os.getpid()}-{session_id}-{id(self):x}"
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        self._size = 0
+        self._buf: np.ndarray | None = None
+
+    def view(self, nbytes: int) -> np.ndarray:
+        """The first nbytes of the segment, as uint8 (grows it if needed)."""
+        if nbytes > self._size or self._buf is None:
+            import mmap
+            size = max(nbytes, 2 * self._size, 1 << 20)
+            os.ftruncate(self._fd, size)
+            self._buf = np.frombuffer(mmap.mmap(self._fd, size), dtype=np.uint8)
+            self._size = size
+        return self._buf[:nbytes]
+
+    def close(self) -> None:
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        try:
+            os.close(self._fd)
+        except OSError:
+            pass
 
 
 class _LocalStream:

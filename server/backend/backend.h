@@ -82,6 +82,15 @@ class Stream {
   virtual absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
                                  const View& out) = 0;
 
+  // A hint that [data, data + n) is host memory that CopyFromHost and
+  // CopyToHost will use again and again (a client's shared memory); a GPU
+  // backend may pin it so copies run at DMA speed. Call
+  // UnregisterHostMemory(data) before unmapping it.
+  virtual absl::Status RegisterHostMemory(void* /*data*/, size_t /*n*/) {
+    return absl::OkStatus();
+  }
+  virtual void UnregisterHostMemory(void* /*data*/) {}
+
   // out = cond ? x : y elementwise; x, y and out share a dtype, cond is bool.
   virtual absl::Status Where(const View& /*cond*/, const View& /*x*/, const View& /*y*/,
                              const View& /*out*/) {

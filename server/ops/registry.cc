@@ -74,6 +74,13 @@ absl::StatusOr<const std::string*> Attrs::Data(const std::string& name) const {
   return &v->data();
 }
 
+absl::StatusOr<std::string> Attrs::String(const std::string& name) const {
+  ARRAYD_ASSIGN_OR_RETURN(const v1::AttrValue* v, Get(name));
+  if (v->value_case() == v1::AttrValue::kS) return v->s();
+  if (v->value_case() == v1::AttrValue::kData) return v->data();
+  return TypeError(absl::StrCat("attribute '", name, "' must be a string"));
+}
+
 absl::StatusOr<Shape> Attrs::GetShape(const std::string& name) const {
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> dims, Ints(name));
   if (dims.size() > static_cast<size_t>(kMaxDims)) {
@@ -148,6 +155,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterIndexingOps(r);
     RegisterLinalgOps(r);
     RegisterRandomOps(r);
+    RegisterTransferOps(r);
     return r;
   }();
   return *registry;

@@ -19,6 +19,7 @@
 #include "array/view.h"
 #include "arrayd/v1/arrayd.pb.h"
 #include "backend/backend.h"
+#include "session/shared_memory.h"
 
 namespace arrayd {
 
@@ -34,6 +35,8 @@ class Attrs {
   absl::StatusOr<DType> GetDType(const std::string& name) const;
   absl::StatusOr<Scalar> GetScalar(const std::string& name) const;
   absl::StatusOr<const std::string*> Data(const std::string& name) const;
+  // A string (AttrValue.s, or bytes).
+  absl::StatusOr<std::string> String(const std::string& name) const;
   // A shape: non-negative dims whose product fits in memory sizes.
   absl::StatusOr<Shape> GetShape(const std::string& name) const;
 
@@ -50,12 +53,15 @@ class OpContext {
   // out=), if any.
   OpContext(Stream* stream, const v1::Op& op, std::vector<View> inputs,
             std::vector<std::optional<View>> existing,
-            std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate)
+            std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate,
+            SharedMemoryMap* shared_memory = nullptr)
       : stream_(stream), attrs_(op.attrs()), inputs_(std::move(inputs)),
         existing_(std::move(existing)), allocate_(std::move(allocate)),
-        results_(existing_.size()) {}
+        shared_memory_(shared_memory), results_(existing_.size()) {}
 
   Stream& stream() { return *stream_; }
+  // The session's shared memory segments (null outside a session).
+  SharedMemoryMap* shared_memory() { return shared_memory_; }
   const Attrs& attrs() const { return attrs_; }
   const View& input(int i) const { return inputs_[i]; }
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
@@ -82,6 +88,7 @@ class OpContext {
   std::vector<View> inputs_;
   std::vector<std::optional<View>> existing_;
   std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate_;
+  SharedMemoryMap* shared_memory_;
   std::vector<View> results_;
 };
 
@@ -114,6 +121,7 @@ void RegisterShapeOps(OpRegistry* registry);
 void RegisterIndexingOps(OpRegistry* registry);
 void RegisterLinalgOps(OpRegistry* registry);
 void RegisterRandomOps(OpRegistry* registry);
+void RegisterTransferOps(OpRegistry* registry);
 
 // The registry with every op of this server.
 const OpRegistry& DefaultRegistry();

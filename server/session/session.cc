@@ -53,6 +53,7 @@ Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
     : id_(id), token_(NewToken()), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
       registry_(registry), options_(options), reply_(std::move(reply)),
       bytes_in_use_(std::make_shared<std::atomic<uint64_t>>(0)) {
+  shared_memory_ = std::make_unique<SharedMemoryMap>(stream_.get());
   executor_ = std::thread([this] { ExecutorLoop(); });
 }
 
@@ -109,6 +110,7 @@ void Session::ExecutorLoop() {
     done = std::move(on_stopped_);
   }
   (void)stream_->Synchronize();
+  shared_memory_.reset();
   if (done) done();
 }
 
@@ -185,7 +187,7 @@ absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
     }
   }
   OpContext ctx(stream_.get(), op, std::move(inputs), std::move(existing),
-                [this](size_t n) { return Allocate(stream_.get(), n); });
+                [this](size_t n) { return Allocate(stream_.get(), n); }, shared_memory_.get());
   ARRAYD_RETURN_IF_ERROR(def->run(ctx));
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     View& result = ctx.results()[i];

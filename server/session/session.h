@@ -21,6 +21,7 @@
 #include "arrayd/v1/arrayd.pb.h"
 #include "backend/backend.h"
 #include "ops/registry.h"
+#include "session/shared_memory.h"
 
 namespace arrayd {
 
@@ -82,6 +83,7 @@ class Session {
   const uint64_t id_;
   const std::string token_;
   std::unique_ptr<Stream> stream_;           // executor thread only
+  std::unique_ptr<SharedMemoryMap> shared_memory_;  // executor thread only
   std::unique_ptr<Stream> transfer_stream_;  // upload/download, under transfer_mu_
   const OpRegistry* registry_;
   const SessionOptions options_;

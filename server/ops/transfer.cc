@@ -1,0 +1,57 @@
+// Bulk transfers through a same-host client's shared memory segment: the
+// client copies its numpy array into the segment and names it in
+// `upload_shm`, or names it in `download_shm` and copies out after the sync.
+// Ordered with the session's other ops, so a download sees every op before.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "ops/registry.h"
+
+namespace arrayd {
+namespace {
+
+absl::StatusOr<char*> Segment(OpContext& ctx, uint64_t nbytes) {
+  if (ctx.shared_memory() == nullptr) {
+    return absl::FailedPreconditionError("shared memory transfers need a session");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(Scalar offset_attr, ctx.attrs().GetScalar("offset"));
+  if (offset_attr.kind != Scalar::kInt || offset_attr.i < 0) {
+    return ValueError("shared memory offset must be a non-negative integer");
+  }
+  const uint64_t offset = static_cast<uint64_t>(offset_attr.i);
+  ARRAYD_ASSIGN_OR_RETURN(std::string path, ctx.attrs().String("segment"));
+  ARRAYD_ASSIGN_OR_RETURN(char* base, ctx.shared_memory()->Map(path, offset + nbytes));
+  return base + offset;
+}
+
+absl::Status RunUploadShm(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, ctx.attrs().GetDType("dtype"));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(dtype, std::move(shape)));
+  ARRAYD_ASSIGN_OR_RETURN(char* src, Segment(ctx, static_cast<uint64_t>(out.nbytes())));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(src, out));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunDownloadShm(OpContext& ctx) {
+  View x = ctx.input(0);
+  if (!x.IsCContiguous()) {
+    ARRAYD_ASSIGN_OR_RETURN(x, ctx.ContiguousCopy(x));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(char* dst, Segment(ctx, static_cast<uint64_t>(x.nbytes())));
+  return ctx.stream().CopyToHost(x, dst);
+}
+
+}  // namespace
+
+void RegisterTransferOps(OpRegistry* r) {
+  r->Register({"upload_shm", 0, 1, {"segment", "offset", "shape", "dtype"},
+               "Array from C-order bytes in the client's shared memory segment.", RunUploadShm});
+  r->Register({"download_shm", 1, 0, {"segment", "offset"},
+               "Writes an array's C-order bytes into the client's shared memory segment.",
+               RunDownloadShm});
+}
+
+}  // namespace arrayd
