@@ -675,7 +675,12 @@ TEST_P(CudaVsCpuDType, Scatter) {
                             {"transposed", {29, 37}, TransposeView},
                             {"reversed_step2", {61, 3, 5}, ReverseStep2},
                             {"zero_d", {}, id}};
-  for (DType from : {t, DType::kFloat64, DType::kInt64, DType::kBool, DType::kComplex128}) {
+  // Casts are Copy's (tested above): a few source dtypes suffice here.
+  std::vector<DType> froms = {t};
+  for (DType d : {DType::kFloat64, DType::kBool}) {
+    if (d != t) froms.push_back(d);
+  }
+  for (DType from : froms) {
     for (const Target& tg : targets) {
       // The same garbage on both sides, then the scatter.
       Pair target = Derive(Random(t, tg.base, -50, 50, 21), tg.view);
