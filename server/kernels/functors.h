@@ -365,8 +365,16 @@ template <typename T> ARRAYD_HD Complex<T> CTan(Complex<T> z) {
   Complex<T> t = CTanh(CMulI(z));
   return Complex<T>(t.im, -t.re);
 }
+// z + r and r - z for a real r, keeping the sign of a zero imaginary part
+// (which picks the side of a branch cut, as C99 and NumPy do).
+template <typename T> ARRAYD_HD Complex<T> AddReal(Complex<T> z, T r) {
+  return Complex<T>(z.re + r, z.im);
+}
+template <typename T> ARRAYD_HD Complex<T> RealSub(T r, Complex<T> z) {
+  return Complex<T>(r - z.re, -z.im);
+}
 template <typename T> ARRAYD_HD Complex<T> CAsinh(Complex<T> z) {
-  return CLog(z + CSqrt(z * z + Complex<T>(1)));
+  return CLog(z + CSqrt(AddReal(z * z, T(1))));
 }
 template <typename T> ARRAYD_HD Complex<T> CAsin(Complex<T> z) {
   // asin z = -i asinh(iz)
@@ -378,11 +386,10 @@ template <typename T> ARRAYD_HD Complex<T> CAcos(Complex<T> z) {
   return Complex<T>(T(1.5707963267948966) - a.re, -a.im);
 }
 template <typename T> ARRAYD_HD Complex<T> CAcosh(Complex<T> z) {
-  return CLog(z + CSqrt(z + Complex<T>(1)) * CSqrt(z - Complex<T>(1)));
+  return CLog(z + CSqrt(AddReal(z, T(1))) * CSqrt(AddReal(z, T(-1))));
 }
 template <typename T> ARRAYD_HD Complex<T> CAtanh(Complex<T> z) {
-  Complex<T> one(1);
-  Complex<T> r = CLog(one + z) - CLog(one - z);
+  Complex<T> r = CLog(AddReal(z, T(1))) - CLog(RealSub(T(1), z));
   return Complex<T>(r.re * T(0.5), r.im * T(0.5));
 }
 template <typename T> ARRAYD_HD Complex<T> CAtan(Complex<T> z) {

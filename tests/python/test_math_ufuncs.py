@@ -90,9 +90,6 @@ def test_special_values():
               _np(getattr(np, name), x, y))
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: complex inverse trig "
-                   "functions on their branch cuts take the wrong side "
-                   "(NumPy/C99 follow the sign of the zero part)")
 @pytest.mark.parametrize("name", ["arcsin", "arccos", "arctanh", "arctan",
                                   "arcsinh"])
 def test_complex_branch_cuts(name):
