@@ -177,6 +177,25 @@ class CudaStream : public Stream {
   absl::Status CopyFromHost(const void* src, const View& dst) override;
   absl::Status CopyToHost(const View& src, void* dst) override;
 
+  // Pins a client's shared memory once, so its copies skip the staging
+  // buffers and run at DMA speed.
+  absl::Status RegisterHostMemory(void* data, size_t n) override {
+    ARRAYD_RETURN_IF_ERROR(Enter());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaHostRegister(data, n, cudaHostRegisterDefault));
+    registered_.push_back({static_cast<const char*>(data), n});
+    return absl::OkStatus();
+  }
+  void UnregisterHostMemory(void* data) override {
+    if (!Enter().ok()) return;
+    for (size_t i = 0; i < registered_.size(); ++i) {
+      if (registered_[i].first == data) {
+        ARRAYD_CUDA_LOG_IF_ERROR(cudaHostUnregister(data));
+        registered_.erase(registered_.begin() + static_cast<long>(i));
+        return;
+      }
+    }
+  }
+
   absl::Status Fill(const View& out, const Scalar& value) override {
     ARRAYD_RETURN_IF_ERROR(Enter());
     // The value is converted on the host, exactly as the CPU backend does.
@@ -303,6 +322,15 @@ class CudaStream : public Stream {
 
   // Allocates the pinned staging buffers on first use; false when pinned
   // memory is not available (copies then go direct).
+  // True when [p, p + n) lies in memory pinned by RegisterHostMemory.
+  bool IsRegistered(const void* p, size_t n) const {
+    const char* c = static_cast<const char*>(p);
+    for (const auto& [base, size] : registered_) {
+      if (c >= base && c + n <= base + size) return true;
+    }
+    return false;
+  }
+
   bool EnsureStaging() {
     if (staging_[0] != nullptr) return true;
     if (staging_failed_) return false;
@@ -333,6 +361,7 @@ class CudaStream : public Stream {
   std::shared_ptr<DeviceState> dev_;
   cudaStream_t stream_;
   cublasHandle_t cublas_ = nullptr;
+  std::vector<std::pair<const char*, size_t>> registered_;  // pinned host ranges
   const uint64_t id_;
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
@@ -789,7 +818,7 @@ absl::Status CudaStream::CopyFromHost(const void* src, const View& dst) {
   if (!dst.IsCContiguous()) return absl::InternalError("CopyFromHost needs a C-contiguous view");
   char* d = dst.data();
   const char* s = static_cast<const char*>(src);
-  if (n < kDirectCopyBytes || !EnsureStaging()) {
+  if (n < kDirectCopyBytes || IsRegistered(s, n) || !EnsureStaging()) {
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d, s, n, cudaMemcpyHostToDevice, stream_));
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
     return absl::OkStatus();
@@ -817,7 +846,7 @@ absl::Status CudaStream::CopyToHost(const View& src, void* dst) {
   if (!src.IsCContiguous()) return absl::InternalError("CopyToHost needs a C-contiguous view");
   const char* s = src.data();
   char* d = static_cast<char*>(dst);
-  if (n < kDirectCopyBytes || !EnsureStaging()) {
+  if (n < kDirectCopyBytes || IsRegistered(d, n) || !EnsureStaging()) {
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d, s, n, cudaMemcpyDeviceToHost, stream_));
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
     return absl::OkStatus();

@@ -85,11 +85,26 @@ __device__ __forceinline__ void BlockReduce(const ReduceArgs<KD, RD>& a) {
   typedef typename Op::Acc Acc;
   for (long long m = blockIdx.x; m < a.m; m += gridDim.x) {
     const char* base = a.in + Offset<KD>(m, a.kshape, a.kin);
-    Acc acc = Op::Identity();
-    for (long long k = blockIdx.y * (long long)blockDim.x + threadIdx.x; k < a.k;
-         k += (long long)gridDim.y * blockDim.x) {
+    // Four independent accumulators keep four loads in flight per thread,
+    // which a bandwidth-bound reduction needs to approach the memory's speed.
+    Acc acc = Op::Identity(), acc1 = Op::Identity(), acc2 = Op::Identity(),
+        acc3 = Op::Identity();
+    const long long step = (long long)gridDim.y * blockDim.x;
+    long long k = blockIdx.y * (long long)blockDim.x + threadIdx.x;
+    for (; k + 3 * step < a.k; k += 4 * step) {
+      const Acc v0 = Op::Load(base + Offset<RD>(k, a.rshape, a.rin), k);
+      const Acc v1 = Op::Load(base + Offset<RD>(k + step, a.rshape, a.rin), k + step);
+      const Acc v2 = Op::Load(base + Offset<RD>(k + 2 * step, a.rshape, a.rin), k + 2 * step);
+      const Acc v3 = Op::Load(base + Offset<RD>(k + 3 * step, a.rshape, a.rin), k + 3 * step);
+      acc = Op::Combine(acc, v0);
+      acc1 = Op::Combine(acc1, v1);
+      acc2 = Op::Combine(acc2, v2);
+      acc3 = Op::Combine(acc3, v3);
+    }
+    for (; k < a.k; k += step) {
       acc = Op::Combine(acc, Op::Load(base + Offset<RD>(k, a.rshape, a.rin), k));
     }
+    acc = Op::Combine(Op::Combine(acc, acc1), Op::Combine(acc2, acc3));
     acc = BlockCombine<Op>(acc);
     if (threadIdx.x == 0) {
       if (gridDim.y == 1) {
