@@ -58,17 +58,22 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
   }
 
   void OnWriteDone(bool ok) override {
-    absl::MutexLock lock(&mu_);
-    writing_ = false;
-    if (!ok) out_.clear();
-    if (!out_.empty()) {
-      current_ = std::move(out_.front());
-      out_.pop_front();
-      writing_ = true;
-      StartWrite(&current_);
-    } else if (finish_status_) {
-      Finish(*finish_status_);
+    std::optional<grpc::Status> finish;
+    {
+      absl::MutexLock lock(&mu_);
+      writing_ = false;
+      if (!ok) out_.clear();
+      if (!out_.empty()) {
+        current_ = std::move(out_.front());
+        out_.pop_front();
+        writing_ = true;
+        StartWrite(&current_);
+      } else {
+        finish = finish_status_;
+      }
     }
+    // Outside the lock: Finish may run OnDone, which deletes this reactor.
+    if (finish) Finish(*finish);
   }
 
   void OnDone() override {
@@ -91,10 +96,14 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
   }
 
   void FinishOnce(grpc::Status status) {
-    absl::MutexLock lock(&mu_);
-    if (finish_status_) return;
-    finish_status_ = status;
-    if (!writing_) Finish(status);
+    {
+      absl::MutexLock lock(&mu_);
+      if (finish_status_) return;
+      finish_status_ = status;
+      if (writing_) return;  // OnWriteDone finishes
+    }
+    // Outside the lock: Finish may run OnDone, which deletes this reactor.
+    Finish(status);
   }
 
   void EndSession() {

@@ -49,12 +49,15 @@ void CachingAllocator::RetireStream(uint64_t stream_id) {
   live_streams_.erase(stream_id);
   auto it = pools_.find(stream_id);
   if (it == pools_.end()) return;
+  // Take the lists out before touching pools_ again: inserting the shared
+  // pool may rehash the map and invalidate `it`.
+  FreeLists retired = std::move(it->second);
+  pools_.erase(it);
   FreeLists& shared = pools_[kSharedPool];
-  for (auto& [bin, blocks] : it->second) {
+  for (auto& [bin, blocks] : retired) {
     std::vector<void*>& dst = shared[bin];
     dst.insert(dst.end(), blocks.begin(), blocks.end());
   }
-  pools_.erase(stream_id);
 }
 
 void* CachingAllocator::TakeCached(size_t bin, uint64_t stream_id) {
