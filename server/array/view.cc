@@ -316,6 +316,22 @@ Shape CollapseDims(absl::Span<const View* const> views, std::vector<Strides>* st
   return merged;
 }
 
+void SplitAxes(const View& in, absl::Span<const int> reduced_axes, View* kept, View* reduced) {
+  *kept = in;
+  *reduced = in;
+  kept->shape.clear();
+  kept->strides.clear();
+  reduced->shape.clear();
+  reduced->strides.clear();
+  std::vector<bool> is_reduced(in.ndim(), false);
+  for (int a : reduced_axes) is_reduced[a] = true;
+  for (int d = 0; d < in.ndim(); ++d) {
+    View* v = is_reduced[d] ? reduced : kept;
+    v->shape.push_back(in.shape[d]);
+    v->strides.push_back(in.strides[d]);
+  }
+}
+
 namespace {
 // [lo, hi) byte range touched by a view, relative to its buffer.
 void Extent(const View& v, int64_t* lo, int64_t* hi) {

@@ -104,6 +104,11 @@ absl::StatusOr<absl::InlinedVector<int, 6>> NormalizeAxes(absl::Span<const int64
 // result. Returns the collapsed shape; `strides[i]` receives view i's strides.
 Shape CollapseDims(absl::Span<const View* const> views, std::vector<Strides>* strides);
 
+// Splits `in` into its kept dimensions and its reduced ones
+// (`reduced_axes`, sorted), as two views of the same buffer; reductions walk
+// `kept` for the outputs and `reduced` within each.
+void SplitAxes(const View& in, absl::Span<const int> reduced_axes, View* kept, View* reduced);
+
 // True when the two views may touch the same bytes.
 bool MayOverlap(const View& a, const View& b);
 

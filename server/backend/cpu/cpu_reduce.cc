@@ -24,24 +24,6 @@ template <> struct Acc<kernels::Half> { using type = float; };
 template <> struct Acc<float> { using type = double; };
 template <> struct Acc<kernels::c64> { using type = kernels::c128; };
 
-// Splits `in` into its kept dimensions and its reduced ones (`reduced_axes`,
-// sorted), as two views of the same buffer.
-void SplitAxes(const View& in, absl::Span<const int> reduced_axes, View* kept, View* reduced) {
-  *kept = in;
-  *reduced = in;
-  kept->shape.clear();
-  kept->strides.clear();
-  reduced->shape.clear();
-  reduced->strides.clear();
-  std::vector<bool> is_reduced(in.ndim(), false);
-  for (int a : reduced_axes) is_reduced[a] = true;
-  for (int d = 0; d < in.ndim(); ++d) {
-    View* v = is_reduced[d] ? reduced : kept;
-    v->shape.push_back(in.shape[d]);
-    v->strides.push_back(in.strides[d]);
-  }
-}
-
 // `v` with its data starting at `p`.
 View At(const View& v, const char* p) {
   View out = v;

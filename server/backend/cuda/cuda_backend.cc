@@ -113,23 +113,6 @@ absl::Status CheckBinaryOp(kernels::BinaryOp op, const View& a, const View& b, c
   }
 }
 
-// Splits `in` into kept and reduced dimensions (as cpu_reduce.cc does).
-void SplitAxes(const View& in, absl::Span<const int> reduced_axes, View* kept, View* reduced) {
-  *kept = in;
-  *reduced = in;
-  kept->shape.clear();
-  kept->strides.clear();
-  reduced->shape.clear();
-  reduced->strides.clear();
-  std::vector<bool> is_reduced(in.ndim(), false);
-  for (int a : reduced_axes) is_reduced[a] = true;
-  for (int d = 0; d < in.ndim(); ++d) {
-    View* v = is_reduced[d] ? reduced : kept;
-    v->shape.push_back(in.shape[d]);
-    v->strides.push_back(in.strides[d]);
-  }
-}
-
 long long CeilDiv(long long a, long long b) { return (a + b - 1) / b; }
 
 absl::Status TooManyDims(int nd) {
