@@ -19,7 +19,7 @@ sudo=""
 echo "==> system packages"
 packages=(build-essential cmake ninja-build pkg-config git
           libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-          libabsl-dev libspdlog-dev libgtest-dev libopenblas-dev
+          libabsl-dev libspdlog-dev libgtest-dev libopenblas-dev liblapacke-dev libfftw3-dev
           python3 python3-venv python3-pip)
 missing=()
 for p in "${packages[@]}"; do

@@ -128,6 +128,65 @@ class Stream {
     return absl::UnimplementedError("matmul: no kernel on this backend");
   }
 
+  // ---- Linear algebra, LAPACK semantics, on batches of C-contiguous
+  // (row-major) matrices of float32, float64, complex64 or complex128. `info`
+  // is a C-contiguous int32 array, one entry per matrix: 0 on success, else
+  // LAPACK's positive code (singular for LU, not positive definite for
+  // Cholesky, no convergence for SVD/eigh), which the op layer turns into
+  // numpy.linalg.LinAlgError.
+
+  // a (batch, n, n) is overwritten with its LU factors (unit lower L and U,
+  // row-major); pivots (batch, n) int32 receive LAPACK's 1-based row swaps.
+  virtual absl::Status LuFactor(const View& /*a*/, const View& /*pivots*/,
+                                const View& /*info*/) {
+    return absl::UnimplementedError("LU factorization: no kernel on this backend");
+  }
+  // Solves A X = B from LuFactor's output; b (batch, n, k) is overwritten.
+  virtual absl::Status LuSolve(const View& /*lu*/, const View& /*pivots*/, const View& /*b*/) {
+    return absl::UnimplementedError("LU solve: no kernel on this backend");
+  }
+  // a (batch, n, n), Hermitian positive definite, is overwritten with L
+  // (A = L L^H); its strict upper triangle is zeroed.
+  virtual absl::Status Cholesky(const View& /*a*/, const View& /*info*/) {
+    return absl::UnimplementedError("Cholesky: no kernel on this backend");
+  }
+  // a (batch, m, n) = q (batch, m, k) r (batch, k, n), with k = m (NumPy's
+  // mode 'complete') or min(m, n) ('reduced'), as the shapes of q and r say.
+  virtual absl::Status Qr(const View& /*a*/, const View& /*q*/, const View& /*r*/) {
+    return absl::UnimplementedError("QR: no kernel on this backend");
+  }
+  // a (batch, m, n) = u diag(s) vh: s (batch, min(m, n)) real, descending;
+  // u (batch, m, m or min) and vh (batch, n or min, n) when not null
+  // (full_matrices as their shapes say).
+  virtual absl::Status Svd(const View& /*a*/, const View& /*s*/, const View* /*u*/,
+                           const View* /*vh*/, const View& /*info*/) {
+    return absl::UnimplementedError("SVD: no kernel on this backend");
+  }
+  // Eigenvalues w (batch, n) real, ascending, of Hermitian a (batch, n, n)
+  // (its lower triangle is read), and eigenvectors as the columns of v
+  // (batch, n, n) when not null.
+  virtual absl::Status Eigh(const View& /*a*/, const View& /*w*/, const View* /*v*/,
+                            const View& /*info*/) {
+    return absl::UnimplementedError("eigh: no kernel on this backend");
+  }
+
+  // ---- FFTs along the last axis of C-contiguous arrays, any length,
+  // unnormalized (the op layer scales for NumPy's norm modes).
+
+  // Complex to complex: in and out (batch, n) share a complex dtype.
+  virtual absl::Status Fft(const View& /*in*/, const View& /*out*/, bool /*inverse*/) {
+    return absl::UnimplementedError("FFT: no kernel on this backend");
+  }
+  // Real (batch, n) float32/64 to its half spectrum (batch, n/2 + 1) complex.
+  virtual absl::Status Rfft(const View& /*in*/, const View& /*out*/) {
+    return absl::UnimplementedError("FFT: no kernel on this backend");
+  }
+  // Half spectrum (batch, n/2 + 1) to real (batch, n): the inverse real
+  // transform, unnormalized; n is out's last dimension.
+  virtual absl::Status Irfft(const View& /*in*/, const View& /*out*/) {
+    return absl::UnimplementedError("FFT: no kernel on this backend");
+  }
+
   // Waits until all work queued on this stream is done; reports deferred
   // device errors.
   virtual absl::Status Synchronize() = 0;
