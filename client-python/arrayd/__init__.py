@@ -56,7 +56,7 @@ from arrayd._sorting import (  # noqa: A004
     searchsorted, sort, unique)
 from arrayd._linalg import (  # noqa: A004
     dot, einsum, inner, kron, matmul, outer, tensordot, vdot)
-from arrayd import linalg, random  # noqa: E402
+from arrayd import fft, linalg, random  # noqa: E402
 # Shape manipulation, advanced indexing, NumPy protocols.
 from arrayd._manipulation import (  # noqa: E402
     array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
@@ -123,7 +123,7 @@ __all__ += [
     "degrees", "diff", "dot", "einsum", "exp", "exp2", "expm1", "fabs",
     "float_power", "floor", "fmax", "fmin", "fmod", "gcd", "heaviside",
     "histogram", "hypot", "imag", "inner", "isclose", "isfinite", "isin",
-    "isinf", "isnan", "kron", "lcm", "linalg", "log", "log10", "log1p",
+    "fft", "isinf", "isnan", "kron", "lcm", "linalg", "log", "log10", "log1p",
     "log2", "logaddexp", "logaddexp2", "matmul", "median", "nan_to_num",
     "nanmax", "nanmean", "nanmin", "nansum", "nextafter", "outer",
     "partition", "percentile", "pow", "ptp", "quantile", "radians",

@@ -30,6 +30,7 @@ _KINDS: dict[str, type[BaseException]] = {
     "TypeError": TypeError,
     "IndexError": IndexError,
     "AxisError": np.exceptions.AxisError,
+    "LinAlgError": np.linalg.LinAlgError,
     "MemoryError": OutOfMemoryError,
     "OutOfMemoryError": OutOfMemoryError,
     "NotImplementedError": NotImplementedError,

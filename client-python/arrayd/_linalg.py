@@ -338,7 +338,7 @@ def _abs2(x: ndarray) -> ndarray:
 def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
          keepdims: bool = False) -> ndarray:
     """numpy.linalg.norm: vector norms (any ord) and matrix norms ('fro',
-    1, -1, inf, -inf); 2, -2 and 'nuc' need an SVD (NotImplementedError)."""
+    'nuc', 1, -1, 2, -2, inf, -inf; the last from the SVD)."""
     x = _c.ensure(x)
     if x._dtype.kind not in "fc":
         x = x.astype(np.float64)
@@ -381,9 +381,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
         if row == col:
             raise ValueError("Duplicate axes given.")
         if ord in (2, -2, "nuc"):
-            raise NotImplementedError(f"norm: ord={ord!r} for matrices needs "
-                                      f"an SVD, which arrayd does not have")
-        if ord in (None, "fro", "f"):
+            from arrayd._decompositions import svd_norm
+            r = svd_norm(x, row, col, ord)
+        elif ord in (None, "fro", "f"):
             r = _m.sqrt(_r.sum(_abs2(x), axes))
         elif ord in (1, -1):
             red = _r.max if ord == 1 else _r.min

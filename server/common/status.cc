@@ -24,6 +24,9 @@ absl::Status IndexError(absl::string_view message) {
 absl::Status AxisError(absl::string_view message) {
   return WithKind(absl::InvalidArgumentError(message), "AxisError");
 }
+absl::Status LinAlgError(absl::string_view message) {
+  return WithKind(absl::InvalidArgumentError(message), "LinAlgError");
+}
 absl::Status OutOfMemoryError(absl::string_view message) {
   return WithKind(absl::ResourceExhaustedError(message), "MemoryError");
 }

@@ -41,6 +41,8 @@ absl::Status ValueError(absl::string_view message);
 absl::Status TypeError(absl::string_view message);
 absl::Status IndexError(absl::string_view message);
 absl::Status AxisError(absl::string_view message);
+// numpy.linalg.LinAlgError: singular, not positive definite, no convergence.
+absl::Status LinAlgError(absl::string_view message);
 // RESOURCE_EXHAUSTED.
 absl::Status OutOfMemoryError(absl::string_view message);
 

@@ -1,5 +1,11 @@
 // Matrix products: matmul with NumPy's rules (1-D operands promoted and
-// squeezed, batch dimensions broadcast), on the backend's batched Matmul.
+// squeezed, batch dimensions broadcast), on the backend's batched Matmul;
+// and numpy.linalg's decompositions and solvers on the backend's LAPACK-like
+// Stream calls, batched over leading dimensions. Singular and
+// non-positive-definite matrices are found by reading LAPACK's info back
+// (a sync of the stream, as NumPy must raise LinAlgError).
+#include <cmath>
+#include <complex>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -67,10 +73,314 @@ absl::Status RunMatmul(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// ---- numpy.linalg
+
+// NumPy's _commonType: float32/64 and complex64/128 stay; bool and integers
+// compute in float64; float16 is refused.
+absl::StatusOr<DType> LinalgDType(DType d) {
+  if (d == DType::kFloat16) return TypeError("array type float16 is unsupported in linalg");
+  if (IsInexact(d)) return d;
+  return DType::kFloat64;
+}
+
+absl::Status CheckStacked2d(const View& a) {
+  if (a.ndim() < 2) {
+    return LinAlgError(absl::StrCat(a.ndim(), "-dimensional array given. Array must be at least "
+                                    "two-dimensional"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckStackedSquare(const View& a) {
+  ARRAYD_RETURN_IF_ERROR(CheckStacked2d(a));
+  if (a.shape[a.ndim() - 1] != a.shape[a.ndim() - 2]) {
+    return LinAlgError("Last 2 dimensions of the array must be square");
+  }
+  return absl::OkStatus();
+}
+
+Shape BatchShape(const View& a) { return Shape(a.shape.begin(), a.shape.end() - 2); }
+
+Shape Concat(Shape a, std::initializer_list<int64_t> tail) {
+  a.insert(a.end(), tail.begin(), tail.end());
+  return a;
+}
+
+// A C-contiguous (batch, rows, cols) copy of `x` (..., rows, cols) in `dtype`,
+// for the LAPACK-like calls, which overwrite their operands.
+absl::StatusOr<View> Batched(OpContext& ctx, const View& x, DType dtype) {
+  ARRAYD_ASSIGN_OR_RETURN(View c, ctx.ContiguousCopy(x, dtype));
+  const int nd = x.ndim();
+  View out;
+  TryReshapeView(c, {ShapeSize(BatchShape(x)), x.shape[nd - 2], x.shape[nd - 1]}, &out);
+  return out;
+}
+
+// `v` (C-contiguous) seen with `shape`.
+View Reshaped(const View& v, const Shape& shape) {
+  View out;
+  TryReshapeView(v, shape, &out);
+  return out;
+}
+
+// LinAlgError(message) when any of LAPACK's info codes is positive.
+absl::Status CheckInfo(OpContext& ctx, const View& info, absl::string_view message) {
+  std::vector<int32_t> host(static_cast<size_t>(info.size()));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(info, host.data()));
+  for (int32_t i : host) {
+    if (i > 0) return LinAlgError(message);
+  }
+  return absl::OkStatus();
+}
+
+// The main diagonals of a C-contiguous (batch, n, n) array, as a (batch, n) view.
+View Diagonals(const View& a) {
+  View d = a;
+  const int64_t item = ItemSize(a.dtype), n = a.shape[1];
+  d.shape = {a.shape[0], n};
+  d.strides = {n * n * item, (n + 1) * item};
+  return d;
+}
+
+// LU factors of a square (batch, n, n) copy: lu, pivots and info.
+struct Lu {
+  View lu, pivots, info;
+};
+
+absl::StatusOr<Lu> Factor(OpContext& ctx, const View& a, DType dtype) {
+  Lu f;
+  ARRAYD_ASSIGN_OR_RETURN(f.lu, Batched(ctx, a, dtype));
+  ARRAYD_ASSIGN_OR_RETURN(f.pivots, ctx.NewArray(DType::kInt32, {f.lu.shape[0], f.lu.shape[1]}));
+  ARRAYD_ASSIGN_OR_RETURN(f.info, ctx.NewArray(DType::kInt32, {f.lu.shape[0]}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().LuFactor(f.lu, f.pivots, f.info));
+  return f;
+}
+
+// solve(a, b): a (..., n, n), b (..., n, k), batch dimensions broadcast.
+absl::Status RunSolve(OpContext& ctx) {
+  const View &a = ctx.input(0), &b = ctx.input(1);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  if (b.ndim() < 2) return ValueError("solve: b must be at least two-dimensional");
+  const int64_t n = a.shape[a.ndim() - 1], k = b.shape[b.ndim() - 1];
+  if (b.shape[b.ndim() - 2] != n) {
+    return ValueError(absl::StrCat(
+        "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+        "(m,m),(m,n)->(m,n) (size ", b.shape[b.ndim() - 2], " is different from ", n, ")"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(Promote(a.dtype, b.dtype)));
+  ARRAYD_ASSIGN_OR_RETURN(Shape batch, BroadcastShapes({BatchShape(a), BatchShape(b)}));
+  ARRAYD_ASSIGN_OR_RETURN(View ab, BroadcastTo(a, Concat(batch, {n, n})));
+  ARRAYD_ASSIGN_OR_RETURN(View bb, BroadcastTo(b, Concat(batch, {n, k})));
+  ARRAYD_ASSIGN_OR_RETURN(Lu f, Factor(ctx, ab, dtype));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, f.info, "Singular matrix"));
+  ARRAYD_ASSIGN_OR_RETURN(View x, Batched(ctx, bb, dtype));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().LuSolve(f.lu, f.pivots, x));
+  ctx.SetResult(0, Reshaped(x, Concat(batch, {n, k})));
+  return absl::OkStatus();
+}
+
+absl::Status RunInv(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(Lu f, Factor(ctx, a, dtype));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, f.info, "Singular matrix"));
+  ARRAYD_ASSIGN_OR_RETURN(View x, ctx.NewArray(dtype, f.lu.shape));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(x, Scalar::Int(0)));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(Diagonals(x), Scalar::Int(1)));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().LuSolve(f.lu, f.pivots, x));
+  ctx.SetResult(0, Reshaped(x, a.shape));
+  return absl::OkStatus();
+}
+
+template <typename T> struct RealOf { using type = T; };
+template <typename T> struct RealOf<std::complex<T>> { using type = T; };
+
+// det and slogdet from the LU factors' diagonals and pivots, combined on the
+// host in double precision (O(batch * n) values cross; the factorization
+// stays on the device).
+template <typename T>
+absl::Status DetOnHost(OpContext& ctx, const Lu& f, DType dtype, const Shape& batch, bool log) {
+  using C = std::complex<double>;
+  using R = typename RealOf<T>::type;
+  const int64_t nb = f.lu.shape[0], n = f.lu.shape[1];
+  ARRAYD_ASSIGN_OR_RETURN(View diag, ctx.ContiguousCopy(Diagonals(f.lu)));
+  std::vector<T> d(static_cast<size_t>(nb * n));
+  std::vector<int32_t> piv(static_cast<size_t>(nb * n));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(diag, d.data()));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(f.pivots, piv.data()));
+  std::vector<T> first(static_cast<size_t>(nb));
+  std::vector<R> logabs(static_cast<size_t>(nb));
+  for (int64_t i = 0; i < nb; ++i) {
+    bool odd = false;
+    C prod = 1, sign = 1;
+    double acc = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      odd ^= piv[i * n + j] != j + 1;
+      C v = C(d[i * n + j]);
+      prod *= v;
+      double m = std::abs(v);
+      if (m == 0) {
+        sign = 0;
+        acc = -INFINITY;
+      } else if (sign != C(0)) {
+        sign *= v / m;
+        acc += std::log(m);
+      }
+    }
+    if (odd) {
+      prod = -prod;
+      sign = -sign;
+    }
+    C value = log ? sign : prod;
+    if constexpr (std::is_same<T, R>::value) {
+      first[i] = static_cast<T>(value.real());
+    } else {
+      first[i] = T(static_cast<R>(value.real()), static_cast<R>(value.imag()));
+    }
+    logabs[i] = static_cast<R>(acc);
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(dtype, batch));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(first.data(), out));
+  ctx.SetResult(0, out);
+  if (log) {
+    ARRAYD_ASSIGN_OR_RETURN(View la, ctx.NewArray(RealDType(dtype), batch));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(logabs.data(), la));
+    ctx.SetResult(1, la);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunDet(OpContext& ctx, bool log) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(Lu f, Factor(ctx, a, dtype));
+  const Shape batch = BatchShape(a);
+  switch (dtype) {
+    case DType::kFloat32: return DetOnHost<float>(ctx, f, dtype, batch, log);
+    case DType::kFloat64: return DetOnHost<double>(ctx, f, dtype, batch, log);
+    case DType::kComplex64: return DetOnHost<std::complex<float>>(ctx, f, dtype, batch, log);
+    default: return DetOnHost<std::complex<double>>(ctx, f, dtype, batch, log);
+  }
+}
+
+absl::Status RunCholesky(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View l, Batched(ctx, a, dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {l.shape[0]}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Cholesky(l, info));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Matrix is not positive definite"));
+  ctx.SetResult(0, Reshaped(l, a.shape));
+  return absl::OkStatus();
+}
+
+// qr: attr mode "reduced" (default) or "complete"; outputs q and r.
+absl::Status RunQr(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStacked2d(a));
+  std::string mode = "reduced";
+  if (ctx.attrs().Has("mode")) { ARRAYD_ASSIGN_OR_RETURN(mode, ctx.attrs().String("mode")); }
+  if (mode != "reduced" && mode != "complete") {
+    return ValueError(absl::StrCat("Unrecognized mode '", mode, "'"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
+  const int64_t nb = a3.shape[0], m = a3.shape[1], n = a3.shape[2];
+  const int64_t k = mode == "complete" ? m : std::min(m, n);
+  ARRAYD_ASSIGN_OR_RETURN(View q, ctx.NewArray(dtype, {nb, m, k}));
+  ARRAYD_ASSIGN_OR_RETURN(View r, ctx.NewArray(dtype, {nb, k, n}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Qr(a3, q, r));
+  const Shape batch = BatchShape(a);
+  ctx.SetResult(0, Reshaped(q, Concat(batch, {m, k})));
+  ctx.SetResult(1, Reshaped(r, Concat(batch, {k, n})));
+  return absl::OkStatus();
+}
+
+// svd (outputs u, s, vh; attr full_matrices) and svdvals (output s).
+absl::Status RunSvd(OpContext& ctx, bool compute_uv) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStacked2d(a));
+  ARRAYD_ASSIGN_OR_RETURN(bool full, ctx.attrs().Bool("full_matrices", true));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
+  const int64_t nb = a3.shape[0], m = a3.shape[1], n = a3.shape[2], k = std::min(m, n);
+  ARRAYD_ASSIGN_OR_RETURN(View s, ctx.NewArray(RealDType(dtype), {nb, k}));
+  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
+  const Shape batch = BatchShape(a);
+  if (!compute_uv) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Svd(a3, s, nullptr, nullptr, info));
+    ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "SVD did not converge"));
+    ctx.SetResult(0, Reshaped(s, Concat(batch, {k})));
+    return absl::OkStatus();
+  }
+  const int64_t ucols = full ? m : k, vrows = full ? n : k;
+  ARRAYD_ASSIGN_OR_RETURN(View u, ctx.NewArray(dtype, {nb, m, ucols}));
+  ARRAYD_ASSIGN_OR_RETURN(View vh, ctx.NewArray(dtype, {nb, vrows, n}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Svd(a3, s, &u, &vh, info));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "SVD did not converge"));
+  ctx.SetResult(0, Reshaped(u, Concat(batch, {m, ucols})));
+  ctx.SetResult(1, Reshaped(s, Concat(batch, {k})));
+  ctx.SetResult(2, Reshaped(vh, Concat(batch, {vrows, n})));
+  return absl::OkStatus();
+}
+
+// eigh (outputs w, v) and eigvalsh (output w); attr UPLO "L" (default) or "U".
+absl::Status RunEigh(OpContext& ctx, bool vectors) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  std::string uplo = "L";
+  if (ctx.attrs().Has("UPLO")) { ARRAYD_ASSIGN_OR_RETURN(uplo, ctx.attrs().String("UPLO")); }
+  if (uplo != "L" && uplo != "U") return ValueError("UPLO argument must be 'L' or 'U'");
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  View src = a;
+  if (uplo == "U") {
+    // The upper triangle of A is the lower one of conj(A^T).
+    std::vector<int64_t> perm;
+    for (int i = 0; i < a.ndim(); ++i) perm.push_back(i);
+    std::swap(perm[a.ndim() - 1], perm[a.ndim() - 2]);
+    ARRAYD_ASSIGN_OR_RETURN(src, Transpose(a, perm));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, src, dtype));
+  if (uplo == "U" && IsComplex(dtype)) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Unary(kernels::UnaryOp::kConjugate, a3, a3));
+  }
+  const int64_t nb = a3.shape[0], n = a3.shape[1];
+  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.NewArray(RealDType(dtype), {nb, n}));
+  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
+  View v;
+  if (vectors) { ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(dtype, {nb, n, n})); }
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Eigh(a3, w, vectors ? &v : nullptr, info));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Eigenvalues did not converge"));
+  const Shape batch = BatchShape(a);
+  ctx.SetResult(0, Reshaped(w, Concat(batch, {n})));
+  if (vectors) ctx.SetResult(1, Reshaped(v, a.shape));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void RegisterLinalgOps(OpRegistry* r) {
   r->Register({"matmul", 2, 1, {}, "NumPy's matmul (batched, broadcasting, 1-D cases).", RunMatmul});
+  r->Register({"solve", 2, 1, {}, "numpy.linalg.solve of a (..., n, n) and b (..., n, k).",
+               RunSolve});
+  r->Register({"inv", 1, 1, {}, "numpy.linalg.inv.", RunInv});
+  r->Register({"det", 1, 1, {}, "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); }});
+  r->Register({"slogdet", 1, 2, {}, "numpy.linalg.slogdet: outputs sign, logabsdet.",
+               [](OpContext& c) { return RunDet(c, true); }});
+  r->Register({"cholesky", 1, 1, {}, "numpy.linalg.cholesky (lower).", RunCholesky});
+  r->Register({"qr", 1, 2, {"mode"}, "numpy.linalg.qr: outputs q, r; mode reduced|complete.",
+               RunQr});
+  r->Register({"svd", 1, 3, {"full_matrices"}, "numpy.linalg.svd: outputs u, s, vh.",
+               [](OpContext& c) { return RunSvd(c, true); }});
+  r->Register({"svdvals", 1, 1, {}, "numpy.linalg.svd(compute_uv=False).",
+               [](OpContext& c) { return RunSvd(c, false); }});
+  r->Register({"eigh", 1, 2, {"UPLO"}, "numpy.linalg.eigh: outputs w, v.",
+               [](OpContext& c) { return RunEigh(c, true); }});
+  r->Register({"eigvalsh", 1, 1, {"UPLO"}, "numpy.linalg.eigvalsh.",
+               [](OpContext& c) { return RunEigh(c, false); }});
 }
 
 }  // namespace arrayd

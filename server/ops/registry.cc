@@ -154,6 +154,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterShapeOps(r);
     RegisterIndexingOps(r);
     RegisterLinalgOps(r);
+    RegisterFftOps(r);
     RegisterRandomOps(r);
     RegisterTransferOps(r);
     return r;

@@ -80,6 +80,26 @@ class CpuStream : public Stream {
   absl::Status Matmul(const View& a, const View& b, const View& out) override {
     return CpuMatmul(a, b, out);
   }
+  absl::Status LuFactor(const View& a, const View& pivots, const View& info) override {
+    return CpuLuFactor(a, pivots, info);
+  }
+  absl::Status LuSolve(const View& lu, const View& pivots, const View& b) override {
+    return CpuLuSolve(lu, pivots, b);
+  }
+  absl::Status Cholesky(const View& a, const View& info) override { return CpuCholesky(a, info); }
+  absl::Status Qr(const View& a, const View& q, const View& r) override { return CpuQr(a, q, r); }
+  absl::Status Svd(const View& a, const View& s, const View* u, const View* vh,
+                   const View& info) override {
+    return CpuSvd(a, s, u, vh, info);
+  }
+  absl::Status Eigh(const View& a, const View& w, const View* v, const View& info) override {
+    return CpuEigh(a, w, v, info);
+  }
+  absl::Status Fft(const View& in, const View& out, bool inverse) override {
+    return CpuFft(in, out, inverse);
+  }
+  absl::Status Rfft(const View& in, const View& out) override { return CpuRfft(in, out); }
+  absl::Status Irfft(const View& in, const View& out) override { return CpuIrfft(in, out); }
   absl::Status Synchronize() override { return absl::OkStatus(); }
 
  private:

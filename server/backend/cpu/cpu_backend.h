@@ -31,6 +31,18 @@ absl::Status CpuNonzero(const View& mask, const View& out);
 absl::Status CpuSort(const View& in, const View& out, const View* indices);
 absl::Status CpuMatmul(const View& a, const View& b, const View& out);
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);
+// cpu_linalg.cc (LAPACKE).
+absl::Status CpuLuFactor(const View& a, const View& pivots, const View& info);
+absl::Status CpuLuSolve(const View& lu, const View& pivots, const View& b);
+absl::Status CpuCholesky(const View& a, const View& info);
+absl::Status CpuQr(const View& a, const View& q, const View& r);
+absl::Status CpuSvd(const View& a, const View& s, const View* u, const View* vh,
+                    const View& info);
+absl::Status CpuEigh(const View& a, const View& w, const View* v, const View& info);
+// cpu_fft.cc (FFTW3).
+absl::Status CpuFft(const View& in, const View& out, bool inverse);
+absl::Status CpuRfft(const View& in, const View& out);
+absl::Status CpuIrfft(const View& in, const View& out);
 
 }  // namespace cpu
 }  // namespace arrayd
