@@ -1,0 +1,321 @@
+"""numpy.linalg's solvers and decompositions against NumPy: inv solve det
+slogdet cholesky qr svd eigh eigvalsh pinv lstsq matrix_power matrix_rank
+and the SVD norms, over float32/64, complex64/128 and integer inputs,
+batched; NumPy's exceptions for bad inputs."""
+from __future__ import annotations
+
+import numpy as np
+import numpy.testing as npt
+import pytest
+
+import arrayd as ad
+from helpers import check
+
+DTYPES = [np.dtype(t) for t in ("f4", "f8", "c8", "c16")]
+LinAlgError = np.linalg.LinAlgError
+
+
+def _tol(dt):
+    return 2e-4 if np.dtype(dt).char in "fF" else 1e-10
+
+
+def _mat(dt, shape, seed=0):
+    """Well-conditioned matrices (random + n * I) of dtype dt."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    if len(shape) >= 2 and shape[-1] == shape[-2]:
+        a = a + shape[-1] * np.eye(shape[-1])
+    return a.astype(dt)
+
+
+def _hpd(dt, shape, seed=0):
+    a = _mat(dt, shape, seed)
+    return (a @ np.conj(np.swapaxes(a, -1, -2))
+            + shape[-1] * np.eye(shape[-1])).astype(dt)
+
+
+def _close(got, expected, tol):
+    assert got.shape == np.shape(expected), (got.shape, np.shape(expected))
+    npt.assert_allclose(got.get(), expected, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(4, 4), (2, 3, 5, 5), (1, 1), (0, 3, 3)])
+def test_inv_det_slogdet(dt, shape):
+    a = _mat(dt, shape)
+    check(ad.linalg.inv(ad.asarray(a)), np.linalg.inv(a), _tol(dt))
+    check(ad.linalg.det(ad.asarray(a)), np.linalg.det(a), _tol(dt))
+    sign, logdet = ad.linalg.slogdet(ad.asarray(a))
+    es, el = np.linalg.slogdet(a)
+    check(sign, es, _tol(dt))
+    check(logdet, el, _tol(dt))
+    assert type(ad.linalg.slogdet(ad.asarray(a))).__name__ == "SlogdetResult"
+
+
+@pytest.mark.parametrize("dt", ["i4", "?", "i8", "u1"])
+def test_integer_inputs_compute_in_float64(dt):
+    a = (np.eye(3) * 2 + np.triu(np.ones((3, 3)), 1)).astype(dt)
+    check(ad.linalg.inv(ad.asarray(a)), np.linalg.inv(a))
+    check(ad.linalg.det(ad.asarray(a)), np.linalg.det(a))
+    b = np.arange(3).astype(dt)
+    check(ad.linalg.solve(ad.asarray(a), ad.asarray(b)), np.linalg.solve(a, b))
+    check(ad.linalg.svd(ad.asarray(a), compute_uv=False),
+          np.linalg.svd(a, compute_uv=False))
+    check(ad.linalg.eigvalsh(ad.asarray(a)), np.linalg.eigvalsh(a))
+
+
+def test_det_singular_and_permuted():
+    a = np.array([[1.0, 2.0], [2.0, 4.0]])
+    check(ad.linalg.det(ad.asarray(a)), np.linalg.det(a))
+    s, l = ad.linalg.slogdet(ad.asarray(a))
+    assert s.get() == 0 and l.get() == -np.inf
+    p = np.eye(4)[[2, 0, 3, 1]] * np.array([1, -2, 3, 0.5])
+    check(ad.linalg.det(ad.asarray(p)), np.linalg.det(p))
+    check(ad.linalg.det(ad.asarray(np.zeros((0, 0)))), np.linalg.det(
+        np.zeros((0, 0))))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("sa,sb", [((4, 4), (4,)), ((4, 4), (4, 2)),
+                                   ((3, 4, 4), (4, 1)), ((3, 4, 4), (4,)),
+                                   ((2, 1, 3, 3), (5, 3, 2))])
+def test_solve(dt, sa, sb):
+    a = _mat(dt, sa)
+    rng = np.random.default_rng(1)
+    b = rng.standard_normal(sb).astype(dt)
+    check(ad.linalg.solve(ad.asarray(a), ad.asarray(b)), np.linalg.solve(a, b),
+          _tol(dt))
+
+
+def test_solve_mixed_dtypes():
+    a = _mat("f4", (3, 3))
+    b = np.arange(3, dtype="c16")
+    check(ad.linalg.solve(ad.asarray(a), ad.asarray(b)), np.linalg.solve(a, b),
+          1e-5)
+    bi = np.arange(3, dtype="i4")
+    check(ad.linalg.solve(ad.asarray(a), ad.asarray(bi)),
+          np.linalg.solve(a, bi), 1e-5)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(5, 5), (2, 3, 4, 4), (0, 0)])
+def test_cholesky(dt, shape):
+    a = _hpd(dt, shape)
+    check(ad.linalg.cholesky(ad.asarray(a)), np.linalg.cholesky(a), _tol(dt))
+    check(ad.linalg.cholesky(ad.asarray(a), upper=True),
+          np.linalg.cholesky(a, upper=True), _tol(dt))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 2),
+                                   (0, 3), (3, 0)])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr(dt, shape, mode):
+    a = _mat(dt, shape)
+    e = np.linalg.qr(a, mode=mode)
+    g = ad.linalg.qr(ad.asarray(a), mode=mode)
+    tol = _tol(dt) * 10
+    if mode == "r":
+        assert g.shape == e.shape and g.dtype == e.dtype
+        # R is unique up to the signs (phases) of its rows.
+        npt.assert_allclose(np.abs(g.get()), np.abs(e), rtol=tol, atol=tol)
+        return
+    q, r = g
+    assert type(g).__name__ == "QRResult"
+    assert q.shape == e.Q.shape and r.shape == e.R.shape
+    assert q.dtype == e.Q.dtype and r.dtype == e.R.dtype
+    qn, rn = q.get(), r.get()
+    npt.assert_allclose(qn @ rn, a, rtol=tol, atol=tol)
+    k = qn.shape[-1]
+    npt.assert_allclose(np.conj(np.swapaxes(qn, -1, -2)) @ qn,
+                        np.broadcast_to(np.eye(k), qn.shape[:-2] + (k, k)),
+                        rtol=tol, atol=tol)
+    npt.assert_allclose(rn, np.triu(rn), atol=0)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 3, 6, 2),
+                                   (0, 3), (2, 0)])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd(dt, shape, full):
+    a = _mat(dt, shape)
+    e = np.linalg.svd(a, full_matrices=full)
+    g = ad.linalg.svd(ad.asarray(a), full_matrices=full)
+    assert type(g).__name__ == "SVDResult"
+    tol = _tol(dt) * 10
+    for x, y in zip(g, e):
+        assert x.shape == y.shape and x.dtype == y.dtype, (x.shape, y.shape)
+    check(g.S, e.S, tol)
+    u, s, vh = (x.get() for x in g)
+    k = s.shape[-1]
+    rec = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+    npt.assert_allclose(rec, a, rtol=tol, atol=tol)
+    if 0 in shape and full:
+        npt.assert_array_equal(u, e.U)
+        npt.assert_array_equal(vh, e.Vh)
+    check(ad.linalg.svd(ad.asarray(a), compute_uv=False),
+          np.linalg.svd(a, compute_uv=False), tol)
+    check(ad.linalg.svdvals(ad.asarray(a)), np.linalg.svdvals(a), tol)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(5, 5), (2, 3, 4, 4), (1, 1), (0, 0)])
+@pytest.mark.parametrize("uplo", ["L", "U", "u"])
+def test_eigh(dt, shape, uplo):
+    # Not Hermitian: each triangle defines a different matrix.
+    a = _mat(dt, shape)
+    ew, ev = np.linalg.eigh(a, UPLO=uplo)
+    w, v = ad.linalg.eigh(ad.asarray(a), UPLO=uplo)
+    tol = _tol(dt) * 10
+    check(w, ew, tol)
+    assert v.shape == ev.shape and v.dtype == ev.dtype
+    vn = v.get()
+    # Same eigenvectors up to phase: |<v_i, ev_i>| = 1 (distinct eigenvalues).
+    if shape[-1]:
+        overlap = np.abs(np.sum(np.conj(vn) * ev, axis=-2))
+        npt.assert_allclose(overlap, 1, rtol=tol, atol=tol)
+    check(ad.linalg.eigvalsh(ad.asarray(a), UPLO=uplo), ew, tol)
+
+
+def test_eigh_hermitian_reconstructs():
+    a = _hpd("c16", (3, 5, 5))
+    w, v = ad.linalg.eigh(ad.asarray(a))
+    wn, vn = w.get(), v.get()
+    npt.assert_allclose(a @ vn, vn * wn[..., None, :], atol=1e-10)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4), (0, 3)])
+def test_pinv(dt, shape):
+    a = _mat(dt, shape)
+    check(ad.linalg.pinv(ad.asarray(a)), np.linalg.pinv(a), _tol(dt) * 10)
+
+
+def test_pinv_rank_deficient():
+    a = np.array([[1.0, 2.0], [2.0, 4.0], [0.0, 0.0]])
+    check(ad.linalg.pinv(ad.asarray(a)), np.linalg.pinv(a), 1e-10)
+    check(ad.linalg.pinv(ad.asarray(a), rtol=None),
+          np.linalg.pinv(a, rtol=None), 1e-10)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("sa,sb", [((6, 3), (6,)), ((6, 3), (6, 2)),
+                                   ((3, 5), (3,)), ((4, 4), (4, 3))])
+def test_lstsq(dt, sa, sb):
+    a = _mat(dt, sa)
+    b = _mat(dt, sb, seed=3)
+    ex, er, erank, es = np.linalg.lstsq(a, b)
+    x, r, rank, s = ad.linalg.lstsq(ad.asarray(a), ad.asarray(b))
+    tol = _tol(dt) * 10
+    check(x, ex, tol)
+    check(r, er, tol * 10)
+    assert rank == erank
+    check(s, es, tol)
+
+
+def test_lstsq_rank_deficient_and_errors():
+    a = np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]])
+    b = np.array([1.0, 2.0, 3.5])
+    ex, er, erank, es = np.linalg.lstsq(a, b)
+    x, r, rank, s = ad.linalg.lstsq(ad.asarray(a), ad.asarray(b))
+    check(x, ex, 1e-10)
+    assert rank == erank == 1 and r.shape == er.shape == (0,)
+    with pytest.raises(LinAlgError):
+        ad.linalg.lstsq(ad.ones((3, 2)), ad.ones(4))
+
+
+@pytest.mark.parametrize("dt", ["f8", "c8", "i4"])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 5, -1, -3])
+def test_matrix_power(dt, n):
+    a = (_mat("f8", (2, 3, 3)) / 3).astype(dt) if dt != "i4" else (
+        np.array([[1, 1, 0], [0, 1, 2], [1, 0, 1]], dtype=dt))
+    e = np.linalg.matrix_power(a, n)
+    check(ad.linalg.matrix_power(ad.asarray(a), n), e,
+          1e-4 if dt == "c8" else 1e-10)
+
+
+def test_matrix_power_errors():
+    with pytest.raises(TypeError):
+        ad.linalg.matrix_power(ad.ones((2, 2)), 1.5)
+    with pytest.raises(LinAlgError):
+        ad.linalg.matrix_power(ad.ones((2, 3)), 2)
+
+
+def test_matrix_rank():
+    for a in (np.eye(4), np.ones((3, 4)), np.zeros((2, 2)),
+              np.stack([np.eye(3), np.diag([1.0, 1.0, 0.0])]),
+              np.ones(4), np.zeros(3)):
+        e = np.linalg.matrix_rank(a)
+        g = ad.linalg.matrix_rank(ad.asarray(a))
+        npt.assert_array_equal(np.asarray(g.get()), e)
+    check_tol = ad.linalg.matrix_rank(ad.asarray(np.diag([1.0, 1e-3])),
+                                      tol=1e-2)
+    assert int(check_tol.get()) == 1
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("ord_", [2, -2, "nuc"])
+def test_norm_svd(dt, ord_):
+    a = _mat(dt, (2, 4, 3))
+    for axis in [(1, 2), (2, 1), (0, 2)]:
+        e = np.linalg.norm(a, ord_, axis)
+        check(ad.linalg.norm(ad.asarray(a), ord_, axis), e, _tol(dt) * 10)
+    e = np.linalg.norm(a[0], ord_)
+    check(ad.linalg.norm(ad.asarray(a[0]), ord_), e, _tol(dt) * 10)
+    e = np.linalg.norm(a, ord_, (1, 2), keepdims=True)
+    check(ad.linalg.norm(ad.asarray(a), ord_, (1, 2), keepdims=True), e,
+          _tol(dt) * 10)
+
+
+FUNCS_SQUARE = [ad.linalg.inv, ad.linalg.det, ad.linalg.slogdet,
+                ad.linalg.cholesky, ad.linalg.eigh, ad.linalg.eigvalsh]
+
+
+@pytest.mark.parametrize("fn", FUNCS_SQUARE, ids=lambda f: f.__name__)
+def test_not_square_or_1d_is_linalgerror(fn):
+    with pytest.raises(LinAlgError, match="must be square"):
+        fn(ad.ones((2, 3)))
+    with pytest.raises(LinAlgError, match="two-dimensional"):
+        fn(ad.ones(3))
+
+
+@pytest.mark.parametrize("fn", FUNCS_SQUARE + [ad.linalg.svd, ad.linalg.qr,
+                                                ad.linalg.pinv],
+                         ids=lambda f: f.__name__)
+def test_float16_is_typeerror(fn):
+    with pytest.raises(TypeError, match="float16"):
+        fn(ad.ones((2, 2), "f2"))
+    with pytest.raises(TypeError):
+        np.linalg.inv(np.ones((2, 2), "f2"))
+
+
+def test_singular_and_not_positive_definite():
+    sing = ad.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        ad.linalg.inv(sing).get()
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        ad.linalg.solve(sing, ad.ones(2)).get()
+    batch = np.stack([np.eye(2), np.zeros((2, 2))]).astype("c8")
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        ad.linalg.inv(ad.asarray(batch)).get()
+    with pytest.raises(LinAlgError, match="not positive definite"):
+        ad.linalg.cholesky(ad.asarray(np.array([[1.0, 2.0], [2.0, 1.0]]))).get()
+    with pytest.raises(LinAlgError):
+        np.linalg.cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    # The session stays usable.
+    check(ad.linalg.inv(ad.asarray(np.eye(2))), np.eye(2))
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        ad.linalg.solve(ad.ones((3, 3)), ad.ones((2, 3)))
+    with pytest.raises(ValueError):
+        ad.linalg.solve(ad.ones((3, 3)), ad.ones(2))
+    with pytest.raises(ValueError):
+        ad.linalg.eigh(ad.ones((2, 2)), UPLO="X")
+    with pytest.raises(ValueError):
+        ad.linalg.qr(ad.ones((2, 2)), mode="bogus")
+    with pytest.raises(ValueError):
+        ad.linalg.solve(ad.ones((2, 3, 3)), ad.ones((4, 3, 1)))
