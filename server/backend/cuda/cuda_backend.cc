@@ -2,20 +2,26 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <cufft.h>
+#include <cusolverDn.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "backend/cuda/caching_allocator.h"
 #include "backend/cuda/cublas_status.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/driver_api.h"
 #include "backend/cuda/kernel_cache.h"
 #include "backend/cuda/kernel_source.h"
+#include "backend/cuda/solver_fft_status.h"
 #include "backend/scalar_cast.h"
 #include "common/status.h"
 #include "kernels/functors.h"
@@ -43,6 +49,31 @@ constexpr size_t kDirectCopyBytes = size_t{64} << 10;
 constexpr long long kMaxBlocks = 1 << 20;
 constexpr char kKernelName[] = "arrayd_kernel";
 
+// A cuFFT plan of one (type, length, batch), shared by every stream of the
+// device. A plan may not be used by two threads at once, and its stream and
+// work area are plan state: a user holds `mu` from cufftSetStream until its
+// exec call has returned (the transform is then queued on the user's stream,
+// with a work area from that stream's pool, so plans run on several streams).
+struct FftPlan {
+  int device = 0;
+  cufftHandle handle = 0;
+  bool made = false;
+  size_t work_bytes = 0;
+  absl::Mutex mu;
+
+  ~FftPlan() {
+    if (!made || cudaSetDevice(device) != cudaSuccess) return;
+    // Transforms of this plan queued on other streams may still run.
+    if (FatalDeviceError().ok()) ARRAYD_CUDA_LOG_IF_ERROR(cudaDeviceSynchronize());
+    absl::Status s = ARRAYD_CUDA_STATUS_(CufftStatus, cufftDestroy(handle));
+    if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
+  }
+};
+
+// Plans kept per device; past this many, the cache starts over (plans in use
+// live on through their shared_ptr).
+constexpr size_t kMaxFftPlans = 256;
+
 // What every stream of one device shares.
 struct DeviceState {
   int device = 0;
@@ -50,7 +81,93 @@ struct DeviceState {
   int sm_count = 1;
   std::shared_ptr<CachingAllocator> allocator;
   std::unique_ptr<KernelCache> kernels;
+  // The hot path of every launch: functions by (name, body), a few hundred
+  // bytes, so that a hit never builds and hashes the ~40 KB NVRTC source.
+  absl::Mutex body_mu;
+  absl::flat_hash_map<std::string, CUfunction> by_body ABSL_GUARDED_BY(body_mu);
+  absl::Mutex fft_mu;
+  // (cufftType, n, batch) -> plan.
+  absl::flat_hash_map<std::tuple<int, long long, long long>, std::shared_ptr<FftPlan>> fft_plans
+      ABSL_GUARDED_BY(fft_mu);
 };
+
+// ---- linear algebra and FFT helpers ----------------------------------------
+
+// The cuSOLVER data types of a linalg dtype and of its real counterpart.
+absl::Status SolverTypes(DType t, cudaDataType* type, cudaDataType* real) {
+  switch (t) {
+    case DType::kFloat32: *type = CUDA_R_32F; *real = CUDA_R_32F; return absl::OkStatus();
+    case DType::kFloat64: *type = CUDA_R_64F; *real = CUDA_R_64F; return absl::OkStatus();
+    case DType::kComplex64: *type = CUDA_C_32F; *real = CUDA_R_32F; return absl::OkStatus();
+    case DType::kComplex128: *type = CUDA_C_64F; *real = CUDA_R_64F; return absl::OkStatus();
+    default:
+      return TypeError(absl::StrCat("linear algebra of ", DTypeName(t),
+                                    " arrays is not supported (float32, float64, complex64, "
+                                    "complex128 are)"));
+  }
+}
+
+// Checks that `v` is a C-contiguous batch of (rows, cols) matrices (any
+// number of leading batch dimensions) and returns it as a 3-D view.
+absl::Status AsMatrixBatch(const View& v, const char* what, View* out) {
+  if (v.ndim() < 2 || !v.IsCContiguous()) {
+    return absl::InternalError(
+        absl::StrCat(what, ": needs a C-contiguous batch of matrices, got shape ",
+                     ShapeString(v.shape)));
+  }
+  const int64_t rows = v.shape[v.ndim() - 2], cols = v.shape[v.ndim() - 1];
+  int64_t batch = 1;
+  for (int d = 0; d < v.ndim() - 2; ++d) batch *= v.shape[d];
+  *out = v;
+  out->shape = {batch, rows, cols};
+  out->strides = CStrides(out->shape, ItemSize(v.dtype));
+  return absl::OkStatus();
+}
+
+// A (batch, rows, cols) view of `buf` from byte `offset`, with strides in
+// elements: [b][i][j] is element b * sb + i * si + j * sj.
+View MatrixView(const std::shared_ptr<Buffer>& buf, DType t, int64_t batch, int64_t rows,
+                int64_t cols, int64_t sb, int64_t si, int64_t sj, int64_t offset = 0) {
+  View v;
+  v.buffer = buf;
+  v.dtype = t;
+  v.shape = {batch, rows, cols};
+  const int64_t item = ItemSize(t);
+  v.strides = {sb * item, si * item, sj * item};
+  v.offset = offset;
+  return v;
+}
+
+// Column-major matrices (leading dimension `ld`, `sb` elements apart) seen
+// as (batch, rows, cols) row-major indices.
+View ColumnMajorView(const std::shared_ptr<Buffer>& buf, DType t, int64_t batch, int64_t rows,
+                     int64_t cols, int64_t ld, int64_t sb) {
+  return MatrixView(buf, t, batch, rows, cols, sb, 1, ld);
+}
+
+// `info` must be C-contiguous int32 with one entry per matrix.
+absl::Status CheckInfo(const View& info, int64_t batch, const char* what) {
+  if (info.dtype != DType::kInt32 || !info.IsCContiguous() || info.size() != batch) {
+    return absl::InternalError(
+        absl::StrCat(what, ": info must be C-contiguous int32 with ", batch, " entries"));
+  }
+  return absl::OkStatus();
+}
+
+// cuSOLVER's legacy routines (orgqr/ungqr) take int sizes.
+constexpr int64_t kLegacyIntMax = 2147483647LL;
+
+// Checks a C-contiguous FFT operand: dtype and last-axis length; returns
+// the number of transforms.
+absl::Status FftOperand(const View& v, DType dtype, int64_t n, const char* what, int64_t* batch) {
+  if (v.ndim() < 1 || !v.IsCContiguous() || v.dtype != dtype || v.shape.back() != n) {
+    return absl::InternalError(absl::StrCat(what, ": needs a C-contiguous ", DTypeName(dtype),
+                                            " array of last dimension ", n, ", got ",
+                                            DTypeName(v.dtype), " ", ShapeString(v.shape)));
+  }
+  *batch = n == 0 ? 0 : v.size() / n;
+  return absl::OkStatus();
+}
 
 // ---- host-side checks of ufunc dtypes, as the CPU backend makes them ------
 template <typename F, unsigned kMask>
@@ -142,6 +259,15 @@ class CudaStream : public Stream {
     if (FatalDeviceError().ok()) ARRAYD_CUDA_LOG_IF_ERROR(cudaStreamSynchronize(stream_));
     if (cublas_ != nullptr) {
       absl::Status s = ARRAYD_CUDA_STATUS_(CublasStatus, cublasDestroy(cublas_));
+      if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
+    }
+    if (solver_params_ != nullptr) {
+      absl::Status s =
+          ARRAYD_CUDA_STATUS_(CusolverStatus, cusolverDnDestroyParams(solver_params_));
+      if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
+    }
+    if (cusolver_ != nullptr) {
+      absl::Status s = ARRAYD_CUDA_STATUS_(CusolverStatus, cusolverDnDestroy(cusolver_));
       if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
     }
     dev_->allocator->RetireStream(id_);
@@ -264,6 +390,17 @@ class CudaStream : public Stream {
   absl::Status Sort(const View& in, const View& out, const View* indices) override;
   absl::Status Matmul(const View& a, const View& b, const View& out) override;
 
+  absl::Status LuFactor(const View& a, const View& pivots, const View& info) override;
+  absl::Status LuSolve(const View& lu, const View& pivots, const View& b) override;
+  absl::Status Cholesky(const View& a, const View& info) override;
+  absl::Status Qr(const View& a, const View& q, const View& r) override;
+  absl::Status Svd(const View& a, const View& s, const View* u, const View* vh,
+                   const View& info) override;
+  absl::Status Eigh(const View& a, const View& w, const View* v, const View& info) override;
+  absl::Status Fft(const View& in, const View& out, bool inverse) override;
+  absl::Status Rfft(const View& in, const View& out) override;
+  absl::Status Irfft(const View& in, const View& out) override;
+
   absl::Status Synchronize() override {
     ARRAYD_RETURN_IF_ERROR(Enter());
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
@@ -291,6 +428,25 @@ class CudaStream : public Stream {
   absl::Status Launch(const std::string& source, const std::string& name, long long grid_x,
                       long long grid_y, void** args) {
     ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
+    return LaunchFunction(fn, grid_x, grid_y, args);
+  }
+
+  // Launch(BuildSource({body}), ...) for kernels launched op after op: the
+  // full source is built only the first time (name, body) is seen.
+  absl::Status LaunchBody(const std::string& body, const std::string& name, long long grid_x,
+                          long long grid_y, void** args) {
+    std::string key = absl::StrCat(name, "\n", body);
+    CUfunction fn = nullptr;
+    {
+      absl::MutexLock lock(&dev_->body_mu);
+      auto it = dev_->by_body.find(key);
+      if (it != dev_->by_body.end()) fn = it->second;
+    }
+    if (fn == nullptr) {
+      ARRAYD_ASSIGN_OR_RETURN(fn, dev_->kernels->Get(BuildSource({body}), name));
+      absl::MutexLock lock(&dev_->body_mu);
+      dev_->by_body.emplace(std::move(key), fn);
+    }
     return LaunchFunction(fn, grid_x, grid_y, args);
   }
 
@@ -334,6 +490,56 @@ class CudaStream : public Stream {
 
   // The cuBLAS handle of this stream, made on first use.
   absl::StatusOr<cublasHandle_t> Cublas();
+  // The cuSOLVER handle of this stream (and solver_params_), made on first use.
+  absl::StatusOr<cusolverDnHandle_t> Cusolver();
+
+  // out = MatrixExpr(kind) over a batch of (rows, cols) matrices; `in` may
+  // be null for expressions without input.
+  absl::Status MatrixOp(const View& out, const View* in, MatrixExprKind kind, int64_t rows,
+                        int64_t cols) {
+    MatrixArgs args{rows, cols};
+    if (in == nullptr) return Elementwise({&out}, MatrixExpr(kind), "MatrixParams", "mp", &args);
+    return Elementwise({&out, in}, MatrixExpr(kind), "MatrixParams", "mp", &args);
+  }
+
+  // Zeroes `batch` int32 info entries.
+  absl::Status ZeroInfo(const View& info) {
+    if (info.size() == 0) return absl::OkStatus();
+    ARRAYD_CUDA_RETURN_IF_ERROR(
+        cudaMemsetAsync(info.data(), 0, static_cast<size_t>(info.nbytes()), stream_));
+    return absl::OkStatus();
+  }
+
+  // Host workspace of a cuSOLVER call, valid until the call's work is done:
+  // AfterSolverCall waits for it when a routine used one (rare), so that
+  // the next call of the batch may reuse it.
+  void* HostWork(size_t bytes) {
+    if (bytes == 0) return nullptr;
+    if (host_work_.size() < bytes) host_work_.resize(bytes);
+    return host_work_.data();
+  }
+  absl::Status AfterSolverCall(size_t host_bytes) {
+    if (host_bytes > 0) ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
+    return absl::OkStatus();
+  }
+
+  // The shared cuFFT plan of (type, n, batch), made on first use.
+  absl::StatusOr<std::shared_ptr<FftPlan>> GetFftPlan(cufftType type, long long n,
+                                                      long long batch);
+  // Runs `exec(handle)` with the plan bound to this stream and a work area
+  // from its pool.
+  template <typename Exec>
+  absl::Status RunFft(FftPlan& plan, Exec exec) {
+    std::shared_ptr<Buffer> work;
+    if (plan.work_bytes > 0) {
+      ARRAYD_ASSIGN_OR_RETURN(work, Temp(plan.work_bytes));
+    }
+    absl::MutexLock lock(&plan.mu);
+    ARRAYD_CUFFT_RETURN_IF_ERROR(cufftSetStream(plan.handle, stream_));
+    if (work != nullptr) ARRAYD_CUFFT_RETURN_IF_ERROR(cufftSetWorkArea(plan.handle, work->data()));
+    return exec(plan.handle);
+    // `work` goes back to this stream's pool: later users are ordered after.
+  }
 
   // A temporary device buffer of this stream (back to its pool when freed;
   // later users are ordered after the work queued here).
@@ -344,6 +550,9 @@ class CudaStream : public Stream {
   std::shared_ptr<DeviceState> dev_;
   cudaStream_t stream_;
   cublasHandle_t cublas_ = nullptr;
+  cusolverDnHandle_t cusolver_ = nullptr;
+  cusolverDnParams_t solver_params_ = nullptr;
+  std::vector<char> host_work_;  // cuSOLVER host workspace
   std::vector<std::pair<const char*, size_t>> registered_;  // pinned host ranges
   const uint64_t id_;
   void* staging_[2] = {nullptr, nullptr};
@@ -374,7 +583,7 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   spec.extra_type = extra_type;
   spec.extra_name = extra_name;
   spec.ndim = contiguous ? -1 : nd;
-  const std::string source = BuildSource({ElementwiseBody(spec, kKernelName)});
+  const std::string body = ElementwiseBody(spec, kKernelName);
 
   std::vector<char*> ptrs;
   for (const View* v : views) ptrs.push_back(v->data());
@@ -398,7 +607,7 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   }
   if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
   const long long blocks = std::min(CeilDiv(work, kBlockSize), kMaxBlocks);
-  return Launch(source, kKernelName, blocks, 1, args.data());
+  return LaunchBody(body, kKernelName, blocks, 1, args.data());
 }
 
 absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
@@ -464,7 +673,7 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   }
   ReduceSpec spec{kind, in.dtype, out.dtype, kd, rd};
   const std::string name = "arrayd_reduce";
-  const std::string source = BuildSource({ReduceBody(spec, name)});
+  const std::string body = ReduceBody(spec, name);
 
   auto make_args = [&](long long k_value) {
     std::vector<long long> w;
@@ -484,16 +693,16 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   void* args[] = {words.data()};
   if (block_mode) {
     ARRAYD_RETURN_IF_ERROR(
-        Launch(source, name + "_block", std::min(m, kMaxBlocks), splits, args));
+        LaunchBody(body, name + "_block", std::min(m, kMaxBlocks), splits, args));
   } else {
-    ARRAYD_RETURN_IF_ERROR(Launch(source, name + "_thread",
-                                  std::min(CeilDiv(m, kBlockSize), kMaxBlocks), splits, args));
+    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_thread",
+                                      std::min(CeilDiv(m, kBlockSize), kMaxBlocks), splits, args));
   }
   if (splits > 1) {
     std::vector<long long> finish_words = make_args(splits);
     void* finish_args[] = {finish_words.data()};
     ARRAYD_RETURN_IF_ERROR(
-        Launch(source, name + "_finish", std::min(m, kMaxBlocks), 1, finish_args));
+        LaunchBody(body, name + "_finish", std::min(m, kMaxBlocks), 1, finish_args));
   }
   // `partial` goes back to this stream's pool: later users are ordered after.
   return absl::OkStatus();
@@ -792,6 +1001,567 @@ absl::Status CudaStream::Matmul(const View& a, const View& b, const View& out) {
     }
   }
   return absl::OkStatus();
+}
+
+// ---- linear algebra (cuSOLVER) ----------------------------------------------
+//
+// The arrays are row-major; cuSOLVER is column-major. A row-major matrix read
+// as column-major is its transpose, so each routine either runs on that
+// transpose when the algebra allows it (Cholesky, eigh, wide SVD) or first
+// copies the matrix into a column-major scratch buffer with a strided copy
+// kernel, and copies results back the same way. Batches loop over the
+// matrices on this stream, sharing one workspace.
+
+absl::StatusOr<cusolverDnHandle_t> CudaStream::Cusolver() {
+  if (cusolver_ != nullptr) return cusolver_;
+  cusolverDnHandle_t h = nullptr;
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnCreate(&h));
+  absl::Status s = ARRAYD_CUDA_STATUS_(CusolverStatus, cusolverDnSetStream(h, stream_));
+  cusolverDnParams_t params = nullptr;
+  if (s.ok()) s = ARRAYD_CUDA_STATUS_(CusolverStatus, cusolverDnCreateParams(&params));
+  if (!s.ok()) {
+    cusolverDnDestroy(h);
+    return s;
+  }
+  cusolver_ = h;
+  solver_params_ = params;
+  return cusolver_;
+}
+
+absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const View& info) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  View a, pivots;
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(a_in, "LU factorization", &a));
+  cudaDataType type, real;
+  ARRAYD_RETURN_IF_ERROR(SolverTypes(a.dtype, &type, &real));
+  const int64_t batch = a.shape[0], n = a.shape[1];
+  if (a.shape[2] != n || pivots_in.dtype != DType::kInt32 || !pivots_in.IsCContiguous() ||
+      pivots_in.size() != batch * n) {
+    return absl::InternalError("LU factorization: needs square matrices and int32 pivots (batch, n)");
+  }
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "LU factorization"));
+  if (batch == 0) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
+  if (n == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
+  const DType t = a.dtype;
+  const int64_t item = ItemSize(t), nn = n * n;
+
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(static_cast<size_t>(batch * nn * item)));
+  const View col = ColumnMajorView(scratch, t, batch, n, n, n, nn);
+  ARRAYD_RETURN_IF_ERROR(Elementwise({&col, &a}, "v1"));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ipiv_buf,
+                          Temp(static_cast<size_t>(batch * n) * sizeof(int64_t)));
+  int64_t* ipiv = static_cast<int64_t*>(ipiv_buf->data());
+  char* base = static_cast<char*>(scratch->data());
+  int* info_p = reinterpret_cast<int*>(info.data());
+
+  size_t dev_bytes = 0, host_bytes = 0;
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrf_bufferSize(h, solver_params_, n, n, type, base,
+                                                              n, type, &dev_bytes, &host_bytes));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
+  for (int64_t b = 0; b < batch; ++b) {
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrf(
+        h, solver_params_, n, n, type, base + b * nn * item, n, ipiv + b * n, type, work->data(),
+        dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
+    ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
+  }
+  // int64 pivots -> the int32 output; the factors back to row-major.
+  View piv64 = MakeContiguousView(ipiv_buf, DType::kInt64, {batch, n});
+  pivots = pivots_in;
+  pivots.shape = {batch, n};
+  pivots.strides = CStrides(pivots.shape, 4);
+  ARRAYD_RETURN_IF_ERROR(Elementwise({&pivots, &piv64}, "v1"));
+  return Elementwise({&a, &col}, "v1");
+}
+
+absl::Status CudaStream::LuSolve(const View& lu_in, const View& pivots_in, const View& b_in) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  View lu, rhs;
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(lu_in, "LU solve", &lu));
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(b_in, "LU solve", &rhs));
+  cudaDataType type, real;
+  ARRAYD_RETURN_IF_ERROR(SolverTypes(lu.dtype, &type, &real));
+  const int64_t batch = lu.shape[0], n = lu.shape[1], k = rhs.shape[2];
+  if (lu.shape[2] != n || rhs.dtype != lu.dtype || rhs.shape[0] != batch || rhs.shape[1] != n ||
+      pivots_in.dtype != DType::kInt32 || !pivots_in.IsCContiguous() ||
+      pivots_in.size() != batch * n) {
+    return absl::InternalError(
+        "LU solve: needs lu (batch, n, n), int32 pivots (batch, n) and b (batch, n, k) of lu's dtype");
+  }
+  if (batch == 0 || n == 0 || k == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
+  const DType t = lu.dtype;
+  const int64_t item = ItemSize(t), nn = n * n, nk = n * k;
+
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> lu_buf, Temp(static_cast<size_t>(batch * nn * item)));
+  const View lu_col = ColumnMajorView(lu_buf, t, batch, n, n, n, nn);
+  ARRAYD_RETURN_IF_ERROR(Elementwise({&lu_col, &lu}, "v1"));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> b_buf, Temp(static_cast<size_t>(batch * nk * item)));
+  const View b_col = ColumnMajorView(b_buf, t, batch, n, k, n, nk);
+  ARRAYD_RETURN_IF_ERROR(Elementwise({&b_col, &rhs}, "v1"));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ipiv_buf,
+                          Temp(static_cast<size_t>(batch * n) * sizeof(int64_t)));
+  View piv64 = MakeContiguousView(ipiv_buf, DType::kInt64, {batch, n});
+  View pivots = pivots_in;
+  pivots.shape = {batch, n};
+  pivots.strides = CStrides(pivots.shape, 4);
+  ARRAYD_RETURN_IF_ERROR(Elementwise({&piv64, &pivots}, "v1"));
+  // getrs reports only argument errors; they land here and are not read.
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> info_buf,
+                          Temp(static_cast<size_t>(batch) * sizeof(int)));
+  int* info_p = static_cast<int*>(info_buf->data());
+  const int64_t* ipiv = static_cast<const int64_t*>(ipiv_buf->data());
+  const char* lu_base = static_cast<const char*>(lu_buf->data());
+  char* b_base = static_cast<char*>(b_buf->data());
+  for (int64_t b = 0; b < batch; ++b) {
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrs(
+        h, solver_params_, CUBLAS_OP_N, n, k, type, lu_base + b * nn * item, n, ipiv + b * n,
+        type, b_base + b * nk * item, n, info_p + b));
+  }
+  return Elementwise({&rhs, &b_col}, "v1");
+}
+
+absl::Status CudaStream::Cholesky(const View& a_in, const View& info) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  View a;
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(a_in, "Cholesky", &a));
+  cudaDataType type, real;
+  ARRAYD_RETURN_IF_ERROR(SolverTypes(a.dtype, &type, &real));
+  const int64_t batch = a.shape[0], n = a.shape[1];
+  if (a.shape[2] != n) return absl::InternalError("Cholesky: needs square matrices");
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "Cholesky"));
+  if (batch == 0) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
+  if (n == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
+  const int64_t item = ItemSize(a.dtype), nn = n * n;
+  // The row-major Hermitian A read as column-major is conj(A), its upper
+  // triangle our lower one. potrf(upper) gives conj(A) = U^H U, so
+  // A = U^T conj(U) = L L^H with L = U^T: the row-major reading of U.
+  char* base = a.data();
+  int* info_p = reinterpret_cast<int*>(info.data());
+  size_t dev_bytes = 0, host_bytes = 0;
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXpotrf_bufferSize(
+      h, solver_params_, CUBLAS_FILL_MODE_UPPER, n, type, base, n, type, &dev_bytes, &host_bytes));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
+  for (int64_t b = 0; b < batch; ++b) {
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXpotrf(
+        h, solver_params_, CUBLAS_FILL_MODE_UPPER, n, type, base + b * nn * item, n, type,
+        work->data(), dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
+    ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
+  }
+  // potrf leaves the other triangle as it was: zero our strict upper one.
+  return MatrixOp(a, &a, MatrixExprKind::kKeepLower, n, n);
+}
+
+absl::Status CudaStream::Qr(const View& a_in, const View& q_in, const View& r_in) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  View a, q, r;
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(a_in, "QR", &a));
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(q_in, "QR", &q));
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(r_in, "QR", &r));
+  cudaDataType type, real;
+  ARRAYD_RETURN_IF_ERROR(SolverTypes(a.dtype, &type, &real));
+  const int64_t batch = a.shape[0], m = a.shape[1], n = a.shape[2], mn = std::min(m, n);
+  const int64_t k = q.shape[2];
+  if (q.dtype != a.dtype || r.dtype != a.dtype || q.shape[0] != batch || r.shape[0] != batch ||
+      q.shape[1] != m || r.shape[1] != k || r.shape[2] != n || (k != m && k != mn)) {
+    return absl::InternalError("QR: needs q (batch, m, k) and r (batch, k, n), k = m or min(m, n)");
+  }
+  if (batch == 0) return absl::OkStatus();
+  if (mn == 0) {  // no reflectors: q is the identity, r all zeros
+    if (q.size() > 0) ARRAYD_RETURN_IF_ERROR(MatrixOp(q, nullptr, MatrixExprKind::kIdentity, m, k));
+    if (r.size() > 0) {
+      ARRAYD_CUDA_RETURN_IF_ERROR(
+          cudaMemsetAsync(r.data(), 0, static_cast<size_t>(r.nbytes()), stream_));
+    }
+    return absl::OkStatus();
+  }
+  if (m > kLegacyIntMax || k > kLegacyIntMax || m * k > kLegacyIntMax) {
+    return absl::UnimplementedError("QR: matrices over 2**31-1 elements on the CUDA backend");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
+  const DType t = a.dtype;
+  const int64_t item = ItemSize(t);
+  // Column-major m x max(n, k) per matrix: geqrf works on the first n
+  // columns, orgqr then builds the k columns of Q in place.
+  const int64_t cols = std::max(n, k), stride = m * cols;
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
+                          Temp(static_cast<size_t>(batch * stride * item)));
+  const View a_col = ColumnMajorView(scratch, t, batch, m, n, m, stride);
+  ARRAYD_RETURN_IF_ERROR(Elementwise({&a_col, &a}, "v1"));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> tau_buf,
+                          Temp(static_cast<size_t>(batch * mn * item)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> info_buf,
+                          Temp(static_cast<size_t>(batch) * sizeof(int)));
+  char* base = static_cast<char*>(scratch->data());
+  char* tau = static_cast<char*>(tau_buf->data());
+  int* info_p = static_cast<int*>(info_buf->data());  // argument errors only
+
+  size_t dev_bytes = 0, host_bytes = 0;
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgeqrf_bufferSize(
+      h, solver_params_, m, n, type, base, m, type, tau, type, &dev_bytes, &host_bytes));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
+  for (int64_t b = 0; b < batch; ++b) {
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgeqrf(
+        h, solver_params_, m, n, type, base + b * stride * item, m, type, tau + b * mn * item, type,
+        work->data(), dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
+    ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
+  }
+  // R: the upper triangle of the first k rows (rows past min(m, n) are zero).
+  const View r_col = ColumnMajorView(scratch, t, batch, k, n, m, stride);
+  ARRAYD_RETURN_IF_ERROR(MatrixOp(r, &r_col, MatrixExprKind::kKeepUpper, k, n));
+
+  // Q from the reflectors (queued after R's copy, which reads the same buffer).
+  const int im = static_cast<int>(m), ik = static_cast<int>(k), imn = static_cast<int>(mn);
+  int lwork = 0;
+  switch (t) {
+    case DType::kFloat32:
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnSorgqr_bufferSize(
+          h, im, ik, imn, reinterpret_cast<float*>(base), im, reinterpret_cast<float*>(tau), &lwork));
+      break;
+    case DType::kFloat64:
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnDorgqr_bufferSize(
+          h, im, ik, imn, reinterpret_cast<double*>(base), im, reinterpret_cast<double*>(tau),
+          &lwork));
+      break;
+    case DType::kComplex64:
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnCungqr_bufferSize(
+          h, im, ik, imn, reinterpret_cast<cuComplex*>(base), im, reinterpret_cast<cuComplex*>(tau),
+          &lwork));
+      break;
+    default:
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnZungqr_bufferSize(
+          h, im, ik, imn, reinterpret_cast<cuDoubleComplex*>(base), im,
+          reinterpret_cast<cuDoubleComplex*>(tau), &lwork));
+      break;
+  }
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> qwork,
+                          Temp(static_cast<size_t>(std::max(lwork, 1)) * static_cast<size_t>(item)));
+  for (int64_t b = 0; b < batch; ++b) {
+    char* ab = base + b * stride * item;
+    char* tb = tau + b * mn * item;
+    switch (t) {
+      case DType::kFloat32:
+        ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnSorgqr(
+            h, im, ik, imn, reinterpret_cast<float*>(ab), im, reinterpret_cast<const float*>(tb),
+            static_cast<float*>(qwork->data()), lwork, info_p + b));
+        break;
+      case DType::kFloat64:
+        ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnDorgqr(
+            h, im, ik, imn, reinterpret_cast<double*>(ab), im, reinterpret_cast<const double*>(tb),
+            static_cast<double*>(qwork->data()), lwork, info_p + b));
+        break;
+      case DType::kComplex64:
+        ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnCungqr(
+            h, im, ik, imn, reinterpret_cast<cuComplex*>(ab), im,
+            reinterpret_cast<const cuComplex*>(tb), static_cast<cuComplex*>(qwork->data()), lwork,
+            info_p + b));
+        break;
+      default:
+        ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnZungqr(
+            h, im, ik, imn, reinterpret_cast<cuDoubleComplex*>(ab), im,
+            reinterpret_cast<const cuDoubleComplex*>(tb),
+            static_cast<cuDoubleComplex*>(qwork->data()), lwork, info_p + b));
+        break;
+    }
+  }
+  const View q_col = ColumnMajorView(scratch, t, batch, m, k, m, stride);
+  return Elementwise({&q, &q_col}, "v1");
+}
+
+absl::Status CudaStream::Svd(const View& a_in, const View& s_in, const View* u_in,
+                             const View* vh_in, const View& info) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  View a, u, vh;
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(a_in, "SVD", &a));
+  cudaDataType type, real;
+  ARRAYD_RETURN_IF_ERROR(SolverTypes(a.dtype, &type, &real));
+  const DType t = a.dtype, rt = RealDType(t);
+  const int64_t batch = a.shape[0], m = a.shape[1], n = a.shape[2], mn = std::min(m, n);
+  if (s_in.dtype != rt || !s_in.IsCContiguous() || s_in.size() != batch * mn) {
+    return absl::InternalError("SVD: s must be C-contiguous (batch, min(m, n)) of the real dtype");
+  }
+  int64_t ku = 0, kv = 0;  // columns of u, rows of vh
+  if (u_in != nullptr) {
+    ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(*u_in, "SVD", &u));
+    ku = u.shape[2];
+    if (u.dtype != t || u.shape[0] != batch || u.shape[1] != m || (ku != m && ku != mn)) {
+      return absl::InternalError("SVD: u must be (batch, m, m or min(m, n)) of a's dtype");
+    }
+  }
+  if (vh_in != nullptr) {
+    ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(*vh_in, "SVD", &vh));
+    kv = vh.shape[1];
+    if (vh.dtype != t || vh.shape[0] != batch || vh.shape[2] != n || (kv != n && kv != mn)) {
+      return absl::InternalError("SVD: vh must be (batch, n or min(m, n), n) of a's dtype");
+    }
+  }
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "SVD"));
+  if (batch == 0) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
+  if (mn == 0) {  // nothing to decompose: the singular vectors are the identity
+    if (u_in != nullptr && u.size() > 0) {
+      ARRAYD_RETURN_IF_ERROR(MatrixOp(u, nullptr, MatrixExprKind::kIdentity, m, ku));
+    }
+    if (vh_in != nullptr && vh.size() > 0) {
+      ARRAYD_RETURN_IF_ERROR(MatrixOp(vh, nullptr, MatrixExprKind::kIdentity, kv, n));
+    }
+    return absl::OkStatus();
+  }
+  ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
+  const int64_t item = ItemSize(t), ritem = ItemSize(rt), mnn = m * n;
+  // gesvd needs rows >= columns. Tall (m >= n): decompose the column-major
+  // copy of A and transpose U and VT into u and vh. Wide (m < n): decompose
+  // B = A^T (the row-major buffer read as column-major, n x m):
+  // B = U_B S V_B^H gives A = conj(V_B) S U_B^T, and the column-major U_B
+  // and V_B^H read row-major are exactly vh and u, so cuSOLVER writes them
+  // in place.
+  const bool tall = m >= n;
+  const int64_t rows = tall ? m : n, cols = tall ? n : m;  // of the decomposed matrix
+  View* left = tall ? (u_in != nullptr ? &u : nullptr) : (vh_in != nullptr ? &vh : nullptr);
+  View* right = tall ? (vh_in != nullptr ? &vh : nullptr) : (u_in != nullptr ? &u : nullptr);
+  const int64_t left_cols = tall ? ku : kv;  // columns of U of the decomposed matrix
+  const signed char jobu = left == nullptr ? 'N' : (left_cols == rows ? 'A' : 'S');
+  const signed char jobvt = right == nullptr ? 'N' : 'A';  // cols x cols
+
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(static_cast<size_t>(batch * mnn * item)));
+  if (tall) {
+    const View a_col = ColumnMajorView(scratch, t, batch, m, n, m, mnn);
+    ARRAYD_RETURN_IF_ERROR(Elementwise({&a_col, &a}, "v1"));
+  } else {
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(scratch->data(), a.data(),
+                                                static_cast<size_t>(a.nbytes()),
+                                                cudaMemcpyDeviceToDevice, stream_));
+  }
+  // Where U and VT go: straight into the outputs when wide, else scratch.
+  std::shared_ptr<Buffer> u_scratch, vt_scratch;
+  char* u_base = nullptr;
+  char* vt_base = nullptr;
+  const int64_t u_stride = rows * left_cols, vt_stride = cols * cols;
+  if (left != nullptr) {
+    if (tall) {
+      ARRAYD_ASSIGN_OR_RETURN(u_scratch, Temp(static_cast<size_t>(batch * u_stride * item)));
+      u_base = static_cast<char*>(u_scratch->data());
+    } else {
+      u_base = left->data();
+    }
+  }
+  if (right != nullptr) {
+    if (tall) {
+      ARRAYD_ASSIGN_OR_RETURN(vt_scratch, Temp(static_cast<size_t>(batch * vt_stride * item)));
+      vt_base = static_cast<char*>(vt_scratch->data());
+    } else {
+      vt_base = right->data();
+    }
+  }
+  char* base = static_cast<char*>(scratch->data());
+  char* s_base = s_in.data();
+  int* info_p = reinterpret_cast<int*>(info.data());
+  size_t dev_bytes = 0, host_bytes = 0;
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgesvd_bufferSize(
+      h, solver_params_, jobu, jobvt, rows, cols, type, base, rows, real, s_base, type, u_base,
+      rows, type, vt_base, cols, type, &dev_bytes, &host_bytes));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
+  for (int64_t b = 0; b < batch; ++b) {
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgesvd(
+        h, solver_params_, jobu, jobvt, rows, cols, type, base + b * mnn * item, rows, real,
+        s_base + b * mn * ritem, type, u_base == nullptr ? nullptr : u_base + b * u_stride * item,
+        rows, type, vt_base == nullptr ? nullptr : vt_base + b * vt_stride * item, cols, type,
+        work->data(), dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
+    ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
+  }
+  if (tall && left != nullptr) {
+    const View u_col = ColumnMajorView(u_scratch, t, batch, m, ku, m, u_stride);
+    ARRAYD_RETURN_IF_ERROR(Elementwise({&u, &u_col}, "v1"));
+  }
+  if (tall && right != nullptr) {
+    const View vt_col = ColumnMajorView(vt_scratch, t, batch, n, n, n, vt_stride);
+    ARRAYD_RETURN_IF_ERROR(Elementwise({&vh, &vt_col}, "v1"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
+                              const View& info) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  View a, v;
+  ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(a_in, "eigh", &a));
+  cudaDataType type, real;
+  ARRAYD_RETURN_IF_ERROR(SolverTypes(a.dtype, &type, &real));
+  const DType t = a.dtype, rt = RealDType(t);
+  const int64_t batch = a.shape[0], n = a.shape[1];
+  if (a.shape[2] != n || w.dtype != rt || !w.IsCContiguous() || w.size() != batch * n) {
+    return absl::InternalError("eigh: needs square matrices and w (batch, n) of the real dtype");
+  }
+  if (v_in != nullptr) {
+    ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(*v_in, "eigh", &v));
+    if (v.dtype != t || v.shape != a.shape) {
+      return absl::InternalError("eigh: v must have a's shape and dtype");
+    }
+  }
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "eigh"));
+  if (batch == 0) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
+  if (n == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
+  const int64_t item = ItemSize(t), ritem = ItemSize(rt), nn = n * n;
+  // The row-major A read as column-major is M = A^T = conj(A), whose upper
+  // triangle is our lower one; M Z = Z W gives A conj(Z) = conj(Z) W, so the
+  // eigenvalues are A's and v = conj(Z) read row-major.
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(static_cast<size_t>(batch * nn * item)));
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(scratch->data(), a.data(),
+                                              static_cast<size_t>(a.nbytes()),
+                                              cudaMemcpyDeviceToDevice, stream_));
+  char* base = static_cast<char*>(scratch->data());
+  char* w_base = w.data();
+  int* info_p = reinterpret_cast<int*>(info.data());
+  const cusolverEigMode_t jobz =
+      v_in != nullptr ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  size_t dev_bytes = 0, host_bytes = 0;
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXsyevd_bufferSize(
+      h, solver_params_, jobz, CUBLAS_FILL_MODE_UPPER, n, type, base, n, real, w_base, type,
+      &dev_bytes, &host_bytes));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
+  for (int64_t b = 0; b < batch; ++b) {
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXsyevd(
+        h, solver_params_, jobz, CUBLAS_FILL_MODE_UPPER, n, type, base + b * nn * item, n, real,
+        w_base + b * n * ritem, type, work->data(), dev_bytes, HostWork(host_bytes), host_bytes,
+        info_p + b));
+    ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
+  }
+  if (v_in == nullptr) return absl::OkStatus();
+  const View z_col = ColumnMajorView(scratch, t, batch, n, n, n, nn);
+  return Elementwise({&v, &z_col}, MatrixExpr(MatrixExprKind::kConjugate));
+}
+
+// ---- FFTs (cuFFT) ------------------------------------------------------------
+
+absl::StatusOr<std::shared_ptr<FftPlan>> CudaStream::GetFftPlan(cufftType type, long long n,
+                                                                long long batch) {
+  const auto key = std::make_tuple(static_cast<int>(type), n, batch);
+  absl::MutexLock lock(&dev_->fft_mu);
+  auto it = dev_->fft_plans.find(key);
+  if (it != dev_->fft_plans.end()) return it->second;
+  auto plan = std::make_shared<FftPlan>();
+  plan->device = dev_->device;
+  ARRAYD_CUFFT_RETURN_IF_ERROR(cufftCreate(&plan->handle));
+  plan->made = true;
+  // The work area comes from the caller's stream pool at each exec.
+  ARRAYD_CUFFT_RETURN_IF_ERROR(cufftSetAutoAllocation(plan->handle, 0));
+  long long dims[1] = {n};
+  size_t work = 0;
+  ARRAYD_CUFFT_RETURN_IF_ERROR(cufftMakePlanMany64(plan->handle, 1, dims, nullptr, 1, 0, nullptr,
+                                                   1, 0, type, batch, &work));
+  plan->work_bytes = work;
+  if (dev_->fft_plans.size() >= kMaxFftPlans) dev_->fft_plans.clear();
+  dev_->fft_plans.emplace(key, plan);
+  return plan;
+}
+
+absl::Status CudaStream::Fft(const View& in, const View& out, bool inverse) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (in.dtype != DType::kComplex64 && in.dtype != DType::kComplex128) {
+    return absl::InternalError(absl::StrCat("FFT: needs complex64 or complex128, got ",
+                                            DTypeName(in.dtype)));
+  }
+  if (in.ndim() < 1) return absl::InternalError("FFT: needs at least one dimension");
+  const int64_t n = in.shape.back();
+  int64_t batch = 0, out_batch = 0;
+  ARRAYD_RETURN_IF_ERROR(FftOperand(in, in.dtype, n, "FFT", &batch));
+  ARRAYD_RETURN_IF_ERROR(FftOperand(out, in.dtype, n, "FFT", &out_batch));
+  if (out_batch != batch) return absl::InternalError("FFT: in and out differ in size");
+  if (batch == 0) return absl::OkStatus();
+  const bool single = in.dtype == DType::kComplex64;
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
+                          GetFftPlan(single ? CUFFT_C2C : CUFFT_Z2Z, n, batch));
+  const int direction = inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+  // Out of place, C2C leaves its input as it was.
+  void* src = in.data();
+  void* dst = out.data();
+  return RunFft(*plan, [&](cufftHandle p) -> absl::Status {
+    if (single) {
+      ARRAYD_CUFFT_RETURN_IF_ERROR(cufftExecC2C(p, static_cast<cufftComplex*>(src),
+                                                static_cast<cufftComplex*>(dst), direction));
+    } else {
+      ARRAYD_CUFFT_RETURN_IF_ERROR(cufftExecZ2Z(p, static_cast<cufftDoubleComplex*>(src),
+                                                static_cast<cufftDoubleComplex*>(dst), direction));
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CudaStream::Rfft(const View& in, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (in.dtype != DType::kFloat32 && in.dtype != DType::kFloat64) {
+    return absl::InternalError(absl::StrCat("real FFT: needs float32 or float64, got ",
+                                            DTypeName(in.dtype)));
+  }
+  if (in.ndim() < 1) return absl::InternalError("real FFT: needs at least one dimension");
+  const bool single = in.dtype == DType::kFloat32;
+  const int64_t n = in.shape.back();
+  int64_t batch = 0, out_batch = 0;
+  ARRAYD_RETURN_IF_ERROR(FftOperand(in, in.dtype, n, "real FFT", &batch));
+  ARRAYD_RETURN_IF_ERROR(FftOperand(out, single ? DType::kComplex64 : DType::kComplex128, n / 2 + 1,
+                                    "real FFT", &out_batch));
+  if (out_batch != batch && n > 0) return absl::InternalError("real FFT: in and out differ in batch");
+  if (batch == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
+                          GetFftPlan(single ? CUFFT_R2C : CUFFT_D2Z, n, batch));
+  void* src = in.data();
+  void* dst = out.data();
+  return RunFft(*plan, [&](cufftHandle p) -> absl::Status {
+    if (single) {
+      ARRAYD_CUFFT_RETURN_IF_ERROR(
+          cufftExecR2C(p, static_cast<cufftReal*>(src), static_cast<cufftComplex*>(dst)));
+    } else {
+      ARRAYD_CUFFT_RETURN_IF_ERROR(cufftExecD2Z(p, static_cast<cufftDoubleReal*>(src),
+                                                static_cast<cufftDoubleComplex*>(dst)));
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CudaStream::Irfft(const View& in, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (out.dtype != DType::kFloat32 && out.dtype != DType::kFloat64) {
+    return absl::InternalError(absl::StrCat("inverse real FFT: needs a float32 or float64 output, got ",
+                                            DTypeName(out.dtype)));
+  }
+  if (out.ndim() < 1) return absl::InternalError("inverse real FFT: needs at least one dimension");
+  const bool single = out.dtype == DType::kFloat32;
+  const DType ct = single ? DType::kComplex64 : DType::kComplex128;
+  const int64_t n = out.shape.back(), half = n / 2 + 1;
+  int64_t batch = 0, in_batch = 0;
+  ARRAYD_RETURN_IF_ERROR(FftOperand(out, out.dtype, n, "inverse real FFT", &batch));
+  ARRAYD_RETURN_IF_ERROR(FftOperand(in, ct, half, "inverse real FFT", &in_batch));
+  if (in_batch != batch && n > 0) {
+    return absl::InternalError("inverse real FFT: in and out differ in batch");
+  }
+  if (batch == 0) return absl::OkStatus();
+  // C2R overwrites its input: transform a scratch copy, in which the
+  // imaginary parts that a real signal's spectrum cannot have (at 0 and at
+  // n/2) are dropped, as FFTW and pocketfft ignore them.
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
+                          Temp(static_cast<size_t>(batch * half * ItemSize(ct))));
+  const View in3 = MatrixView(in.buffer, ct, 1, batch, half, 0, half, 1, in.offset);
+  const View copy = MatrixView(scratch, ct, 1, batch, half, 0, half, 1);
+  ARRAYD_RETURN_IF_ERROR(MatrixOp(copy, &in3, MatrixExprKind::kHalfSpectrumEnds, n, half));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
+                          GetFftPlan(single ? CUFFT_C2R : CUFFT_Z2D, n, batch));
+  void* src = scratch->data();
+  void* dst = out.data();
+  return RunFft(*plan, [&](cufftHandle p) -> absl::Status {
+    if (single) {
+      ARRAYD_CUFFT_RETURN_IF_ERROR(
+          cufftExecC2R(p, static_cast<cufftComplex*>(src), static_cast<cufftReal*>(dst)));
+    } else {
+      ARRAYD_CUFFT_RETURN_IF_ERROR(cufftExecZ2D(p, static_cast<cufftDoubleComplex*>(src),
+                                                static_cast<cufftDoubleReal*>(dst)));
+    }
+    return absl::OkStatus();
+  });
 }
 
 absl::Status CudaStream::CopyFromHost(const void* src, const View& dst) {

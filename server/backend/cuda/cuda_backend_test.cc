@@ -18,6 +18,7 @@
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/kernel_cache.h"
 #include "backend/cuda/kernel_source.h"
+#include "backend/cuda/solver_fft_status.h"
 #include "common/status.h"
 #include "gtest/gtest.h"
 #include "kernels/functors.h"
@@ -200,6 +201,70 @@ TEST(CublasStatusTest, NamesAndKinds) {
   absl::Status oom = CublasStatus(CUBLAS_STATUS_ALLOC_FAILED, "cublasCreate(&h)", "x.cc", 9);
   EXPECT_EQ(oom.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(ErrorKind(oom), "MemoryError");
+}
+
+TEST(SolverFftStatusTest, NamesAndKinds) {
+  EXPECT_STREQ(CusolverStatusName(CUSOLVER_STATUS_INVALID_VALUE), "CUSOLVER_STATUS_INVALID_VALUE");
+  EXPECT_STREQ(CusolverStatusName(static_cast<cusolverStatus_t>(12345)), "CUSOLVER_STATUS_UNKNOWN");
+  EXPECT_STREQ(CufftResultName(CUFFT_INVALID_SIZE), "CUFFT_INVALID_SIZE");
+  EXPECT_STREQ(CufftResultName(static_cast<cufftResult>(12345)), "CUFFT_UNKNOWN");
+  EXPECT_TRUE(CusolverStatus(CUSOLVER_STATUS_SUCCESS, "f()", "x.cc", 1).ok());
+  EXPECT_TRUE(CufftStatus(CUFFT_SUCCESS, "f()", "x.cc", 1).ok());
+  absl::Status s = CusolverStatus(CUSOLVER_STATUS_EXECUTION_FAILED, "cusolverDnXgetrf(h)", "x.cc", 7);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(s.message().find("cusolverDnXgetrf(h)"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("CUSOLVER_STATUS_EXECUTION_FAILED"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("x.cc:7"), std::string::npos) << s;
+  absl::Status f = CufftStatus(CUFFT_INVALID_PLAN, "cufftExecC2C(p)", "y.cc", 3);
+  EXPECT_EQ(f.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(f.message().find("cufftExecC2C(p)"), std::string::npos) << f;
+  EXPECT_NE(f.message().find("CUFFT_INVALID_PLAN"), std::string::npos) << f;
+  absl::Status oom = CusolverStatus(CUSOLVER_STATUS_ALLOC_FAILED, "cusolverDnCreate(&h)", "x.cc", 9);
+  EXPECT_EQ(oom.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(ErrorKind(oom), "MemoryError");
+  absl::Status foom = CufftStatus(CUFFT_ALLOC_FAILED, "cufftMakePlanMany64(p)", "x.cc", 9);
+  EXPECT_EQ(ErrorKind(foom), "MemoryError");
+}
+
+// The helper kernels of the linalg and FFT methods: triangle masks,
+// identity, conjugate, the inverse real FFT's half-spectrum copy, and the
+// int32 <-> int64 pivot casts, in the layouts the methods use.
+TEST(KernelSourceCompileTest, LinalgFftHelperKernelsCompile) {
+  std::vector<std::string> bodies;
+  for (DType t : {DType::kFloat32, DType::kFloat64, DType::kComplex64, DType::kComplex128}) {
+    const std::string tn(DTypeName(t));
+    for (int nd : {-1, 3}) {
+      const std::string suffix = absl::StrCat(tn, nd < 0 ? "_c" : "_s");
+      ElementwiseSpec spec{{t, t}, MatrixExpr(MatrixExprKind::kKeepUpper), "MatrixParams", "mp", nd};
+      bodies.push_back(ElementwiseBody(spec, "upper_" + suffix));
+      spec.expr = MatrixExpr(MatrixExprKind::kKeepLower);
+      bodies.push_back(ElementwiseBody(spec, "lower_" + suffix));
+      bodies.push_back(ElementwiseBody(
+          {{t}, MatrixExpr(MatrixExprKind::kIdentity), "MatrixParams", "mp", nd}, "eye_" + suffix));
+      bodies.push_back(ElementwiseBody({{t, t}, MatrixExpr(MatrixExprKind::kConjugate), "", "", nd},
+                                       "conj_" + suffix));
+      bodies.push_back(ElementwiseBody({{t, t}, "v1", "", "", nd}, "copy_" + suffix));
+      if (IsComplex(t)) {
+        bodies.push_back(ElementwiseBody(
+            {{t, t}, MatrixExpr(MatrixExprKind::kHalfSpectrumEnds), "MatrixParams", "mp", nd},
+            "ends_" + suffix));
+      }
+    }
+  }
+  bodies.push_back(ElementwiseBody({{DType::kInt32, DType::kInt64}, "v1", "", "", -1}, "piv32"));
+  bodies.push_back(ElementwiseBody({{DType::kInt64, DType::kInt32}, "v1", "", "", 2}, "piv64"));
+  ExpectCompiles(bodies, "linalg/fft helpers");
+}
+
+TEST(MatrixExprTest, ReadTheMatrixShape) {
+  // Every expression but the conjugate reads the matrix shape.
+  for (MatrixExprKind k : {MatrixExprKind::kKeepUpper, MatrixExprKind::kKeepLower,
+                           MatrixExprKind::kIdentity, MatrixExprKind::kHalfSpectrumEnds}) {
+    EXPECT_NE(std::string(MatrixExpr(k)).find("mp.cols"), std::string::npos) << MatrixExpr(k);
+  }
+  EXPECT_EQ(std::string(MatrixExpr(MatrixExprKind::kConjugate)).find("mp."), std::string::npos);
+  EXPECT_NE(std::string(MatrixExpr(MatrixExprKind::kKeepUpper)).find("<="), std::string::npos);
+  EXPECT_NE(std::string(MatrixExpr(MatrixExprKind::kKeepLower)).find(">="), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDTypes, KernelSourceTest, testing::ValuesIn(AllDTypes()),

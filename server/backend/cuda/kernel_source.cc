@@ -31,6 +31,12 @@ struct IotaParams {
   double re0, dre, im0, dim;
 };
 
+// The matrix shape of an elementwise kernel over a batch of (rows, cols)
+// C-order matrices (the linear algebra and FFT helpers).
+struct MatrixParams {
+  long long rows, cols;
+};
+
 // `V` elements of T, loaded and stored as one aligned vector.
 template <typename T, int V>
 struct alignas(sizeof(T) * V) Vec {
@@ -697,6 +703,27 @@ std::string MatmulBody(DType dtype, const std::string& name) {
       "long long n) {\n  arrayd::kernels::gen::TiledMatmul<", t, ", ", acc,
       ">(reinterpret_cast<const ", t, "*>(a), reinterpret_cast<const ", t,
       "*>(b), reinterpret_cast<", t, "*>(out), batch, m, k, n);\n}\n");
+}
+
+const char* MatrixExpr(MatrixExprKind kind) {
+  // Row and column of output element i of a (batch, mp.rows, mp.cols) array.
+#define ARRAYD_ROW "((i / mp.cols) % mp.rows)"
+#define ARRAYD_COL "(i % mp.cols)"
+  switch (kind) {
+    case MatrixExprKind::kKeepUpper:
+      return ARRAYD_ROW " <= " ARRAYD_COL " ? v1 : T1(0)";
+    case MatrixExprKind::kKeepLower:
+      return ARRAYD_ROW " >= " ARRAYD_COL " ? v1 : T1(0)";
+    case MatrixExprKind::kIdentity:
+      return ARRAYD_ROW " == " ARRAYD_COL " ? T0(1) : T0(0)";
+    case MatrixExprKind::kConjugate:
+      return "ConjugateOp()(v1)";
+    case MatrixExprKind::kHalfSpectrumEnds:
+      return "(" ARRAYD_COL " == 0 || 2 * " ARRAYD_COL " == mp.rows) ? T1(v1.re) : v1";
+  }
+#undef ARRAYD_ROW
+#undef ARRAYD_COL
+  return "v1";
 }
 
 }  // namespace cuda
