@@ -34,20 +34,17 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
   if (ctx.attrs().Has("norm")) {
     ARRAYD_ASSIGN_OR_RETURN(norm, ctx.attrs().String("norm"));
   }
-  if (norm.empty())
-    norm = "backward";
+  if (norm.empty()) norm = "backward";
   if (norm != "backward" && norm != "ortho" && norm != "forward") {
-    return ValueError(
-        absl::StrCat("Invalid norm value ", norm,
-                     "; should be \"backward\", \"ortho\" or \"forward\"."));
+    return ValueError(absl::StrCat("Invalid norm value ", norm,
+                                   "; should be \"backward\", \"ortho\" or \"forward\"."));
   }
   bool inverse = kind == FftKind::kC2r;
   if (kind == FftKind::kC2c) {
     ARRAYD_ASSIGN_OR_RETURN(inverse, ctx.attrs().Bool("inverse", false));
   }
   if (kind == FftKind::kR2c && IsComplex(x.dtype)) {
-    return TypeError(
-        "rfft: complex input is not supported (NumPy's rfft takes real input)");
+    return TypeError("rfft: complex input is not supported (NumPy's rfft takes real input)");
   }
   const bool single = SinglePrecision(x.dtype);
   const DType complex_dtype = single ? DType::kComplex64 : DType::kComplex128;
@@ -59,8 +56,7 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
     ARRAYD_ASSIGN_OR_RETURN(n, ctx.attrs().Int("n"));
   }
   if (n < 1)
-    return ValueError(
-        absl::StrCat("Invalid number of FFT data points (", n, ") specified."));
+    return ValueError(absl::StrCat("Invalid number of FFT data points (", n, ") specified."));
   // Input length of the transform, its dtype, and the output's.
   const int64_t in_len = kind == FftKind::kC2r ? n / 2 + 1 : n;
   const int64_t out_len = kind == FftKind::kR2c ? n / 2 + 1 : n;
@@ -69,23 +65,19 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
 
   std::vector<int64_t> perm;
   for (int d = 0; d < nd; ++d) {
-    if (d != ax)
-      perm.push_back(d);
+    if (d != ax) perm.push_back(d);
   }
   perm.push_back(ax);
   ARRAYD_ASSIGN_OR_RETURN(View xt, Transpose(x, perm));
   Shape in_shape = xt.shape;
   in_shape.back() = in_len;
   View in;
-  if (xt.dtype == in_dtype && len == in_len && xt.IsCContiguous() &&
-      kind != FftKind::kC2r) {
-    in =
-        xt; // the transforms read their input without writing it (except c2r's)
+  if (xt.dtype == in_dtype && len == in_len && xt.IsCContiguous() && kind != FftKind::kC2r) {
+    in = xt;  // the transforms read their input without writing it (except c2r's)
   } else {
     ARRAYD_ASSIGN_OR_RETURN(in, ctx.NewArray(in_dtype, in_shape));
     const int64_t keep = std::min(len, in_len);
-    if (keep < in_len)
-      ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(in, Scalar::Int(0)));
+    if (keep < in_len) ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(in, Scalar::Int(0)));
     if (keep > 0) {
       View src = xt, dst = in;
       src.shape.back() = keep;
@@ -101,15 +93,15 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
   TryReshapeView(in, {batch, in_len}, &in2);
   TryReshapeView(out, {batch, out_len}, &out2);
   switch (kind) {
-  case FftKind::kC2c:
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().Fft(in2, out2, inverse));
-    break;
-  case FftKind::kR2c:
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().Rfft(in2, out2));
-    break;
-  case FftKind::kC2r:
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().Irfft(in2, out2));
-    break;
+    case FftKind::kC2c:
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Fft(in2, out2, inverse));
+      break;
+    case FftKind::kR2c:
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Rfft(in2, out2));
+      break;
+    case FftKind::kC2r:
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Irfft(in2, out2));
+      break;
   }
   double scale = 1;
   if (norm == "ortho") {
@@ -121,18 +113,16 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
     ARRAYD_ASSIGN_OR_RETURN(View factor, ctx.NewArray(out_dtype, {}));
     ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(factor, Scalar::Float(scale)));
     ARRAYD_ASSIGN_OR_RETURN(View fb, BroadcastTo(factor, out.shape));
-    ARRAYD_RETURN_IF_ERROR(
-        ctx.stream().Binary(kernels::BinaryOp::kMultiply, out, fb, out));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(kernels::BinaryOp::kMultiply, out, fb, out));
   }
   std::vector<int64_t> back(nd);
-  for (int d = 0; d < nd; ++d)
-    back[perm[d]] = d;
+  for (int d = 0; d < nd; ++d) back[perm[d]] = d;
   ARRAYD_ASSIGN_OR_RETURN(View result, Transpose(out, back));
   ctx.SetResult(0, result);
   return absl::OkStatus();
 }
 
-} // namespace
+}  // namespace
 
 void RegisterFftOps(OpRegistry *r) {
   r->Register({"fft",
@@ -141,18 +131,14 @@ void RegisterFftOps(OpRegistry *r) {
                {"n", "axis", "norm", "inverse"},
                "numpy.fft.fft / ifft (inverse) along one axis.",
                [](OpContext &c) { return RunFft(c, FftKind::kC2c); }});
-  r->Register({"rfft",
-               1,
-               1,
-               {"n", "axis", "norm"},
-               "numpy.fft.rfft along one axis.",
-               [](OpContext &c) { return RunFft(c, FftKind::kR2c); }});
-  r->Register({"irfft",
-               1,
-               1,
-               {"n", "axis", "norm"},
-               "numpy.fft.irfft along one axis.",
-               [](OpContext &c) { return RunFft(c, FftKind::kC2r); }});
+  r->Register(
+      {"rfft", 1, 1, {"n", "axis", "norm"}, "numpy.fft.rfft along one axis.", [](OpContext &c) {
+         return RunFft(c, FftKind::kR2c);
+       }});
+  r->Register(
+      {"irfft", 1, 1, {"n", "axis", "norm"}, "numpy.fft.irfft along one axis.", [](OpContext &c) {
+         return RunFft(c, FftKind::kC2r);
+       }});
 }
 
-} // namespace arrayd
+}  // namespace arrayd

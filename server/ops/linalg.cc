@@ -363,11 +363,13 @@ absl::Status RunEigh(OpContext& ctx, bool vectors) {
 }  // namespace
 
 void RegisterLinalgOps(OpRegistry* r) {
-  r->Register({"matmul", 2, 1, {}, "NumPy's matmul (batched, broadcasting, 1-D cases).", RunMatmul});
+  r->Register(
+      {"matmul", 2, 1, {}, "NumPy's matmul (batched, broadcasting, 1-D cases).", RunMatmul});
   r->Register({"solve", 2, 1, {}, "numpy.linalg.solve of a (..., n, n) and b (..., n, k).",
                RunSolve});
   r->Register({"inv", 1, 1, {}, "numpy.linalg.inv.", RunInv});
-  r->Register({"det", 1, 1, {}, "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); }});
+  r->Register(
+      {"det", 1, 1, {}, "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); }});
   r->Register({"slogdet", 1, 2, {}, "numpy.linalg.slogdet: outputs sign, logabsdet.",
                [](OpContext& c) { return RunDet(c, true); }});
   r->Register({"cholesky", 1, 1, {}, "numpy.linalg.cholesky (lower).", RunCholesky});

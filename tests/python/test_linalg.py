@@ -319,3 +319,37 @@ def test_bad_arguments():
         ad.linalg.qr(ad.ones((2, 2)), mode="bogus")
     with pytest.raises(ValueError):
         ad.linalg.solve(ad.ones((2, 3, 3)), ad.ones((4, 3, 1)))
+
+
+def test_server_checks_what_the_client_checks():
+    # Ops recorded directly, past the client's checks: the server refuses
+    # them with NumPy's exception kinds at the next sync.
+    from arrayd import _composite as _c
+    a = ad.ones((2, 3))
+    s = a._session
+    with pytest.raises(LinAlgError, match="square"):
+        _c.new(s, "inv", (a,), (2, 3), np.dtype("f8")).get()
+    with pytest.raises(LinAlgError, match="two-dimensional"):
+        _c.new(s, "det", (ad.ones(3),), (), np.dtype("f8")).get()
+    with pytest.raises(TypeError, match="float16"):
+        _c.new(s, "cholesky", (ad.ones((2, 2), "f2"),), (2, 2),
+               np.dtype("f8")).get()
+    with pytest.raises(ValueError):
+        _c.new(s, "solve", (ad.ones((3, 3)), ad.ones((2, 1))), (3, 1),
+               np.dtype("f8")).get()
+    from arrayd._decompositions import _new_many
+    f8 = np.dtype("f8")
+    with pytest.raises(ValueError, match="mode"):
+        _new_many(s, "qr", (a,), [((2, 2), f8), ((2, 3), f8)],
+                  {"mode": "x"})[0].get()
+    with pytest.raises(ValueError):
+        _c.new(s, "fft", (ad.ones(4),), (4,), np.dtype("c16"),
+               {"n": 0, "axis": 0}).get()
+    with pytest.raises(np.exceptions.AxisError):
+        _c.new(s, "rfft", (ad.ones(4),), (3,), np.dtype("c16"),
+               {"axis": 2}).get()
+    with pytest.raises(ValueError, match="norm"):
+        _c.new(s, "irfft", (ad.ones(4, "c8"),), (6,), np.dtype("f4"),
+               {"norm": "x"}).get()
+    with pytest.raises(TypeError):
+        _c.new(s, "rfft", (ad.ones(4, "c8"),), (3,), np.dtype("c8")).get()
