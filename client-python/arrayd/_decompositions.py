@@ -377,7 +377,103 @@ def svd_norm(x: ndarray, row: int, col: int, ord: Any) -> ndarray:  # noqa: A002
     return _r.sum(sv, axis=-1)
 
 
+def cond(x: Any, p: Any = None) -> ndarray:
+    """numpy.linalg.cond: from the singular values (p None, 2, -2) or as
+    norm(x, p) * norm(inv(x), p). Unlike NumPy, a singular matrix with the
+    latter raises LinAlgError instead of giving inf."""
+    from arrayd._linalg import norm
+    x = _c.ensure(x)
+    _assert_stacked_2d(x)
+    if x.size == 0:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or p == 2 or p == -2:
+        sv = svd(x, compute_uv=False)
+        if p == -2:
+            r = _m.true_divide(sv[..., -1], sv[..., 0])
+        else:
+            r = _m.true_divide(sv[..., 0], sv[..., -1])
+    else:
+        _assert_stacked_square(x)
+        rt = _real(_common_type(x))
+        r = _m.multiply(norm(x, p, axis=(-2, -1)),
+                        norm(inv(x), p, axis=(-2, -1))).astype(rt,
+                                                               copy=False)
+    # NaNs from 0/0 become inf unless x itself held NaNs.
+    nan_x = _r.any(_m.isnan(x), axis=(-2, -1))
+    fix = _m.logical_and(_m.isnan(r), _m.logical_not(nan_x))
+    return _c.where(fix, np.inf, r)
+
+
+def multi_dot(arrays: Any, *, out: Any = None) -> ndarray:
+    """numpy.linalg.multi_dot (left to right; same values as NumPy's
+    optimal order up to rounding)."""
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    s = session_of(*arrays)
+    ops = [asarray_in(s, a) for a in arrays]
+    if ops[0].ndim == 1:
+        ops[0] = ops[0].reshape(1, -1)
+        first_1d = True
+    else:
+        first_1d = False
+    last_1d = ops[-1].ndim == 1
+    if last_1d:
+        ops[-1] = ops[-1].reshape(-1, 1)
+    for a in ops:
+        if a.ndim != 2:
+            raise LinAlgError(f"{a.ndim}-dimensional array given. Array "
+                              f"must be two-dimensional")
+    r = ops[0]
+    for a in ops[1:]:
+        r = matmul(r, a)
+    if first_1d and last_1d:
+        r = r.reshape(())
+    elif first_1d:
+        r = r.reshape(-1)
+    elif last_1d:
+        r = r.reshape(-1)
+    return r if out is None else _c.assign(out, r, "multi_dot")
+
+
+def tensorinv(a: Any, ind: int = 2) -> ndarray:
+    """numpy.linalg.tensorinv."""
+    a = _c.ensure(a)
+    oldshape = a._shape
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    invshape = oldshape[ind:] + oldshape[:ind]
+    prod = 1
+    for k in oldshape[ind:]:
+        prod *= k
+    if prod == 0 or a.size % prod:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return inv(a.reshape(prod, a.size // prod)).reshape(invshape)
+
+
+def tensorsolve(a: Any, b: Any, axes: Any = None) -> ndarray:
+    """numpy.linalg.tensorsolve."""
+    s = session_of(a, b)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    an = a.ndim
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        a = a.transpose(allaxes)
+    oldshape = a._shape[-(an - b.ndim):]
+    prod = 1
+    for k in oldshape:
+        prod *= k
+    if a.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return solve(a.reshape(prod, prod), b.reshape(-1)).reshape(oldshape)
+
+
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult",
-           "SlogdetResult", "cholesky", "det", "eigh", "eigvalsh", "inv",
-           "lstsq", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet",
-           "solve", "svd", "svdvals"]
+           "SlogdetResult", "cholesky", "cond", "det", "eigh", "eigvalsh",
+           "inv", "lstsq", "matrix_power", "matrix_rank", "multi_dot", "pinv",
+           "qr", "slogdet", "solve", "svd", "svdvals", "tensorinv",
+           "tensorsolve"]

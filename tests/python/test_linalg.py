@@ -353,3 +353,32 @@ def test_server_checks_what_the_client_checks():
                {"norm": "x"}).get()
     with pytest.raises(TypeError):
         _c.new(s, "rfft", (ad.ones(4, "c8"),), (3,), np.dtype("c8")).get()
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, 1, -1, np.inf, "fro", "nuc"])
+def test_cond(p):
+    a = _mat("f8", (3, 4, 4))
+    check(ad.linalg.cond(ad.asarray(a), p), np.linalg.cond(a, p), 1e-8)
+    c = _mat("c8", (4, 4))
+    check(ad.linalg.cond(ad.asarray(c), p), np.linalg.cond(c, p), 1e-3)
+    if p is None:
+        z = np.zeros((2, 2))
+        check(ad.linalg.cond(ad.asarray(z)), np.linalg.cond(z))
+
+
+def test_multi_dot_tensorinv_tensorsolve():
+    xs = [_mat("f8", s, seed=i) for i, s in
+          enumerate([(3,), (3, 4), (4, 5), (5,)])]
+    for k in (slice(0, 3), slice(1, 4), slice(0, 4), slice(1, 3)):
+        e = np.linalg.multi_dot(xs[k])
+        check(ad.linalg.multi_dot([ad.asarray(x) for x in xs[k]]), e, 1e-10)
+    with pytest.raises(ValueError):
+        ad.linalg.multi_dot([ad.ones((2, 2))])
+    a = np.eye(24).reshape(4, 6, 8, 3) + 0.1 * _mat("f8", (4, 6, 8, 3))
+    check(ad.linalg.tensorinv(ad.asarray(a)), np.linalg.tensorinv(a), 1e-10)
+    b = _mat("f8", (4, 6), seed=5)
+    check(ad.linalg.tensorsolve(ad.asarray(a), ad.asarray(b)),
+          np.linalg.tensorsolve(a, b), 1e-10)
+    a2 = np.moveaxis(a, 0, 3)
+    check(ad.linalg.tensorsolve(ad.asarray(a2), ad.asarray(b), axes=(0,)),
+          np.linalg.tensorsolve(a2, b, axes=(0,)), 1e-10)
