@@ -472,8 +472,62 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> ndarray:
     return solve(a.reshape(prod, prod), b.reshape(-1)).reshape(oldshape)
 
 
+# -- NumPy 2's array-API spellings -------------------------------------------
+
+def matrix_transpose(x: Any, /) -> ndarray:
+    """numpy.linalg.matrix_transpose: swaps the last two axes (a view)."""
+    x = _c.ensure(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    return _mT(x)
+
+
+def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False,
+                ord: Any = 2) -> ndarray:  # noqa: A002
+    """numpy.linalg.vector_norm: the vector norm over ``axis`` (all axes,
+    or several, flattened together)."""
+    from arrayd._linalg import norm
+    from numpy.lib.array_utils import normalize_axis_tuple
+    x = _c.ensure(x)
+    shape = x._shape
+    if axis is None:
+        r = norm(x.reshape(-1), ord, 0)
+        axes: tuple[int, ...] = tuple(range(x.ndim))
+    else:
+        axes = normalize_axis_tuple(axis, x.ndim)
+        if len(axes) == 1:
+            r = norm(x, ord, axes[0])
+        else:
+            r = norm(_c.merge_last(_c.moveaxes_last(x, axes), len(axes)), ord,
+                     -1)
+    if keepdims:
+        r = r.reshape(tuple(1 if d in axes else n
+                            for d, n in enumerate(shape)))
+    return r
+
+
+def matrix_norm(x: Any, /, *, keepdims: bool = False,
+                ord: Any = "fro") -> ndarray:  # noqa: A002
+    """numpy.linalg.matrix_norm over the last two axes."""
+    from arrayd._linalg import norm
+    return norm(x, ord, (-2, -1), keepdims)
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> ndarray:
+    """numpy.linalg.trace over the last two axes."""
+    from arrayd._statistics import trace as _trace
+    return _trace(x, offset, -2, -1, dtype)
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> ndarray:
+    """numpy.linalg.diagonal over the last two axes."""
+    from arrayd._indexing import diagonal as _diagonal
+    return _diagonal(x, offset, -2, -1)
+
+
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult",
-           "SlogdetResult", "cholesky", "cond", "det", "eigh", "eigvalsh",
-           "inv", "lstsq", "matrix_power", "matrix_rank", "multi_dot", "pinv",
-           "qr", "slogdet", "solve", "svd", "svdvals", "tensorinv",
-           "tensorsolve"]
+           "SlogdetResult", "cholesky", "cond", "det", "diagonal", "eigh",
+           "eigvalsh", "inv", "lstsq", "matrix_norm", "matrix_power",
+           "matrix_rank", "matrix_transpose", "multi_dot", "pinv", "qr",
+           "slogdet", "solve", "svd", "svdvals", "tensorinv", "tensorsolve",
+           "trace", "vector_norm"]

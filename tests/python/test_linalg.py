@@ -382,3 +382,24 @@ def test_multi_dot_tensorinv_tensorsolve():
     a2 = np.moveaxis(a, 0, 3)
     check(ad.linalg.tensorsolve(ad.asarray(a2), ad.asarray(b), axes=(0,)),
           np.linalg.tensorsolve(a2, b, axes=(0,)), 1e-10)
+
+
+def test_array_api_spellings():
+    x = _mat("c16", (2, 3, 4))
+    check(ad.linalg.matrix_transpose(ad.asarray(x)),
+          np.linalg.matrix_transpose(x))
+    with pytest.raises(ValueError):
+        ad.linalg.matrix_transpose(ad.ones(3))
+    for kw in ({}, {"axis": 1}, {"axis": (0, 2)}, {"axis": (2, 0),
+               "keepdims": True}, {"keepdims": True, "ord": 1},
+               {"ord": np.inf}, {"axis": -1, "ord": 3}):
+        check(ad.linalg.vector_norm(ad.asarray(x), **kw),
+              np.linalg.vector_norm(x, **kw), 1e-10)
+    for kw in ({}, {"ord": 2}, {"ord": "nuc", "keepdims": True},
+               {"ord": -np.inf}):
+        check(ad.linalg.matrix_norm(ad.asarray(x), **kw),
+              np.linalg.matrix_norm(x, **kw), 1e-10)
+    check(ad.linalg.trace(ad.asarray(x), offset=1),
+          np.linalg.trace(x, offset=1))
+    check(ad.linalg.diagonal(ad.asarray(x), offset=-1),
+          np.linalg.diagonal(x, offset=-1))

@@ -3,14 +3,17 @@
 also in the top-level namespace (ad.matmul, ad.dot, ...)."""
 from arrayd._decompositions import (EighResult, LinAlgError, QRResult,
                                     SlogdetResult, SVDResult, cholesky, cond,
-                                    det, eigh, eigvalsh, inv, lstsq,
-                                    matrix_power, matrix_rank, multi_dot,
-                                    pinv, qr, slogdet, solve, svd, svdvals,
-                                    tensorinv, tensorsolve)
+                                    det, diagonal, eigh, eigvalsh, inv, lstsq,
+                                    matrix_norm, matrix_power, matrix_rank,
+                                    matrix_transpose, multi_dot, pinv, qr,
+                                    slogdet, solve, svd, svdvals, tensorinv,
+                                    tensorsolve, trace, vector_norm)
 from arrayd._linalg import matmul, norm, outer, tensordot, vdot
 
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult",
-           "SlogdetResult", "cholesky", "cond", "det", "eigh", "eigvalsh",
-           "inv", "lstsq", "matmul", "matrix_power", "matrix_rank",
-           "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
-           "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "vdot"]
+           "SlogdetResult", "cholesky", "cond", "det", "diagonal", "eigh",
+           "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
+           "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
+           "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
+           "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace",
+           "vdot", "vector_norm"]
