@@ -45,7 +45,6 @@ except ImportError:  # pragma: no cover
         S: Any
         Vh: Any
 
-_F64 = np.dtype(np.float64)
 
 
 def _common_type(*arrays: ndarray) -> np.dtype:
@@ -347,7 +346,8 @@ def matrix_power(a: Any, n: Any) -> ndarray:
     return result
 
 
-def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *,  # noqa: N803
+def matrix_rank(A: Any, tol: Any = None,  # noqa: N803
+                hermitian: bool = False, *,
                 rtol: Any = None) -> Any:
     """numpy.linalg.matrix_rank (from the singular values)."""
     A = _c.ensure(A)  # noqa: N806
@@ -366,7 +366,8 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *,  # noqa: N8
     return _r.sum(_m.greater(S, tol), axis=-1)
 
 
-def svd_norm(x: ndarray, row: int, col: int, ord: Any) -> ndarray:  # noqa: A002
+def svd_norm(x: ndarray, row: int, col: int,
+             ord: Any) -> ndarray:  # noqa: A002
     """Matrix norms 2, -2 and 'nuc' over axes (row, col) of x."""
     y = _c.moveaxes_last(x, (row, col))
     sv = svd(y, compute_uv=False)

@@ -301,7 +301,8 @@ def test_singular_and_not_positive_definite():
     with pytest.raises(LinAlgError, match="Singular matrix"):
         ad.linalg.inv(ad.asarray(batch)).get()
     with pytest.raises(LinAlgError, match="not positive definite"):
-        ad.linalg.cholesky(ad.asarray(np.array([[1.0, 2.0], [2.0, 1.0]]))).get()
+        ad.linalg.cholesky(ad.asarray(np.array([[1.0, 2.0],
+                                                [2.0, 1.0]]))).get()
     with pytest.raises(LinAlgError):
         np.linalg.cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]))
     # The session stays usable.
