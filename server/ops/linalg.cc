@@ -83,6 +83,16 @@ absl::StatusOr<DType> LinalgDType(DType d) {
   return DType::kFloat64;
 }
 
+// _commonType of two operands: single precision only when both are, complex
+// when either is (int16 with float32 computes in float64, as in NumPy).
+absl::StatusOr<DType> LinalgDType(DType a, DType b) {
+  ARRAYD_ASSIGN_OR_RETURN(DType ta, LinalgDType(a));
+  ARRAYD_ASSIGN_OR_RETURN(DType tb, LinalgDType(b));
+  const bool single = RealDType(ta) == DType::kFloat32 && RealDType(tb) == DType::kFloat32;
+  if (IsComplex(ta) || IsComplex(tb)) return single ? DType::kComplex64 : DType::kComplex128;
+  return single ? DType::kFloat32 : DType::kFloat64;
+}
+
 absl::Status CheckStacked2d(const View& a) {
   if (a.ndim() < 2) {
     return LinAlgError(absl::StrCat(a.ndim(), "-dimensional array given. Array must be at least "
@@ -167,7 +177,7 @@ absl::Status RunSolve(OpContext& ctx) {
         "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
         "(m,m),(m,n)->(m,n) (size ", b.shape[b.ndim() - 2], " is different from ", n, ")"));
   }
-  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(Promote(a.dtype, b.dtype)));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype, b.dtype));
   ARRAYD_ASSIGN_OR_RETURN(Shape batch, BroadcastShapes({BatchShape(a), BatchShape(b)}));
   ARRAYD_ASSIGN_OR_RETURN(View ab, BroadcastTo(a, Concat(batch, {n, n})));
   ARRAYD_ASSIGN_OR_RETURN(View bb, BroadcastTo(b, Concat(batch, {n, k})));

@@ -97,6 +97,12 @@ def test_solve_mixed_dtypes():
     bi = np.arange(3, dtype="i4")
     check(ad.linalg.solve(ad.asarray(a), ad.asarray(bi)),
           np.linalg.solve(a, bi), 1e-5)
+    # NumPy's _commonType, not promotion: int with float32 is float64.
+    for da, db in (("i2", "f4"), ("i1", "c8"), ("f4", "c8"), ("?", "c16")):
+        x = (np.eye(3) + np.triu(np.ones((3, 3)), 1)).astype(da)
+        y = np.arange(3).astype(db)
+        check(ad.linalg.solve(ad.asarray(x), ad.asarray(y)),
+              np.linalg.solve(x, y), 1e-5)
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
