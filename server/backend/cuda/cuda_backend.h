@@ -1,9 +1,12 @@
 // The CUDA backend: one GPU, its primary context, a caching memory pool and
 // kernels generated from kernels/functors.h and compiled with NVRTC on first
 // use (cached in memory and on disk). Each Stream is a non-blocking CUDA
-// stream. Only the CUDA runtime (static) and NVRTC are linked; driver API
-// entry points are fetched at run time, so the binary starts on machines
-// without an NVIDIA driver.
+// stream with its own cuBLAS (matmul) and cuSOLVER (linalg) handles, made on
+// first use; cuFFT plans are shared by the streams of a device. The CUDA
+// runtime is linked statically, NVRTC and the math libraries dynamically
+// (none of them needs libcuda at load time); driver API entry points are
+// fetched at run time, so the binary starts on machines without an NVIDIA
+// driver.
 #ifndef ARRAYD_BACKEND_CUDA_CUDA_BACKEND_H_
 #define ARRAYD_BACKEND_CUDA_CUDA_BACKEND_H_
 
