@@ -1037,7 +1037,8 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
   const int64_t batch = a.shape[0], n = a.shape[1];
   if (a.shape[2] != n || pivots_in.dtype != DType::kInt32 || !pivots_in.IsCContiguous() ||
       pivots_in.size() != batch * n) {
-    return absl::InternalError("LU factorization: needs square matrices and int32 pivots (batch, n)");
+    return absl::InternalError(
+        "LU factorization: needs square matrices and int32 pivots (batch, n)");
   }
   ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "LU factorization"));
   if (batch == 0) return absl::OkStatus();
@@ -1047,7 +1048,8 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
   const DType t = a.dtype;
   const int64_t item = ItemSize(t), nn = n * n;
 
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(static_cast<size_t>(batch * nn * item)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
+                          Temp(static_cast<size_t>(batch * nn * item)));
   const View col = ColumnMajorView(scratch, t, batch, n, n, n, nn);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&col, &a}, "v1"));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ipiv_buf,
@@ -1087,17 +1089,20 @@ absl::Status CudaStream::LuSolve(const View& lu_in, const View& pivots_in, const
       pivots_in.dtype != DType::kInt32 || !pivots_in.IsCContiguous() ||
       pivots_in.size() != batch * n) {
     return absl::InternalError(
-        "LU solve: needs lu (batch, n, n), int32 pivots (batch, n) and b (batch, n, k) of lu's dtype");
+        "LU solve: needs lu (batch, n, n), int32 pivots (batch, n) and b (batch, n, k) of lu's "
+        "dtype");
   }
   if (batch == 0 || n == 0 || k == 0) return absl::OkStatus();
   ARRAYD_ASSIGN_OR_RETURN(cusolverDnHandle_t h, Cusolver());
   const DType t = lu.dtype;
   const int64_t item = ItemSize(t), nn = n * n, nk = n * k;
 
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> lu_buf, Temp(static_cast<size_t>(batch * nn * item)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> lu_buf,
+                          Temp(static_cast<size_t>(batch * nn * item)));
   const View lu_col = ColumnMajorView(lu_buf, t, batch, n, n, n, nn);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&lu_col, &lu}, "v1"));
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> b_buf, Temp(static_cast<size_t>(batch * nk * item)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> b_buf,
+                          Temp(static_cast<size_t>(batch * nk * item)));
   const View b_col = ColumnMajorView(b_buf, t, batch, n, k, n, nk);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&b_col, &rhs}, "v1"));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ipiv_buf,
@@ -1218,8 +1223,9 @@ absl::Status CudaStream::Qr(const View& a_in, const View& q_in, const View& r_in
   int lwork = 0;
   switch (t) {
     case DType::kFloat32:
-      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnSorgqr_bufferSize(
-          h, im, ik, imn, reinterpret_cast<float*>(base), im, reinterpret_cast<float*>(tau), &lwork));
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+          cusolverDnSorgqr_bufferSize(h, im, ik, imn, reinterpret_cast<float*>(base), im,
+                                      reinterpret_cast<float*>(tau), &lwork));
       break;
     case DType::kFloat64:
       ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnDorgqr_bufferSize(
@@ -1237,8 +1243,9 @@ absl::Status CudaStream::Qr(const View& a_in, const View& q_in, const View& r_in
           reinterpret_cast<cuDoubleComplex*>(tau), &lwork));
       break;
   }
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> qwork,
-                          Temp(static_cast<size_t>(std::max(lwork, 1)) * static_cast<size_t>(item)));
+  ARRAYD_ASSIGN_OR_RETURN(
+      std::shared_ptr<Buffer> qwork,
+      Temp(static_cast<size_t>(std::max(lwork, 1)) * static_cast<size_t>(item)));
   for (int64_t b = 0; b < batch; ++b) {
     char* ab = base + b * stride * item;
     char* tb = tau + b * mn * item;
@@ -1326,7 +1333,8 @@ absl::Status CudaStream::Svd(const View& a_in, const View& s_in, const View* u_i
   const signed char jobu = left == nullptr ? 'N' : (left_cols == rows ? 'A' : 'S');
   const signed char jobvt = right == nullptr ? 'N' : 'A';  // cols x cols
 
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(static_cast<size_t>(batch * mnn * item)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
+                          Temp(static_cast<size_t>(batch * mnn * item)));
   if (tall) {
     const View a_col = ColumnMajorView(scratch, t, batch, m, n, m, mnn);
     ARRAYD_RETURN_IF_ERROR(Elementwise({&a_col, &a}, "v1"));
@@ -1410,7 +1418,8 @@ absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
   // The row-major A read as column-major is M = A^T = conj(A), whose upper
   // triangle is our lower one; M Z = Z W gives A conj(Z) = conj(Z) W, so the
   // eigenvalues are A's and v = conj(Z) read row-major.
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(static_cast<size_t>(batch * nn * item)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
+                          Temp(static_cast<size_t>(batch * nn * item)));
   ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(scratch->data(), a.data(),
                                               static_cast<size_t>(a.nbytes()),
                                               cudaMemcpyDeviceToDevice, stream_));
@@ -1505,7 +1514,8 @@ absl::Status CudaStream::Rfft(const View& in, const View& out) {
   ARRAYD_RETURN_IF_ERROR(FftOperand(in, in.dtype, n, "real FFT", &batch));
   ARRAYD_RETURN_IF_ERROR(FftOperand(out, single ? DType::kComplex64 : DType::kComplex128, n / 2 + 1,
                                     "real FFT", &out_batch));
-  if (out_batch != batch && n > 0) return absl::InternalError("real FFT: in and out differ in batch");
+  if (out_batch != batch && n > 0)
+    return absl::InternalError("real FFT: in and out differ in batch");
   if (batch == 0) return absl::OkStatus();
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
                           GetFftPlan(single ? CUFFT_R2C : CUFFT_D2Z, n, batch));
@@ -1526,8 +1536,8 @@ absl::Status CudaStream::Rfft(const View& in, const View& out) {
 absl::Status CudaStream::Irfft(const View& in, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (out.dtype != DType::kFloat32 && out.dtype != DType::kFloat64) {
-    return absl::InternalError(absl::StrCat("inverse real FFT: needs a float32 or float64 output, got ",
-                                            DTypeName(out.dtype)));
+    return absl::InternalError(absl::StrCat(
+        "inverse real FFT: needs a float32 or float64 output, got ", DTypeName(out.dtype)));
   }
   if (out.ndim() < 1) return absl::InternalError("inverse real FFT: needs at least one dimension");
   const bool single = out.dtype == DType::kFloat32;

@@ -211,7 +211,8 @@ TEST(SolverFftStatusTest, NamesAndKinds) {
   EXPECT_STREQ(CufftResultName(static_cast<cufftResult>(12345)), "CUFFT_UNKNOWN");
   EXPECT_TRUE(CusolverStatus(CUSOLVER_STATUS_SUCCESS, "f()", "x.cc", 1).ok());
   EXPECT_TRUE(CufftStatus(CUFFT_SUCCESS, "f()", "x.cc", 1).ok());
-  absl::Status s = CusolverStatus(CUSOLVER_STATUS_EXECUTION_FAILED, "cusolverDnXgetrf(h)", "x.cc", 7);
+  absl::Status s =
+      CusolverStatus(CUSOLVER_STATUS_EXECUTION_FAILED, "cusolverDnXgetrf(h)", "x.cc", 7);
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
   EXPECT_NE(s.message().find("cusolverDnXgetrf(h)"), std::string::npos) << s;
   EXPECT_NE(s.message().find("CUSOLVER_STATUS_EXECUTION_FAILED"), std::string::npos) << s;
@@ -220,7 +221,8 @@ TEST(SolverFftStatusTest, NamesAndKinds) {
   EXPECT_EQ(f.code(), absl::StatusCode::kInternal);
   EXPECT_NE(f.message().find("cufftExecC2C(p)"), std::string::npos) << f;
   EXPECT_NE(f.message().find("CUFFT_INVALID_PLAN"), std::string::npos) << f;
-  absl::Status oom = CusolverStatus(CUSOLVER_STATUS_ALLOC_FAILED, "cusolverDnCreate(&h)", "x.cc", 9);
+  absl::Status oom =
+      CusolverStatus(CUSOLVER_STATUS_ALLOC_FAILED, "cusolverDnCreate(&h)", "x.cc", 9);
   EXPECT_EQ(oom.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(ErrorKind(oom), "MemoryError");
   absl::Status foom = CufftStatus(CUFFT_ALLOC_FAILED, "cufftMakePlanMany64(p)", "x.cc", 9);
@@ -236,7 +238,8 @@ TEST(KernelSourceCompileTest, LinalgFftHelperKernelsCompile) {
     const std::string tn(DTypeName(t));
     for (int nd : {-1, 3}) {
       const std::string suffix = absl::StrCat(tn, nd < 0 ? "_c" : "_s");
-      ElementwiseSpec spec{{t, t}, MatrixExpr(MatrixExprKind::kKeepUpper), "MatrixParams", "mp", nd};
+      ElementwiseSpec spec{
+          {t, t}, MatrixExpr(MatrixExprKind::kKeepUpper), "MatrixParams", "mp", nd};
       bodies.push_back(ElementwiseBody(spec, "upper_" + suffix));
       spec.expr = MatrixExpr(MatrixExprKind::kKeepLower);
       bodies.push_back(ElementwiseBody(spec, "lower_" + suffix));
@@ -1095,7 +1098,8 @@ class CudaVsCpuLinalg : public CudaVsCpu, public testing::WithParamInterface<DTy
     for (int64_t k = 0; k < batch; ++k) {
       for (int64_t i = 0; i < n; ++i) {
         for (int64_t j = 0; j < n; ++j) {
-          out[k * n * n + i * n + j] = (b[k * n * n + i * n + j] + std::conj(b[k * n * n + j * n + i])) / 2.0;
+          out[k * n * n + i * n + j] =
+              (b[k * n * n + i * n + j] + std::conj(b[k * n * n + j * n + i])) / 2.0;
         }
       }
     }
@@ -1462,7 +1466,8 @@ std::vector<Cd> HostDft(const Cd* x, int64_t n, int sign) {
   for (int64_t k = 0; k < n; ++k) {
     Cd acc = 0;
     for (int64_t j = 0; j < n; ++j) {
-      const double ang = sign * 2 * M_PI * static_cast<double>((j * k) % n) / static_cast<double>(n);
+      const double ang =
+          sign * 2 * M_PI * static_cast<double>((j * k) % n) / static_cast<double>(n);
       acc += x[j] * Cd(std::cos(ang), std::sin(ang));
     }
     y[k] = acc;
