@@ -1535,12 +1535,14 @@ TEST_P(CudaVsCpuFft, RealForwardAndInverse) {
     const std::string what = absl::StrCat(DTypeName(rt), " n ", n);
     const std::vector<Cd> x = RandomValues(rt, lines * n, 151 + n);
     Pair in = UploadValues(rt, {lines, n}, x);
+    const std::vector<Cd> x_before = Values(gs_, in.g);  // rounded to the dtype
     Pair spec = Output(ct, {lines, half});
     Both([&](Stream* s, const View*) {
       const bool cpu = s == cs_;
       return s->Rfft(cpu ? in.c : in.g, cpu ? spec.c : spec.g);
     }, "Rfft " + what);
     ExpectPairClose(spec, FftTol() * std::log2(2.0 * n), "rfft " + what);
+    ExpectClose(x_before, Values(gs_, in.g), 0, "rfft input " + what);
     const std::vector<Cd> got = Values(gs_, spec.g);
     for (int64_t b = 0; b < lines && n <= 1009; ++b) {
       std::vector<Cd> full = HostDft(&x[b * n], n, -1);
