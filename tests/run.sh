@@ -56,4 +56,8 @@ export ARRAYD_BACKEND=$backend
 export PYTHONPATH="$root/client-python${PYTHONPATH:+:$PYTHONPATH}"
 unset ARRAYD_ADDRESS
 "$python" -m pytest -q tests/python "${pytest_args[@]}"
+# Remote clients never see the same-host socket: run the suite once more
+# with the gRPC op stream and chunked Upload/Download only.
+step "pytest against a $backend server, gRPC transport only"
+ARRAYD_NO_LOCAL_SOCKET=1 "$python" -m pytest -q tests/python "${pytest_args[@]}"
 step "all tests passed"
