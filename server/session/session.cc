@@ -10,6 +10,8 @@
 namespace arrayd {
 namespace {
 
+constexpr size_t kMaxPendingErrors = 256;
+
 std::shared_ptr<const v1::OpError> MakeOpError(const absl::Status& status, const std::string& op,
                                                uint64_t index) {
   auto e = std::make_shared<v1::OpError>();
@@ -124,7 +126,9 @@ void Session::Run(const v1::ClientMessage& message) {
     } else if (!status.ok()) {
       auto error = MakeOpError(status, op.name(), index);
       SPDLOG_DEBUG("session {}: op {} '{}' failed: {}", id_, index, op.name(), status.ToString());
-      pending_errors_.push_back(error);
+      // A client that never syncs must not grow this without bound: the
+      // first errors are the ones worth reporting; later ones still poison.
+      if (pending_errors_.size() < kMaxPendingErrors) pending_errors_.push_back(error);
       Poison(op, error);
     }
   }
