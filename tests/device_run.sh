@@ -21,8 +21,14 @@ export LD_LIBRARY_PATH="$bundle/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD
 export ARRAYD_KERNEL_CACHE=/tmp/arrayd-kernels
 mkdir -p "$ARRAYD_KERNEL_CACHE"
 [ -f "$root/.devbundle/kernels.tar.xz" ] && tar -C "$ARRAYD_KERNEL_CACHE" -xJf "$root/.devbundle/kernels.tar.xz"
-save_cache() { tar -C "$ARRAYD_KERNEL_CACHE" -cJf "$out/kernels.tar.xz" . 2>/dev/null; }
-trap save_cache EXIT
+# At most 8 files come back from the device machine: the logs travel as one
+# archive, beside the kernel cache and the benchmark's results.
+logs=$(mktemp -d)
+finish() {
+  tar -C "$ARRAYD_KERNEL_CACHE" -cJf "$out/kernels.tar.xz" . 2>/dev/null
+  tar -C "$logs" -czf "$out/logs.tar.gz" . 2>/dev/null
+}
+trap finish EXIT
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 "$bundle/bin/arrayd" --version | tee -a "$out/gpu.txt"
@@ -36,35 +42,36 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   if [ -n "${ARRAYD_CUDA_GTEST:-}" ]; then
     echo "==> arrayd_cuda_tests (${ARRAYD_CUDA_GTEST_FILTER:-*}) in the background"
     timeout "${ARRAYD_GTEST_TIMEOUT:-300}" "$bundle/bin/arrayd_cuda_tests" --gtest_brief=1 \
-      --gtest_filter="${ARRAYD_CUDA_GTEST_FILTER:-*}" >"$out/arrayd_cuda_tests.log" 2>&1 &
+      --gtest_filter="${ARRAYD_CUDA_GTEST_FILTER:-*}" >"$logs/arrayd_cuda_tests.log" 2>&1 &
     cuda_pid=$!
   fi
   for t in arrayd_server_tests arrayd_client_tests; do
     echo "==> $t"
-    timeout 120 "$bundle/bin/$t" --gtest_brief=1 >"$out/$t.log" 2>&1 || status=1
-    tail -n 2 "$out/$t.log"
+    timeout 120 "$bundle/bin/$t" --gtest_brief=1 >"$logs/$t.log" 2>&1 || status=1
+    tail -n 2 "$logs/$t.log"
   done
   echo "==> pytest (cuda server, ${ARRAYD_PYTEST_WORKERS:-8} workers, each with its own server)"
   ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda timeout "${ARRAYD_PYTEST_TIMEOUT:-400}" \
     python3 -m pytest -q -rfE -p no:cacheprovider -n "${ARRAYD_PYTEST_WORKERS:-8}" tests/python \
-    >"$out/pytest.log" 2>&1 || status=1
-  tail -n 25 "$out/pytest.log"
+    >"$logs/pytest.log" 2>&1 || status=1
+  tail -n 25 "$logs/pytest.log"
   if [ -n "$cuda_pid" ]; then
     wait "$cuda_pid" || status=1
     echo "==> arrayd_cuda_tests"
-    grep -E "FAILED|PASSED|SKIPPED|tests from" "$out/arrayd_cuda_tests.log" | head -n 30
+    grep -E "FAILED|PASSED|SKIPPED|tests from" "$logs/arrayd_cuda_tests.log" | head -n 30
   fi
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "==> benchmark vs CuPy"
   sock=/tmp/arrayd-bench.sock
-  "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$out/server-bench.log" 2>&1 &
+  "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$logs/server-bench.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
   timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_vs_cupy.py \
     --address "unix:$sock" --server-pid "$pid" --json "$out/bench.json" $quick 2>&1 |
     tee "$out/bench.txt" || status=1
-  kill "$pid"; wait "$pid"
+  kill "$pid" 2>/dev/null || echo "the benchmark's server had died: see server-bench.log in logs.tar.gz"
+  wait "$pid"
 fi
 exit $status
