@@ -96,6 +96,19 @@ def workloads(xp, sync, quick: bool) -> dict[str, float]:
     measure("sum_f32_GBps", total)
     measure("matmul_f32_TFLOPs", lambda: matmul(xp.float32))
     measure("matmul_f16_TFLOPs", lambda: matmul(xp.float16))
+    def fft():
+        m = 1 << (20 if quick else 24)
+        z = xp.ones(m, dtype=xp.complex64)
+        # GB/s of one read and one write of the array
+        return 2 * 8 * m / timeit(lambda: xp.fft.fft(z), sync, 10) / 1e9
+
+    def normal():
+        m = 1 << (24 if quick else 28)
+        rng = xp.random.default_rng(1)
+        return m / timeit(lambda: rng.standard_normal(m, dtype=xp.float32), sync, 5) / 1e9
+
+    measure("fft_c64_2^24_GBps", fft)
+    measure("normal_f32_2^28_Gsamples_per_s", normal)
     measure("pipelined_add_ops_per_s", pipelined)
     measure("roundtrip_us", roundtrip)
     measure("upload_GBps", upload)
