@@ -52,7 +52,7 @@ def workloads(xp, sync, quick: bool) -> dict[str, float]:
             print(f"{xp.__name__}: {key} failed: {type(e).__name__}: {e}", file=sys.stderr)
             out[key] = float("nan")
 
-    n = 1 << (24 if quick else 28)
+    n = 1 << (20 if quick else 28)
 
     def add():
         a = xp.ones(n, dtype=xp.float32)
@@ -64,7 +64,7 @@ def workloads(xp, sync, quick: bool) -> dict[str, float]:
         return 4 * n / timeit(lambda: a.sum(), sync, 20) / 1e9
 
     def matmul(dt):
-        m = 2048 if quick else 8192
+        m = 512 if quick else 8192
         x = xp.ones((m, m), dtype=dt)
         y = xp.ones((m, m), dtype=dt)
         return 2 * m ** 3 / timeit(lambda: x @ y, sync, 5) / 1e12
@@ -83,7 +83,7 @@ def workloads(xp, sync, quick: bool) -> dict[str, float]:
             lat.append(time.perf_counter() - t0)
         return statistics.median(lat[50:]) * 1e6
 
-    host = np.ones(1 << (26 if quick else 28), dtype=np.float32)  # 1 GiB, pageable
+    host = np.ones(1 << (22 if quick else 28), dtype=np.float32)  # 1 GiB, pageable
 
     def upload():
         return host.nbytes / timeit(lambda: xp.asarray(host), sync, 3, warmup=1) / 1e9
@@ -97,13 +97,13 @@ def workloads(xp, sync, quick: bool) -> dict[str, float]:
     measure("matmul_f32_TFLOPs", lambda: matmul(xp.float32))
     measure("matmul_f16_TFLOPs", lambda: matmul(xp.float16))
     def fft():
-        m = 1 << (20 if quick else 24)
+        m = 1 << (16 if quick else 24)
         z = xp.ones(m, dtype=xp.complex64)
         # GB/s of one read and one write of the array
         return 2 * 8 * m / timeit(lambda: xp.fft.fft(z), sync, 10) / 1e9
 
     def normal():
-        m = 1 << (24 if quick else 28)
+        m = 1 << (20 if quick else 28)
         rng = xp.random.default_rng(1)
         return m / timeit(lambda: rng.standard_normal(m, dtype=xp.float32), sync, 5) / 1e9
 
@@ -161,13 +161,13 @@ def many_clients(kind: str, address: str, nproc: int, ops: int) -> tuple[float, 
              for _ in range(nproc)]
     for p in procs:
         p.start()
+    t0 = time.perf_counter()  # before the barrier: the clients start when it opens
     try:
         start.wait(timeout=120)
     except Exception:  # a client died before the start (e.g. no server)
         for p in procs:
             p.kill()
         raise RuntimeError(f"{kind}: not every client process started") from None
-    t0 = time.perf_counter()
     got = [results.get(timeout=300) for _ in procs]
     wall = max(r[2] for r in got) - t0
     mem = gpu_memory_by_pid()
@@ -180,7 +180,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--address", required=True)
     parser.add_argument("--server-pid", type=int, default=0)
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes: a smoke test of the script, not a measurement")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--json", default="")
     args = parser.parse_args()
@@ -193,7 +194,7 @@ def main() -> None:
     results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, args.quick)
     cp.get_default_memory_pool().free_all_blocks()
     server_mem_1 = gpu_memory_by_pid().get(args.server_pid, 0)
-    ops = 2_000 if args.quick else 10_000
+    ops = 500 if args.quick else 10_000
     agg_ad, mem_ad, agg_cp, mem_cp = float("nan"), [], float("nan"), []
     try:
         agg_ad, mem_ad = many_clients("arrayd", args.address, args.clients, ops)
