@@ -149,7 +149,8 @@ def _client_loop(kind: str, address: str, ops: int, start, results) -> None:
     for _ in range(ops):
         a + b
     sync()
-    results.put((os.getpid(), ops / (time.perf_counter() - t0), time.perf_counter()))
+    t1 = time.perf_counter()
+    results.put((os.getpid(), ops / (t1 - t0), t0, t1))
     time.sleep(3)  # stay alive while the parent reads nvidia-smi
 
 
@@ -161,7 +162,6 @@ def many_clients(kind: str, address: str, nproc: int, ops: int) -> tuple[float, 
              for _ in range(nproc)]
     for p in procs:
         p.start()
-    t0 = time.perf_counter()  # before the barrier: the clients start when it opens
     try:
         start.wait(timeout=120)
     except Exception:  # a client died before the start (e.g. no server)
@@ -169,7 +169,7 @@ def many_clients(kind: str, address: str, nproc: int, ops: int) -> tuple[float, 
             p.kill()
         raise RuntimeError(f"{kind}: not every client process started") from None
     got = [results.get(timeout=300) for _ in procs]
-    wall = max(r[2] for r in got) - t0
+    wall = max(r[3] for r in got) - min(r[2] for r in got)  # first start to last end
     mem = gpu_memory_by_pid()
     for p in procs:
         p.join()
