@@ -7,6 +7,7 @@
 #include "backend/scalar_cast.h"
 #include "common/status.h"
 #include "kernels/host_dispatch.h"
+#include "kernels/loop_check.h"
 #include "kernels/functors.h"
 
 namespace arrayd {
@@ -31,15 +32,11 @@ void Store(char* p, T v) { *reinterpret_cast<T*>(p) = v; }
 
 template <typename F, unsigned kMask>
 absl::Status UnaryKernel(const View& in, const View& out) {
+  ARRAYD_RETURN_IF_ERROR((kernels::CheckUnaryLoop<F, kMask>(in, out)));
   return DispatchDType(in.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
-      return TypeError(absl::StrCat("ufunc not supported for dtype ", DTypeName(in.dtype)));
-    } else {
+    if constexpr ((KindBit<T>() & kMask) != 0) {  // others are refused above
       using R = decltype(F()(T()));
-      if (kernels::DTypeOf<R>::value != out.dtype) {
-        return absl::InternalError("unary kernel: unexpected output dtype");
-      }
       ForEachElement<2>(
           {&in, &out}, [](const std::array<char*, 2>& p) { Store<R>(p[1], F()(Load<T>(p[0]))); },
           [](int64_t n, const std::array<char*, 2>& p) {
@@ -47,22 +44,18 @@ absl::Status UnaryKernel(const View& in, const View& out) {
             R* o = reinterpret_cast<R*>(p[1]);
             for (int64_t i = 0; i < n; ++i) o[i] = F()(a[i]);
           });
-      return absl::OkStatus();
     }
+    return absl::OkStatus();
   });
 }
 
 template <typename F, unsigned kMask>
 absl::Status BinaryKernel(const View& a, const View& b, const View& out) {
+  ARRAYD_RETURN_IF_ERROR((kernels::CheckBinaryLoop<F, kMask>(a, b, out)));
   return DispatchDType(a.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
-      return TypeError(absl::StrCat("ufunc not supported for dtype ", DTypeName(a.dtype)));
-    } else {
+    if constexpr ((KindBit<T>() & kMask) != 0) {  // others are refused above
       using R = decltype(F()(T(), T()));
-      if (kernels::DTypeOf<R>::value != out.dtype || b.dtype != a.dtype) {
-        return absl::InternalError("binary kernel: unexpected dtypes");
-      }
       ForEachElement<3>(
           {&a, &b, &out},
           [](const std::array<char*, 3>& p) {
@@ -74,8 +67,8 @@ absl::Status BinaryKernel(const View& a, const View& b, const View& out) {
             R* o = reinterpret_cast<R*>(p[2]);
             for (int64_t i = 0; i < n; ++i) o[i] = F()(x[i], y[i]);
           });
-      return absl::OkStatus();
     }
+    return absl::OkStatus();
   });
 }
 

@@ -26,6 +26,7 @@
 #include "common/status.h"
 #include "kernels/functors.h"
 #include "kernels/host_dispatch.h"
+#include "kernels/loop_check.h"
 #include "spdlog/spdlog.h"
 
 namespace arrayd {
@@ -169,46 +170,13 @@ absl::Status FftOperand(const View& v, DType dtype, int64_t n, const char* what,
   return absl::OkStatus();
 }
 
-// ---- host-side checks of ufunc dtypes, as the CPU backend makes them ------
-template <typename F, unsigned kMask>
-absl::Status CheckUnary(const View& in, const View& out) {
-  return DispatchDType(in.dtype, [&](auto tag) -> absl::Status {
-    using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
-      return TypeError(absl::StrCat("ufunc not supported for dtype ", DTypeName(in.dtype)));
-    } else {
-      using R = decltype(F()(T()));
-      if (kernels::DTypeOf<R>::value != out.dtype) {
-        return absl::InternalError("unary kernel: unexpected output dtype");
-      }
-      return absl::OkStatus();
-    }
-  });
-}
-
-template <typename F, unsigned kMask>
-absl::Status CheckBinary(const View& a, const View& b, const View& out) {
-  return DispatchDType(a.dtype, [&](auto tag) -> absl::Status {
-    using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
-      return TypeError(absl::StrCat("ufunc not supported for dtype ", DTypeName(a.dtype)));
-    } else {
-      using R = decltype(F()(T(), T()));
-      if (kernels::DTypeOf<R>::value != out.dtype || b.dtype != a.dtype) {
-        return absl::InternalError("binary kernel: unexpected dtypes");
-      }
-      return absl::OkStatus();
-    }
-  });
-}
-
 absl::Status CheckUnaryOp(kernels::UnaryOp op, const View& in, const View& out,
                           const char** functor) {
   switch (op) {
 #define ARRAYD_UNARY_CASE(e, f, n, k) \
   case kernels::UnaryOp::e:           \
     *functor = #f;                    \
-    return CheckUnary<kernels::f, k>(in, out);
+    return kernels::CheckUnaryLoop<kernels::f, k>(in, out);
     ARRAYD_UNARY_OPS(ARRAYD_UNARY_CASE)
 #undef ARRAYD_UNARY_CASE
     default:
@@ -222,7 +190,7 @@ absl::Status CheckBinaryOp(kernels::BinaryOp op, const View& a, const View& b, c
 #define ARRAYD_BINARY_CASE(e, f, n, k) \
   case kernels::BinaryOp::e:           \
     *functor = #f;                     \
-    return CheckBinary<kernels::f, k>(a, b, out);
+    return kernels::CheckBinaryLoop<kernels::f, k>(a, b, out);
     ARRAYD_BINARY_OPS(ARRAYD_BINARY_CASE)
 #undef ARRAYD_BINARY_CASE
     default:
