@@ -26,7 +26,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _math
 from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray, scalar, shape_dummy
+from arrayd._ndarray import assignable_shape, ndarray, scalar, shape_dummy
 
 _INT64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
@@ -340,14 +340,8 @@ def setitem(x: ndarray, key: Any, value: Any) -> None:
     y, items, rshape, adjacent = _plan(x, key)
     # NumPy's broadcasting rule and error for the value.
     vshape = v.shape
-    stripped = vshape
-    while len(stripped) > len(rshape) and stripped[0] == 1:
-        stripped = stripped[1:]
-    try:
-        ok = np.broadcast_shapes(stripped, rshape) == rshape
-    except ValueError:
-        ok = False
-    if not ok:
+    stripped = assignable_shape(vshape, rshape)
+    if stripped is None:
         raise ValueError(f"shape mismatch: value array of shape {vshape} "
                          f"could not be broadcast to indexing result of "
                          f"shape {rshape}")

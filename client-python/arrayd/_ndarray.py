@@ -278,14 +278,8 @@ class ndarray:
             value = scalar(s, v.item(), self._dtype)
         vshape = value._shape
         if vshape != target:
-            stripped = vshape
-            while len(stripped) > len(target) and stripped[0] == 1:
-                stripped = stripped[1:]
-            try:
-                ok = np.broadcast_shapes(stripped, target) == target
-            except ValueError:
-                ok = False
-            if not ok:
+            stripped = assignable_shape(vshape, target)
+            if stripped is None:
                 raise ValueError(f"could not broadcast input array from "
                                  f"shape {vshape} into shape {target}")
             if stripped != vshape:
@@ -638,6 +632,21 @@ class ndarray:
     def __imatmul__(self, o: Any) -> Any:
         from arrayd._linalg import matmul
         return matmul(self, o, out=self) if _ok(o) else NotImplemented
+
+
+def assignable_shape(vshape: tuple[int, ...],
+                     target: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape a value of shape vshape takes to be assigned into target
+    (NumPy's setitem rule: leading ones dropped, then broadcasting), or None
+    when it cannot be."""
+    stripped = vshape
+    while len(stripped) > len(target) and stripped[0] == 1:
+        stripped = stripped[1:]
+    try:
+        ok = np.broadcast_shapes(stripped, target) == target
+    except ValueError:
+        ok = False
+    return stripped if ok else None
 
 
 def _ok(o: Any) -> bool:
