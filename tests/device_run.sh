@@ -3,7 +3,7 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all] [--quick]
+#   tests/device_run.sh [tests|bench|all|profile] [--quick]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -26,7 +26,7 @@ mkdir -p "$ARRAYD_KERNEL_CACHE"
 logs=$(mktemp -d)
 finish() {
   tar -C "$ARRAYD_KERNEL_CACHE" -cJf "$out/kernels.tar.xz" . 2>/dev/null
-  tar -C "$logs" -czf "$out/logs.tar.gz" . 2>/dev/null
+  tar -C "$logs" -czf "$out/logs-$what.tar.gz" . 2>/dev/null
 }
 trap finish EXIT
 export PYTHONUNBUFFERED=1
@@ -71,7 +71,40 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_vs_cupy.py \
     --address "unix:$sock" --server-pid "$pid" --json "$out/bench.json" $quick 2>&1 |
     tee "$out/bench.txt" || status=1
-  kill "$pid" 2>/dev/null || echo "the benchmark's server had died: see server-bench.log in logs.tar.gz"
+  kill "$pid" 2>/dev/null || echo "the benchmark's server had died: see server-bench.log in logs-$what.tar.gz"
   wait "$pid"
+fi
+if [ "$what" = profile ]; then
+  # Latency split (CUDA server, CPU server, CuPy) and per-kernel GPU times
+  # of the large workloads under Nsight Compute, arrayd's server and CuPy.
+  for backend in cuda cpu; do
+    sock=/tmp/arrayd-lat-$backend.sock
+    "$bundle/bin/arrayd" --backend $backend --listen "unix:$sock" >"$logs/server-lat-$backend.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+    echo "==> latency breakdown, $backend server"
+    extra=""; [ $backend = cuda ] && extra=--cupy
+    timeout 120 python3 tests/bench/latency_breakdown.py --address "unix:$sock" $extra 2>&1 |
+      tee -a "$out/profile.txt"
+    kill "$pid"; wait "$pid"
+  done
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+  if [ -n "$ncu" ]; then
+    prof=(--clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel)
+    sock=/tmp/arrayd-prof.sock
+    "$ncu" "${prof[@]}" --target-processes all "$bundle/bin/arrayd" --backend cuda \
+      --listen "unix:$sock" >"$logs/ncu-arrayd.txt" 2>&1 &
+    pid=$!
+    for _ in $(seq 300); do [ -S "$sock" ] && break; sleep 0.1; done
+    timeout 200 python3 tests/bench/kernel_workload.py --address "unix:$sock" || status=1
+    kill -TERM "$pid"; wait "$pid"
+    timeout 200 "$ncu" "${prof[@]}" python3 tests/bench/kernel_workload.py --cupy \
+      >"$logs/ncu-cupy.txt" 2>&1 || status=1
+    for f in ncu-arrayd ncu-cupy; do
+      echo "==> $f"; grep -v "^==PROF==" "$logs/$f.txt" | grep -v "^ *-* *-*$" | head -n 150
+    done | tee -a "$out/profile.txt"
+  else
+    echo "no ncu on this machine" | tee -a "$out/profile.txt"
+  fi
 fi
 exit $status

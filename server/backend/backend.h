@@ -38,6 +38,9 @@ struct Scalar {
   static Scalar Bool(bool v) { Scalar s; s.kind = kBool; s.i = v; return s; }
 };
 
+// The distributions of Stream::Random.
+enum class RandomDist { kUniform, kNormal };
+
 struct DeviceDescription {
   std::string backend;
   int index = 0;
@@ -185,6 +188,16 @@ class Stream {
   // transform, unnormalized; n is out's last dimension.
   virtual absl::Status Irfft(const View& /*in*/, const View& /*out*/) {
     return absl::UnimplementedError("FFT: no kernel on this backend");
+  }
+
+  // ---- random streams (kernels/functors.h, Philox4x32-10)
+
+  // Fills the C-contiguous float32/float64 `out` from Philox blocks
+  // counter, counter + 1, ... under `key`: element i is value i % K of block
+  // counter + i / K, K = 4 for float32 and 2 for float64.
+  virtual absl::Status Random(RandomDist /*dist*/, uint64_t /*key*/, uint64_t /*counter*/,
+                              const View& /*out*/) {
+    return absl::UnimplementedError("random: no kernel on this backend");
   }
 
   // Waits until all work queued on this stream is done; reports deferred

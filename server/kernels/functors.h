@@ -589,8 +589,10 @@ struct LcmOp {
 
 
 // ---- counter-based random numbers (Philox4x32-10) -------------------------
-// Stateless: element i of a stream is a function of (counter i, key), so a
-// seed gives the same numbers on every backend and any launch shape.
+// Stateless: block c of a stream is a function of (counter c, key) alone, so
+// a seed gives the same numbers on every backend and any launch shape. One
+// block gives PhiloxValues<T>::kCount values: four float32 or two float64
+// (the 128 random bits split as cuRAND's Philox generator splits them).
 struct Philox4x32 {
   u32 v[4];
   ARRAYD_HD Philox4x32(u64 counter, u64 key) {
@@ -610,24 +612,64 @@ struct Philox4x32 {
     }
     for (int i = 0; i < 4; ++i) v[i] = c[i];
   }
+  // A float in [0, 1) from the top 24 bits of word i.
+  ARRAYD_HD float Uniform24(int i) const {
+    return static_cast<float>(v[i] >> 8) * (1.0f / 16777216.0f);
+  }
   // A double in [0, 1) from 53 random bits of words i, i+1.
-  ARRAYD_HD double Uniform(int i) const {
+  ARRAYD_HD double Uniform53(int i) const {
     u64 bits = (static_cast<u64>(v[i]) << 32 | v[i + 1]) >> 11;
     return static_cast<double>(bits) * (1.0 / 9007199254740992.0);
   }
 };
-struct PhiloxUniformOp {  // uniform [0, 1) for (counter, key)
-  template <typename T> ARRAYD_HD double operator()(T counter, T key) const {
-    return Philox4x32(static_cast<u64>(counter), static_cast<u64>(key)).Uniform(0);
+
+template <typename T> struct PhiloxValues { static const int kCount = 16 / sizeof(T); };
+
+// Uniform [0, 1): 24 random bits per float32, 53 per float64.
+struct PhiloxUniform {
+  ARRAYD_HD void operator()(u64 counter, u64 key, float* out) const {
+    Philox4x32 r(counter, key);
+    for (int i = 0; i < 4; ++i) out[i] = r.Uniform24(i);
+  }
+  ARRAYD_HD void operator()(u64 counter, u64 key, double* out) const {
+    Philox4x32 r(counter, key);
+    out[0] = r.Uniform53(0);
+    out[1] = r.Uniform53(2);
   }
 };
-struct PhiloxNormalOp {  // standard normal by Box-Muller
-  template <typename T> ARRAYD_HD double operator()(T counter, T key) const {
-    Philox4x32 r(static_cast<u64>(counter), static_cast<u64>(key));
-    double radius = sqrt(-2.0 * log(1.0 - r.Uniform(0)));
-    return radius * cos(6.283185307179586 * r.Uniform(2));
+
+// Standard normal by Box-Muller: each pair of uniforms (u, t), u in (0, 1],
+// gives the pair sqrt(-2 log u) * (cos 2 pi t, sin 2 pi t).
+struct PhiloxNormal {
+  ARRAYD_HD void operator()(u64 counter, u64 key, float* out) const {
+    Philox4x32 r(counter, key);
+    for (int p = 0; p < 4; p += 2) {
+      const float radius = sqrtf(-2.0f * logf(1.0f - r.Uniform24(p)));
+      const float angle = 6.2831853071795865f * r.Uniform24(p + 1);
+      out[p] = radius * cosf(angle);
+      out[p + 1] = radius * sinf(angle);
+    }
+  }
+  ARRAYD_HD void operator()(u64 counter, u64 key, double* out) const {
+    Philox4x32 r(counter, key);
+    const double radius = sqrt(-2.0 * log(1.0 - r.Uniform53(0)));
+    const double angle = 6.283185307179586 * r.Uniform53(2);
+    out[0] = radius * cos(angle);
+    out[1] = radius * sin(angle);
   }
 };
+
+// Fills out[0, n) from blocks counter, counter + 1, ... (the CPU loop; the
+// CUDA backend runs one block per thread).
+template <typename Dist, typename T>
+ARRAYD_HD void PhiloxFillRange(Dist dist, u64 counter, u64 key, T* out, i64 n) {
+  const int k = PhiloxValues<T>::kCount;
+  for (i64 b = 0; b * k < n; ++b) {
+    T block[PhiloxValues<T>::kCount];
+    dist(counter + static_cast<u64>(b), key, block);
+    for (int j = 0; j < k && b * k + j < n; ++j) out[b * k + j] = block[j];
+  }
+}
 
 }  // namespace kernels
 }  // namespace arrayd

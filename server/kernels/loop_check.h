@@ -46,6 +46,16 @@ absl::Status CheckBinaryLoop(const View& a, const View& b, const View& out) {
   });
 }
 
+// Stream::Random's output: a C-contiguous float32 or float64 array.
+inline absl::Status CheckRandomOutput(const View& out) {
+  if (out.dtype != DType::kFloat32 && out.dtype != DType::kFloat64) {
+    return absl::InternalError(absl::StrCat("random: needs float32 or float64, got ",
+                                            DTypeName(out.dtype)));
+  }
+  if (!out.IsCContiguous()) return absl::InternalError("random: needs a C-contiguous output");
+  return absl::OkStatus();
+}
+
 }  // namespace kernels
 }  // namespace arrayd
 

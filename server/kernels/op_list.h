@@ -82,9 +82,7 @@
   X(kLcm, LcmOp, "lcm", kI)                     \
   X(kLogaddexp, LogaddexpOp, "logaddexp", kF)   \
   X(kLogaddexp2, Logaddexp2Op, "logaddexp2", kF) \
-  X(kHeaviside, HeavisideOp, "heaviside", kF)   \
-  X(kPhiloxUniform, PhiloxUniformOp, "philox_uniform", kI) \
-  X(kPhiloxNormal, PhiloxNormalOp, "philox_normal", kI)
+  X(kHeaviside, HeavisideOp, "heaviside", kF)
 
 namespace arrayd {
 namespace kernels {

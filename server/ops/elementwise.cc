@@ -80,9 +80,6 @@ const std::map<std::string, DTypeRule>& Rules() {
       {"radians", kFloatMath},  {"arctan2", kFloatMath}, {"hypot", kFloatMath},
       {"copysign", kFloatMath}, {"nextafter", kFloatMath}, {"logaddexp", kFloatMath},
       {"logaddexp2", kFloatMath}, {"heaviside", kFloatMath},
-      // Random streams: (counter, key) as uint64 -> float64 (random.cc).
-      {"philox_uniform", {OutRule::kFloat64, DType::kInvalid, IntLoop::kSame, DType::kUInt64}},
-      {"philox_normal", {OutRule::kFloat64, DType::kInvalid, IntLoop::kSame, DType::kUInt64}},
   };
   return *rules;
 }

@@ -172,3 +172,20 @@ def test_legacy_functions():
     assert ad.random.normal(size=3).shape == (3,)
     assert ad.random.uniform(size=3).shape == (3,)
     assert ad.random.rand().shape == ()
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8"])
+def test_draws_of_any_length_never_reuse_values(dt):
+    # A draw uses whole Philox blocks (4 float32 or 2 float64 values): the
+    # next draw starts at the next block, never inside one already used.
+    g = ad.random.default_rng(9)
+    parts = [g.random(k, dtype=dt).get() for k in (3, 1, 5, 2)]
+    allv = np.concatenate(parts)
+    assert len(np.unique(allv)) == allv.size
+    k = 16 // np.dtype(dt).itemsize
+    whole = ad.random.default_rng(9).random(4 * k * 4, dtype=dt).get()
+    starts = np.cumsum([0] + [-(-len(p) // k) * k for p in parts[:-1]])
+    for p, s0 in zip(parts, starts):
+        np.testing.assert_array_equal(p, whole[s0:s0 + len(p)])
+    z = ad.random.default_rng(9).standard_normal(7, dtype=dt).get()
+    assert np.isfinite(z).all() and len(np.unique(z)) == 7

@@ -1,10 +1,13 @@
 """arrayd.random: random numbers generated on the server (numpy.random's API).
 
 The server's ``random_uniform`` and ``random_normal`` ops are counter-based
-Philox4x32-10 streams: element i is f(offset + i, key). A Generator holds
-(key, offset), derives the key from its seed with splitmix64, and advances
-the offset by the number of values each call draws, so the same seed gives
-the same numbers on every backend. The streams are arrayd's own: the numbers
+Philox4x32-10 streams: each block f(counter, key) gives four float32 or two
+float64 values, and a draw of n values starting at block ``offset`` uses
+blocks offset .. offset + ceil(n / K) - 1. A Generator holds (key, offset),
+derives the key from its seed with splitmix64, and advances the offset past
+the blocks each call used, so the same seed gives the same numbers on every
+backend and launch shape (uniform draws bit for bit; normal draws up to the
+last bits of the platform's log/sin/cos). The streams are arrayd's own: the numbers
 differ from NumPy's for the same seed.
 
 Draws return arrayd arrays; with ``size=None`` a 0-d array (as CuPy).
@@ -110,7 +113,8 @@ class Generator:
         attrs = {"shape": list(shape), "dtype": dtype,
                  "key": str(key) if key >= (1 << 63) else key,
                  "offset": self._offset}
-        self._offset += n
+        per_block = 16 // dtype.itemsize  # values per Philox block
+        self._offset += -(-n // per_block)
         return _c.new(s, op, (), shape, dtype, attrs)
 
     # -- floats ----------------------------------------------------------

@@ -100,6 +100,9 @@ class CpuStream : public Stream {
   }
   absl::Status Rfft(const View& in, const View& out) override { return CpuRfft(in, out); }
   absl::Status Irfft(const View& in, const View& out) override { return CpuIrfft(in, out); }
+  absl::Status Random(RandomDist dist, uint64_t key, uint64_t counter, const View& out) override {
+    return CpuRandom(dist, key, counter, out);
+  }
   absl::Status Synchronize() override { return absl::OkStatus(); }
 
  private:

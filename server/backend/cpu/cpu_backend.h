@@ -19,6 +19,7 @@ std::unique_ptr<Backend> CreateCpuBackend(uint64_t memory_limit = 0);
 // Kernels of the CPU stream, one function per Stream method (cpu_*.cc).
 absl::Status CpuFill(const View& out, const Scalar& value);
 absl::Status CpuIota(const View& out, const Scalar& start, const Scalar& step);
+absl::Status CpuRandom(RandomDist dist, uint64_t key, uint64_t counter, const View& out);
 absl::Status CpuCopy(const View& src, const View& dst);
 absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out);
 absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const View& out);

@@ -88,6 +88,23 @@ absl::Status CpuFill(const View& out, const Scalar& value) {
   });
 }
 
+absl::Status CpuRandom(RandomDist dist, uint64_t key, uint64_t counter, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(kernels::CheckRandomOutput(out));
+  auto fill = [&](auto* data) {
+    if (dist == RandomDist::kUniform) {
+      kernels::PhiloxFillRange(kernels::PhiloxUniform(), counter, key, data, out.size());
+    } else {
+      kernels::PhiloxFillRange(kernels::PhiloxNormal(), counter, key, data, out.size());
+    }
+  };
+  if (out.dtype == DType::kFloat32) {
+    fill(reinterpret_cast<float*>(out.data()));
+  } else {
+    fill(reinterpret_cast<double*>(out.data()));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CpuIota(const View& out, const Scalar& start, const Scalar& step) {
   if (out.ndim() != 1) return absl::InternalError("iota needs a 1-D output");
   return DispatchDType(out.dtype, [&](auto tag) {

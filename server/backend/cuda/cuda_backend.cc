@@ -304,6 +304,21 @@ class CudaStream : public Stream {
     return Elementwise({&out}, expr, "IotaParams", "ip", &args);
   }
 
+  absl::Status Random(RandomDist dist, uint64_t key, uint64_t counter, const View& out) override {
+    ARRAYD_RETURN_IF_ERROR(Enter());
+    ARRAYD_RETURN_IF_ERROR(kernels::CheckRandomOutput(out));
+    long long n = out.size();
+    if (n == 0) return absl::OkStatus();
+    const bool normal = dist == RandomDist::kNormal;
+    const std::string name = normal ? "arrayd_philox_normal" : "arrayd_philox_uniform";
+    char* p = out.data();
+    unsigned long long c = counter, k = key;
+    void* args[] = {&p, &n, &c, &k};
+    const long long blocks = CeilDiv(n, 16 / ItemSize(out.dtype));
+    return LaunchBody(RandomBody(out.dtype, normal, name), name,
+                      std::min(CeilDiv(blocks, kBlockSize), kMaxBlocks), 1, args);
+  }
+
   absl::Status Copy(const View& src, const View& dst) override {
     ARRAYD_RETURN_IF_ERROR(Enter());
     return Elementwise({&dst, &src}, "v1");
@@ -613,7 +628,7 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   // elements are reduced). When outputs are too few to fill the GPU, each
   // output is split over `splits` blocks, whose partial results a second
   // kernel combines.
-  const long long target_blocks = 4LL * dev_->sm_count;
+  const long long target_blocks = 8LL * dev_->sm_count;
   const bool inner_contiguous = rstrides[0][rd - 1] == ItemSize(in.dtype);
   bool block_mode;
   long long splits = 1;
@@ -961,6 +976,13 @@ absl::Status CudaStream::Matmul(const View& a, const View& b, const View& out) {
       }
       default: {  // float16: half storage, float32 accumulation
         const float one = 1, zero = 0;
+        if (nb == 1) {  // one product: the plain GEMM, as CuPy calls it
+          ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
+                                                     pb, CUDA_R_16F, in, pa, CUDA_R_16F, ik, &zero,
+                                                     po, CUDA_R_16F, in, CUBLAS_COMPUTE_32F,
+                                                     CUBLAS_GEMM_DEFAULT));
+          break;
+        }
         ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasGemmStridedBatchedEx(
             h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, pb, CUDA_R_16F, in, sb, pa, CUDA_R_16F,
             ik, sa, &zero, po, CUDA_R_16F, in, so, nb, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));

@@ -274,6 +274,16 @@ TEST(MatrixExprTest, ReadTheMatrixShape) {
 INSTANTIATE_TEST_SUITE_P(AllDTypes, KernelSourceTest, testing::ValuesIn(AllDTypes()),
                          DTypeParamName);
 
+TEST(KernelSourceCompileTest, RandomKernelsCompile) {
+  std::vector<std::string> bodies;
+  for (DType t : {DType::kFloat32, DType::kFloat64}) {
+    for (bool normal : {false, true}) {
+      bodies.push_back(RandomBody(t, normal, absl::StrCat("rng_", DTypeName(t), normal ? "_n" : "_u")));
+    }
+  }
+  ExpectCompiles(bodies, "random streams");
+}
+
 TEST(KernelSourceCompileTest, BadSourceReportsTheLog) {
   absl::StatusOr<std::string> cubin =
       CompileToCubin(BuildSource({"extern \"C\" __global__ void k() { undefined_thing(); }"}),
@@ -851,6 +861,26 @@ TEST_P(CudaVsCpuDType, Sort) {
       }, what);
       ExpectSame(out, what);
       if (with_indices) ExpectSame(ind, what + " (indices)");
+    }
+  }
+}
+
+// The same Philox blocks on both backends: uniform bit for bit, normal up
+// to the last bits of the two platforms' log/sin/cos. Lengths that end in
+// a partial block, counters past 2^32 and keys past 2^63.
+TEST_F(CudaVsCpu, RandomStreams) {
+  for (DType t : {DType::kFloat32, DType::kFloat64}) {
+    for (RandomDist dist : {RandomDist::kUniform, RandomDist::kNormal}) {
+      for (int64_t n : {int64_t{1}, int64_t{1003}, int64_t{1} << 20}) {
+        Pair out = Output(t, {n});
+        const uint64_t key = 0x9e3779b97f4a7c15ull, counter = (uint64_t{1} << 32) - 7;
+        Both([&](Stream* s, const View*) {
+          return s->Random(dist, key, counter, s == cs_ ? out.c : out.g);
+        }, "random");
+        const bool uniform = dist == RandomDist::kUniform;
+        ExpectSame(out, absl::StrCat(uniform ? "uniform " : "normal ", DTypeName(t), " n=", n),
+                   uniform ? 1e-300 : 0);
+      }
     }
   }
 }

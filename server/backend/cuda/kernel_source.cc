@@ -43,6 +43,25 @@ struct alignas(sizeof(T) * V) Vec {
   T v[V];
 };
 
+// Random streams: thread b writes the values of Philox block counter + b
+// (kernels/functors.h), one vector store when the block is whole.
+template <typename Dist, typename T>
+__device__ __forceinline__ void PhiloxFill(T* out, long long n, unsigned long long counter,
+                                           unsigned long long key) {
+  const int K = PhiloxValues<T>::kCount;
+  const long long blocks = (n + K - 1) / K;
+  for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < blocks;
+       b += (long long)gridDim.x * blockDim.x) {
+    Vec<T, K> r;
+    Dist()(counter + b, key, r.v);
+    if ((b + 1) * K <= n) {
+      *reinterpret_cast<Vec<T, K>*>(out + b * K) = r;
+    } else {
+      for (int j = 0; b * K + j < n; ++j) out[b * K + j] = r.v[j];
+    }
+  }
+}
+
 // Byte offset of element `i` (C order) of a strided layout.
 template <int ND>
 __device__ __forceinline__ long long Offset(long long i, const long long* shape,
@@ -97,6 +116,35 @@ __device__ __forceinline__ void BlockReduce(const ReduceArgs<KD, RD>& a) {
         acc3 = Op::Identity();
     const long long step = (long long)gridDim.y * blockDim.x;
     long long k = blockIdx.y * (long long)blockDim.x + threadIdx.x;
+    typedef typename Op::In In;
+    const int V = 16 / sizeof(In) > 0 ? 16 / sizeof(In) : 1;
+    if (RD == 1 && V > 1 && a.rin[0] == (long long)sizeof(In) &&
+        (reinterpret_cast<unsigned long long>(base) & 15) == 0) {
+      // Contiguous: 16-byte vector loads, two in flight per thread.
+      typedef Vec<In, V> VecT;
+      const VecT* vbase = reinterpret_cast<const VecT*>(base);
+      const long long chunks = a.k / V;
+      long long c = k;
+      for (; c + step < chunks; c += 2 * step) {
+        const VecT x0 = vbase[c], x1 = vbase[c + step];
+#pragma unroll
+        for (int j = 0; j < V; j += 2) {
+          acc = Op::Combine(acc, Op::Load(reinterpret_cast<const char*>(&x0.v[j]), c * V + j));
+          acc1 = Op::Combine(acc1, Op::Load(reinterpret_cast<const char*>(&x0.v[j + 1]), c * V + j + 1));
+          acc2 = Op::Combine(acc2, Op::Load(reinterpret_cast<const char*>(&x1.v[j]), (c + step) * V + j));
+          acc3 = Op::Combine(acc3, Op::Load(reinterpret_cast<const char*>(&x1.v[j + 1]),
+                                            (c + step) * V + j + 1));
+        }
+      }
+      for (; c < chunks; c += step) {
+        const VecT x0 = vbase[c];
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          acc = Op::Combine(acc, Op::Load(reinterpret_cast<const char*>(&x0.v[j]), c * V + j));
+        }
+      }
+      k = chunks * V + k;  // the last a.k % V elements, one per thread
+    }
     for (; k + 3 * step < a.k; k += 4 * step) {
       const Acc v0 = Op::Load(base + Offset<RD>(k, a.rshape, a.rin), k);
       const Acc v1 = Op::Load(base + Offset<RD>(k + step, a.rshape, a.rin), k + step);
@@ -412,6 +460,7 @@ std::string ReduceOpStruct(const std::string& kind) {
     const char* init = kind == "sum" ? "0" : "1";
     const char* fn = kind == "sum" ? "AddOp" : "MultiplyOp";
     return absl::StrCat(R"(struct Op {
+  typedef T In;
   struct Acc { A v; };
   static __device__ __forceinline__ Acc Identity() { Acc r; r.v = Cast<A>()", init, R"(); return r; }
   static __device__ __forceinline__ Acc Load(const char* p, long long) {
@@ -427,6 +476,7 @@ std::string ReduceOpStruct(const std::string& kind) {
     // `has` marks an accumulator that has seen an element (no identity for
     // min/max); an empty reduction stores 0, as the CPU backend does.
     return absl::StrCat(R"(struct Op {
+  typedef T In;
   struct Acc { A v; int has; };
   static __device__ __forceinline__ Acc Identity() { Acc r; r.v = Cast<A>(0); r.has = 0; return r; }
   static __device__ __forceinline__ Acc Load(const char* p, long long) {
@@ -444,6 +494,7 @@ std::string ReduceOpStruct(const std::string& kind) {
   if (kind == "all" || kind == "any") {
     const bool all = kind == "all";
     return absl::StrCat(R"(struct Op {
+  typedef T In;
   struct Acc { bool v; };
   static __device__ __forceinline__ Acc Identity() { Acc r; r.v = )", all ? "true" : "false", R"(; return r; }
   static __device__ __forceinline__ Acc Load(const char* p, long long) {
@@ -459,6 +510,7 @@ std::string ReduceOpStruct(const std::string& kind) {
   // order, breaks ties so that any combining order gives the CPU's answer.
   const char* better = kind == "argmin" ? "LessOp" : "GreaterOp";
   return absl::StrCat(R"(struct Op {
+  typedef T In;
   struct Acc { T v; long long i; };
   static __device__ __forceinline__ Acc Identity() { Acc r; r.v = Cast<T>(0); r.i = -1; return r; }
   static __device__ __forceinline__ Acc Load(const char* p, long long k) {
@@ -691,6 +743,14 @@ std::string SortBody(DType dtype, int nd, const std::string& name) {
       "_out(const char* keys, const long long* idx, long long lines, long long n, long long p, "
       "char* out, long long* ind) {\n  arrayd::kernels::gen::SortOut<", t, ">(reinterpret_cast<const ",
       t, "*>(keys), idx, lines, n, p, reinterpret_cast<", t, "*>(out), ind);\n}\n");
+}
+
+std::string RandomBody(DType dtype, bool normal, const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype);
+  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name, "(", t,
+                      "* out, long long n, unsigned long long counter, unsigned long long key) {\n"
+                      "  arrayd::kernels::gen::PhiloxFill<arrayd::kernels::",
+                      normal ? "PhiloxNormal" : "PhiloxUniform", ">(out, n, counter, key);\n}\n");
 }
 
 std::string MatmulBody(DType dtype, const std::string& name) {
