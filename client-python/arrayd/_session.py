@@ -536,6 +536,7 @@ class _LocalStream:
 
     def __init__(self, sock: socket.socket):
         self._sock = sock
+        self._rbuf = bytearray()
         self._send_lock = threading.Lock()
         self._done_callbacks: list[Any] = []
 
@@ -563,15 +564,16 @@ class _LocalStream:
             pass  # the reader sees the end of the stream and reports it
 
     def _read(self, n: int) -> bytes:
-        buf = bytearray(n)
-        view = memoryview(buf)
-        got = 0
-        while got < n:
-            k = self._sock.recv_into(view[got:])
-            if k == 0:
+        # Buffered: a reply's header and message usually arrive in one recv.
+        buf = self._rbuf
+        while len(buf) < n:
+            chunk = self._sock.recv(max(n - len(buf), 1 << 16))
+            if not chunk:
                 raise EOFError
-            got += k
-        return bytes(buf)
+            buf += chunk
+        out = bytes(buf[:n])
+        del buf[:n]
+        return out
 
     def __iter__(self) -> "_LocalStream":
         return self

@@ -638,6 +638,27 @@ struct PhiloxUniform {
   }
 };
 
+// (sin 2 pi t, cos 2 pi t) for t in [0, 1). On the GPU sincospi: exact
+// argument reduction without the slow path of sin/cos for huge arguments,
+// which the compiler would otherwise keep (and pay for) in every thread.
+ARRAYD_HD void SinCosTwoPi(float t, float* s, float* c) {
+#if defined(__CUDACC_RTC__)
+  sincospif(2.0f * t, s, c);
+#else
+  const double a = 6.283185307179586 * static_cast<double>(t);
+  *s = static_cast<float>(sin(a));
+  *c = static_cast<float>(cos(a));
+#endif
+}
+ARRAYD_HD void SinCosTwoPi(double t, double* s, double* c) {
+#if defined(__CUDACC_RTC__)
+  sincospi(2.0 * t, s, c);
+#else
+  *s = sin(6.283185307179586 * t);
+  *c = cos(6.283185307179586 * t);
+#endif
+}
+
 // Standard normal by Box-Muller: each pair of uniforms (u, t), u in (0, 1],
 // gives the pair sqrt(-2 log u) * (cos 2 pi t, sin 2 pi t).
 struct PhiloxNormal {
@@ -645,17 +666,19 @@ struct PhiloxNormal {
     Philox4x32 r(counter, key);
     for (int p = 0; p < 4; p += 2) {
       const float radius = sqrtf(-2.0f * logf(1.0f - r.Uniform24(p)));
-      const float angle = 6.2831853071795865f * r.Uniform24(p + 1);
-      out[p] = radius * cosf(angle);
-      out[p + 1] = radius * sinf(angle);
+      float s, c;
+      SinCosTwoPi(r.Uniform24(p + 1), &s, &c);
+      out[p] = radius * c;
+      out[p + 1] = radius * s;
     }
   }
   ARRAYD_HD void operator()(u64 counter, u64 key, double* out) const {
     Philox4x32 r(counter, key);
     const double radius = sqrt(-2.0 * log(1.0 - r.Uniform53(0)));
-    const double angle = 6.283185307179586 * r.Uniform53(2);
-    out[0] = radius * cos(angle);
-    out[1] = radius * sin(angle);
+    double s, c;
+    SinCosTwoPi(r.Uniform53(2), &s, &c);
+    out[0] = radius * c;
+    out[1] = radius * s;
   }
 };
 

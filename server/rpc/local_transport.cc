@@ -17,20 +17,38 @@ namespace {
 
 constexpr uint32_t kMaxFrameBytes = 256u << 20;
 
-bool ReadFull(int fd, void* data, size_t n) {
-  char* p = static_cast<char*>(data);
-  while (n > 0) {
-    ssize_t r = ::read(fd, p, n);
-    if (r == 0) return false;
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return false;
+// Buffered reads of one connection: a frame's header and its message (and
+// often the next frames) come in one read call.
+class FrameReader {
+ public:
+  explicit FrameReader(int fd) : fd_(fd) {}
+  // Makes n bytes available at data(); false at end of stream or error.
+  bool Fill(size_t n) {
+    if (pos_ > 0 && end_ - pos_ < n) {  // keep what is left at the front
+      buf_.erase(0, pos_);
+      end_ -= pos_;
+      pos_ = 0;
     }
-    p += r;
-    n -= static_cast<size_t>(r);
+    if (buf_.size() < n) buf_.resize(std::max(n, size_t{1} << 16));
+    while (end_ - pos_ < n) {
+      ssize_t r = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
+      if (r == 0) return false;
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return false;
+      }
+      end_ += static_cast<size_t>(r);
+    }
+    return true;
   }
-  return true;
-}
+  const char* data() const { return buf_.data() + pos_; }
+  void Consume(size_t n) { pos_ += n; }
+
+ private:
+  int fd_;
+  std::string buf_;
+  size_t pos_ = 0, end_ = 0;
+};
 
 bool WriteFull(int fd, const void* data, size_t n) {
   const char* p = static_cast<const char*>(data);
@@ -128,19 +146,21 @@ void LocalTransport::Serve(int fd) {
   auto writer = std::make_shared<Writer>();
   writer->fd = fd;
   std::shared_ptr<Session> session;
-  std::string buffer;
+  FrameReader reader(fd);
   while (true) {
-    unsigned char header[4];
-    if (!ReadFull(fd, header, 4)) break;
+    if (!reader.Fill(4)) break;
+    const auto* header = reinterpret_cast<const unsigned char*>(reader.data());
     uint32_t n = header[0] | header[1] << 8 | header[2] << 16 | static_cast<uint32_t>(header[3]) << 24;
     if (n > kMaxFrameBytes) {
       spdlog::warn("local op socket: frame of {} bytes refused", n);
       break;
     }
-    buffer.resize(n);
-    if (!ReadFull(fd, buffer.data(), n)) break;
+    reader.Consume(4);
+    if (!reader.Fill(n)) break;
     v1::ClientMessage message;
-    if (!message.ParseFromString(buffer)) {
+    const bool parsed = message.ParseFromArray(reader.data(), static_cast<int>(n));
+    reader.Consume(n);
+    if (!parsed) {
       spdlog::warn("local op socket: malformed message");
       break;
     }
@@ -161,7 +181,7 @@ void LocalTransport::Serve(int fd) {
       message.clear_open();
       if (message.ops_size() == 0 && message.frees_size() == 0 && !message.has_sync()) continue;
     }
-    session->Enqueue(std::move(message));
+    session->RunOrEnqueue(std::move(message));
   }
   if (session) {
     absl::Notification stopped;

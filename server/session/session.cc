@@ -81,6 +81,20 @@ void Session::Enqueue(v1::ClientMessage message) {
   queue_.push_back(std::move(message));
 }
 
+void Session::RunOrEnqueue(v1::ClientMessage message) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_ || running_ || !queue_.empty()) {
+      queue_.push_back(std::move(message));
+      return;
+    }
+    running_ = true;
+  }
+  Run(message);
+  absl::MutexLock lock(&mu_);
+  running_ = false;
+}
+
 void Session::Stop(std::function<void()> done) {
   absl::MutexLock lock(&mu_);
   stopping_ = true;
@@ -94,14 +108,17 @@ void Session::ExecutorLoop() {
       absl::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(
           +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-            return s->stopping_ || !s->queue_.empty();
+            return s->stopping_ || (!s->queue_.empty() && !s->running_);
           },
           this));
       if (stopping_) break;
       message = std::move(queue_.front());
       queue_.pop_front();
+      running_ = true;
     }
     Run(message);
+    absl::MutexLock lock(&mu_);
+    running_ = false;
   }
   std::function<void()> done;
   {

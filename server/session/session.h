@@ -45,6 +45,11 @@ class Session {
 
   // Queues a client message for the executor. Never blocks on the work.
   void Enqueue(v1::ClientMessage message);
+  // Runs the message on the calling thread when the executor has nothing
+  // queued or running (the order is the same either way), else queues it.
+  // For a transport whose reader thread may block on the work: it saves the
+  // hand-off to the executor thread, a wake-up on every round trip.
+  void RunOrEnqueue(v1::ClientMessage message);
   // Stops the executor after the message it is running; queued messages are
   // dropped. `done` runs on the executor thread once it has stopped.
   void Stop(std::function<void()> done);
@@ -97,6 +102,7 @@ class Session {
   absl::flat_hash_map<uint64_t, View> staged_ ABSL_GUARDED_BY(mu_);  // large fetches
   std::deque<v1::ClientMessage> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool running_ ABSL_GUARDED_BY(mu_) = false;  // a message is being run
   std::function<void()> on_stopped_ ABSL_GUARDED_BY(mu_);
   absl::Mutex transfer_mu_;
   std::thread executor_;

@@ -120,20 +120,23 @@ __device__ __forceinline__ void BlockReduce(const ReduceArgs<KD, RD>& a) {
     const int V = 16 / sizeof(In) > 0 ? 16 / sizeof(In) : 1;
     if (RD == 1 && V > 1 && a.rin[0] == (long long)sizeof(In) &&
         (reinterpret_cast<unsigned long long>(base) & 15) == 0) {
-      // Contiguous: 16-byte vector loads, two in flight per thread.
+      // Contiguous: 16-byte vector loads, four in flight per thread.
       typedef Vec<In, V> VecT;
       const VecT* vbase = reinterpret_cast<const VecT*>(base);
       const long long chunks = a.k / V;
       long long c = k;
-      for (; c + step < chunks; c += 2 * step) {
-        const VecT x0 = vbase[c], x1 = vbase[c + step];
+      for (; c + 3 * step < chunks; c += 4 * step) {
+        VecT x[4];
 #pragma unroll
-        for (int j = 0; j < V; j += 2) {
-          acc = Op::Combine(acc, Op::Load(reinterpret_cast<const char*>(&x0.v[j]), c * V + j));
-          acc1 = Op::Combine(acc1, Op::Load(reinterpret_cast<const char*>(&x0.v[j + 1]), c * V + j + 1));
-          acc2 = Op::Combine(acc2, Op::Load(reinterpret_cast<const char*>(&x1.v[j]), (c + step) * V + j));
-          acc3 = Op::Combine(acc3, Op::Load(reinterpret_cast<const char*>(&x1.v[j + 1]),
-                                            (c + step) * V + j + 1));
+        for (int u = 0; u < 4; ++u) x[u] = vbase[c + u * step];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+          Acc& r = u == 0 ? acc : u == 1 ? acc1 : u == 2 ? acc2 : acc3;
+#pragma unroll
+          for (int j = 0; j < V; ++j) {
+            r = Op::Combine(r, Op::Load(reinterpret_cast<const char*>(&x[u].v[j]),
+                                        (c + u * step) * V + j));
+          }
         }
       }
       for (; c < chunks; c += step) {
