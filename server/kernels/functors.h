@@ -638,29 +638,29 @@ struct PhiloxUniform {
   }
 };
 
-// (sin 2 pi t, cos 2 pi t) for t in [0, 1). On the GPU sincospi: exact
-// argument reduction without the slow path of sin/cos for huge arguments,
-// which the compiler would otherwise keep (and pay for) in every thread.
+// (sin, cos) of 2 pi t - pi, t in [0, 1): an angle in [-pi, pi), where
+// the GPU's fast __sincosf is accurate to about 2^-21 (as cuRAND's
+// Box-Muller uses it); the host computes it in double.
 ARRAYD_HD void SinCosTwoPi(float t, float* s, float* c) {
 #if defined(__CUDACC_RTC__)
-  sincospif(2.0f * t, s, c);
+  __sincosf(6.2831853071795865f * t - 3.1415926535897932f, s, c);
 #else
-  const double a = 6.283185307179586 * static_cast<double>(t);
+  const double a = 6.283185307179586 * static_cast<double>(t) - 3.141592653589793;
   *s = static_cast<float>(sin(a));
   *c = static_cast<float>(cos(a));
 #endif
 }
 ARRAYD_HD void SinCosTwoPi(double t, double* s, double* c) {
 #if defined(__CUDACC_RTC__)
-  sincospi(2.0 * t, s, c);
+  sincospi(2.0 * t - 1.0, s, c);
 #else
-  *s = sin(6.283185307179586 * t);
-  *c = cos(6.283185307179586 * t);
+  *s = sin(6.283185307179586 * t - 3.141592653589793);
+  *c = cos(6.283185307179586 * t - 3.141592653589793);
 #endif
 }
 
 // Standard normal by Box-Muller: each pair of uniforms (u, t), u in (0, 1],
-// gives the pair sqrt(-2 log u) * (cos 2 pi t, sin 2 pi t).
+// gives the pair sqrt(-2 log u) * (cos a, sin a), a = 2 pi t - pi.
 struct PhiloxNormal {
   ARRAYD_HD void operator()(u64 counter, u64 key, float* out) const {
     Philox4x32 r(counter, key);

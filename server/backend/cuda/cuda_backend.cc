@@ -315,8 +315,9 @@ class CudaStream : public Stream {
     unsigned long long c = counter, k = key;
     void* args[] = {&p, &n, &c, &k};
     const long long blocks = CeilDiv(n, 16 / ItemSize(out.dtype));
-    return LaunchBody(RandomBody(out.dtype, normal, name), name,
-                      std::min(CeilDiv(blocks, kBlockSize), kMaxBlocks), 1, args);
+    return LaunchKeyed(absl::StrCat(name, "|", static_cast<int>(out.dtype)),
+                       [&] { return RandomBody(out.dtype, normal, name); }, name,
+                       std::min(CeilDiv(blocks, kBlockSize), kMaxBlocks), 1, args);
   }
 
   absl::Status Copy(const View& src, const View& dst) override {
@@ -418,19 +419,37 @@ class CudaStream : public Stream {
   // full source is built only the first time (name, body) is seen.
   absl::Status LaunchBody(const std::string& body, const std::string& name, long long grid_x,
                           long long grid_y, void** args) {
+    ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, FunctionForBody(body, name));
+    return LaunchFunction(fn, grid_x, grid_y, args);
+  }
+
+  absl::StatusOr<CUfunction> FunctionForBody(const std::string& body, const std::string& name) {
     std::string key = absl::StrCat(name, "\n", body);
-    CUfunction fn = nullptr;
     {
       absl::MutexLock lock(&dev_->body_mu);
       auto it = dev_->by_body.find(key);
-      if (it != dev_->by_body.end()) fn = it->second;
+      if (it != dev_->by_body.end()) return it->second;
     }
-    if (fn == nullptr) {
-      ARRAYD_ASSIGN_OR_RETURN(fn, dev_->kernels->Get(BuildSource({body}), name));
-      absl::MutexLock lock(&dev_->body_mu);
-      dev_->by_body.emplace(std::move(key), fn);
+    ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(BuildSource({body}), name));
+    absl::MutexLock lock(&dev_->body_mu);
+    dev_->by_body.emplace(std::move(key), fn);
+    return fn;
+  }
+
+  // LaunchBody for the kernels of every small op: `key` names the body in a
+  // few bytes (the op's expression, dtypes and layout), so that launches
+  // after a stream's first skip building the body and the device-wide
+  // lock: this table is the stream's own (one thread at a time uses it).
+  template <typename MakeBody>
+  absl::Status LaunchKeyed(const std::string& key, const MakeBody& make_body,
+                           const std::string& name, long long grid_x, long long grid_y,
+                           void** args) {
+    auto it = functions_.find(key);
+    if (it == functions_.end()) {
+      ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, FunctionForBody(make_body(), name));
+      it = functions_.emplace(key, fn).first;
     }
-    return LaunchFunction(fn, grid_x, grid_y, args);
+    return LaunchFunction(it->second, grid_x, grid_y, args);
   }
 
   // Launches a function already looked up (kernels launched many times).
@@ -532,6 +551,7 @@ class CudaStream : public Stream {
 
   std::shared_ptr<DeviceState> dev_;
   cudaStream_t stream_;
+  absl::flat_hash_map<std::string, CUfunction> functions_;  // LaunchKeyed's table
   cublasHandle_t cublas_ = nullptr;
   cusolverDnHandle_t cusolver_ = nullptr;
   cusolverDnParams_t solver_params_ = nullptr;
@@ -566,7 +586,8 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   spec.extra_type = extra_type;
   spec.extra_name = extra_name;
   spec.ndim = contiguous ? -1 : nd;
-  const std::string body = ElementwiseBody(spec, kKernelName);
+  std::string key = absl::StrCat("ew|", expr, "|", extra_type, "|", extra_name, "|", spec.ndim);
+  for (DType t : spec.dtypes) absl::StrAppend(&key, "|", static_cast<int>(t));
 
   std::vector<char*> ptrs;
   for (const View* v : views) ptrs.push_back(v->data());
@@ -590,7 +611,8 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   }
   if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
   const long long blocks = std::min(CeilDiv(work, kBlockSize), kMaxBlocks);
-  return LaunchBody(body, kKernelName, blocks, 1, args.data());
+  return LaunchKeyed(key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks,
+                     1, args.data());
 }
 
 absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
@@ -656,7 +678,9 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   }
   ReduceSpec spec{kind, in.dtype, out.dtype, kd, rd};
   const std::string name = "arrayd_reduce";
-  const std::string body = ReduceBody(spec, name);
+  const std::string key = absl::StrCat("reduce|", kind, "|", static_cast<int>(in.dtype), "|",
+                                       static_cast<int>(out.dtype), "|", kd, "|", rd, "|");
+  auto body = [&] { return ReduceBody(spec, name); };
 
   auto make_args = [&](long long k_value) {
     std::vector<long long> w;
@@ -675,17 +699,17 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   std::vector<long long> words = make_args(k);
   void* args[] = {words.data()};
   if (block_mode) {
-    ARRAYD_RETURN_IF_ERROR(
-        LaunchBody(body, name + "_block", std::min(m, kMaxBlocks), splits, args));
+    ARRAYD_RETURN_IF_ERROR(LaunchKeyed(key + "block", body, name + "_block",
+                                       std::min(m, kMaxBlocks), splits, args));
   } else {
-    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_thread",
-                                      std::min(CeilDiv(m, kBlockSize), kMaxBlocks), splits, args));
+    ARRAYD_RETURN_IF_ERROR(LaunchKeyed(key + "thread", body, name + "_thread",
+                                       std::min(CeilDiv(m, kBlockSize), kMaxBlocks), splits, args));
   }
   if (splits > 1) {
     std::vector<long long> finish_words = make_args(splits);
     void* finish_args[] = {finish_words.data()};
-    ARRAYD_RETURN_IF_ERROR(
-        LaunchBody(body, name + "_finish", std::min(m, kMaxBlocks), 1, finish_args));
+    ARRAYD_RETURN_IF_ERROR(LaunchKeyed(key + "finish", body, name + "_finish",
+                                       std::min(m, kMaxBlocks), 1, finish_args));
   }
   // `partial` goes back to this stream's pool: later users are ordered after.
   return absl::OkStatus();
