@@ -107,8 +107,20 @@ def workloads(xp, sync, quick: bool) -> dict[str, float]:
         rng = xp.random.default_rng(1)
         return m / timeit(lambda: rng.standard_normal(m, dtype=xp.float32), sync, 5) / 1e9
 
+    def normal_philox():
+        # The same algorithm on both sides: CuPy's default_rng is XORWOW,
+        # arrayd's streams are Philox4x32-10 (counter-based); this row gives
+        # CuPy its Philox generator (arrayd draws as in `normal`).
+        m = 1 << (20 if quick else 28)
+        if xp.__name__ == "cupy":
+            rng = xp.random.Generator(xp.random.Philox4x3210(1))
+        else:
+            rng = xp.random.default_rng(1)
+        return m / timeit(lambda: rng.standard_normal(m, dtype=xp.float32), sync, 5) / 1e9
+
     measure("fft_c64_2^24_GBps", fft)
     measure("normal_f32_2^28_Gsamples_per_s", normal)
+    measure("normal_f32_philox_both_Gsamples_per_s", normal_philox)
     measure("pipelined_add_ops_per_s", pipelined)
     measure("roundtrip_us", roundtrip)
     measure("upload_GBps", upload)
