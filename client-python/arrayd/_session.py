@@ -43,6 +43,7 @@ _CHANNEL_OPTIONS = [
 ]
 _BATCH_OPS = 256        # flush when this many ops are pending
 _FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
+_IDLE_S = 0.0002        # an op recorded this long after the last send goes at once
 _CHUNK_BYTES = 4 << 20  # Upload chunk size
 _START_TIMEOUT_S = 10.0
 
@@ -178,6 +179,7 @@ class Session:
         self._requests: queue.SimpleQueue[pb.ClientMessage | None] = (
             queue.SimpleQueue())
         self._wake = threading.Event()
+        self._last_send = 0.0  # perf_counter() of the last message sent
         self._arena: _ShmArena | None = None  # shared memory, same host only
 
         first = pb.ClientMessage()
@@ -234,7 +236,13 @@ class Session:
                     _set_attr(oa[k], v)
             n = len(self._pending.ops)
         if n == 1:
-            self._wake.set()
+            # After a quiet spell the server may be idle: send the op now
+            # so the device starts at once; ops that follow in a burst
+            # batch behind it (the flusher or a sync sends them).
+            if time.perf_counter() - self._last_send > _IDLE_S:
+                self.flush()
+            else:
+                self._wake.set()
         elif n >= _BATCH_OPS:
             self.flush()
 
@@ -259,6 +267,7 @@ class Session:
                 msg.sync.CopyFrom(sync)
             self._pending = pb.ClientMessage()
             self._requests.put(msg)
+            self._last_send = time.perf_counter()
 
     def _request_iter(self) -> Iterator[pb.ClientMessage]:
         get = self._requests.get
