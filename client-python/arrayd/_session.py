@@ -44,6 +44,7 @@ _CHANNEL_OPTIONS = [
 _BATCH_OPS = 256        # flush when this many ops are pending
 _FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
 _IDLE_S = 0.0002        # an op recorded this long after the last send goes at once
+_SPIN_S = 0.00005       # a same-host reply is polled for this long, then awaited
 _CHUNK_BYTES = 4 << 20  # Upload chunk size
 _START_TIMEOUT_S = 10.0
 
@@ -575,6 +576,20 @@ class _LocalStream:
     def _read(self, n: int) -> bytes:
         # Buffered: a reply's header and message usually arrive in one recv.
         buf = self._rbuf
+        if len(buf) < n:
+            # Poll briefly before blocking: a reply that comes within
+            # _SPIN_S is read without the wake-up of a blocked thread.
+            sock, deadline = self._sock, time.perf_counter() + _SPIN_S
+            while len(buf) < n:
+                try:
+                    chunk = sock.recv(1 << 16, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    if time.perf_counter() < deadline:
+                        continue
+                    break
+                if not chunk:
+                    raise EOFError
+                buf += chunk
         while len(buf) < n:
             chunk = self._sock.recv(max(n - len(buf), 1 << 16))
             if not chunk:
