@@ -55,7 +55,7 @@ from arrayd._sorting import (  # noqa: A004
     argpartition, argsort, bincount, histogram, isin, partition,
     searchsorted, sort, unique)
 from arrayd._linalg import (  # noqa: A004
-    dot, einsum, inner, kron, matmul, outer, tensordot, vdot)
+    cross, dot, einsum, inner, kron, matmul, outer, tensordot, vdot, vecdot)
 from arrayd import fft, linalg, random  # noqa: E402
 # Shape manipulation, advanced indexing, NumPy protocols.
 from arrayd._manipulation import (  # noqa: E402
@@ -119,7 +119,7 @@ __all__ += [
     "arcsinh", "arctan", "arctan2", "arctanh", "argpartition", "argsort",
     "around", "array_equal", "asin", "asinh", "atan", "atan2", "atanh",
     "average", "bincount", "cbrt", "ceil", "clip", "conj", "conjugate",
-    "copysign", "cos", "cosh", "count_nonzero", "cumprod", "cumsum",
+    "copysign", "cos", "cosh", "count_nonzero", "cross", "cumprod", "cumsum",
     "degrees", "diff", "dot", "einsum", "exp", "exp2", "expm1", "fabs",
     "float_power", "floor", "fmax", "fmin", "fmod", "gcd", "heaviside",
     "histogram", "hypot", "imag", "inner", "isclose", "isfinite", "isin",
@@ -130,6 +130,7 @@ __all__ += [
     "random", "real", "reciprocal", "rint", "round", "searchsorted",
     "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "std",
     "tan", "tanh", "tensordot", "trace", "trunc", "unique", "var", "vdot",
+    "vecdot",
 ]
 
 __all__ += [

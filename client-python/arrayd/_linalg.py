@@ -154,6 +154,77 @@ def outer(a: Any, b: Any, out: Any = None) -> ndarray:
     return _m.multiply(a.reshape(-1, 1), b.reshape(1, -1), out=out)
 
 
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> ndarray:
+    """numpy.vecdot / numpy.linalg.vecdot: sum(conj(x1) * x2) along axis,
+    the other dimensions broadcast."""
+    s = session_of(x1, x2)
+    a, b = asarray_in(s, x1), asarray_in(s, x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("vecdot: Input operand does not have enough "
+                         "dimensions")
+    nd = builtins.max(a.ndim, b.ndim)
+    ax = axis + nd if axis < 0 else axis
+    if not 0 <= ax < nd:
+        raise np.exceptions.AxisError(axis, nd)
+    a = a.reshape((1,) * (nd - a.ndim) + a._shape)
+    b = b.reshape((1,) * (nd - b.ndim) + b._shape)
+    if a._shape[ax] != b._shape[ax]:
+        raise ValueError(
+            f"vecdot: Input operand 1 has a mismatch in its core dimension "
+            f"0, with gufunc signature (n),(n)->() (size {b._shape[ax]} is "
+            f"different from {a._shape[ax]})")
+    if a._dtype.kind == "c":
+        a = _m.conjugate(a)
+    return _r.sum(_m.multiply(a, b), axis=ax)
+
+
+def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+          axis: Any = None) -> ndarray:
+    """numpy.cross of 3-element vectors (and 2-element ones, whose product
+    is the scalar z component, deprecated in NumPy 2)."""
+    from arrayd._manipulation import moveaxis, stack
+    s = session_of(a, b)
+    a, b = asarray_in(s, a), asarray_in(s, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = moveaxis(a, axisa, -1)
+    b = moveaxis(b, axisb, -1)
+    na, nb = a._shape[-1], b._shape[-1]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    if na == 2 or nb == 2:
+        import warnings
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use "
+                      "arrays of 3-dimensional vectors instead. (deprecated "
+                      "in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+
+    def comp(x: ndarray, i: int) -> Any:
+        return x[..., i] if i < x._shape[-1] else 0
+
+    a0, a1, a2 = (comp(a, i) for i in range(3))
+    b0, b1, b2 = (comp(b, i) for i in range(3))
+    z = _m.subtract(_m.multiply(a0, b1), _m.multiply(a1, b0))
+    if na == 2 and nb == 2:
+        return z
+    x = _m.subtract(_m.multiply(a1, b2), _m.multiply(a2, b1))
+    y = _m.subtract(_m.multiply(a2, b0), _m.multiply(a0, b2))
+    x, y, z = (_m.add(v, _m.multiply(z, 0)) for v in (x, y, z))  # one shape
+    return moveaxis(stack([x, y, z], axis=-1), -1, axisc)
+
+
+def linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> ndarray:
+    """numpy.linalg.cross: 3-element vectors only."""
+    s = session_of(x1, x2)
+    a, b = asarray_in(s, x1), asarray_in(s, x2)
+    if a._shape[axis] != 3 or b._shape[axis] != 3:
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, "
+            f"but they are {a._shape[axis]} and {b._shape[axis]} "
+            "dimensional instead.")
+    return cross(a, b, axis=axis)
+
+
 def kron(a: Any, b: Any) -> ndarray:
     """numpy.kron: Kronecker product (interleaved outer product)."""
     s = session_of(a, b)

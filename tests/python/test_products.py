@@ -2,6 +2,8 @@
 einsum, and linalg.norm."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,54 @@ def test_norm_errors():
         ad.linalg.norm(ad.ones((2, 2, 2)), None, (0, 1, 2))
     with pytest.raises(ValueError):
         ad.linalg.norm(ad.ones((2, 2)), "nuc", 0)
+
+
+@pytest.mark.parametrize("sa,sb", [((3,), (3,)), ((4, 3), (3,)), ((2, 1, 3), (5, 3)),
+                                   ((3, 4), (3, 4))])
+def test_vecdot(sa, sb):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(sa) + 1j * rng.standard_normal(sa)
+    b = rng.standard_normal(sb) + 1j * rng.standard_normal(sb)
+    axis = 0 if sa == (3, 4) else -1
+    for x, y in ((a, b), (a.real, b.real), (a.real.astype("i8"), b.real.astype("i8"))):
+        got = ad.vecdot(ad.asarray(x), ad.asarray(y), axis=axis)
+        exp = np.vecdot(x, y, axis=axis)
+        assert got.dtype == exp.dtype and got.shape == exp.shape
+        np.testing.assert_allclose(got.get(), exp, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(ad.linalg.vecdot(ad.asarray(x), ad.asarray(y), axis=axis).get(),
+                                   np.linalg.vecdot(x, y, axis=axis), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError):
+        ad.vecdot(ad.ones(3), ad.ones(4))
+    with pytest.raises(ValueError):
+        ad.vecdot(ad.ones(()), ad.ones(3))
+
+
+@pytest.mark.parametrize("sa,sb,kw", [((3,), (3,), {}), ((5, 3), (3,), {}),
+                                      ((3, 4), (4, 3), {"axisa": 0}),
+                                      ((2, 3, 4), (2, 3, 4), {"axis": 1}),
+                                      ((4, 3), (4, 2), {})])
+def test_cross(sa, sb, kw):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal(sa), rng.standard_normal(sb)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        exp = np.cross(a, b, **kw)
+        got = ad.cross(ad.asarray(a), ad.asarray(b), **kw)
+    assert got.shape == exp.shape and got.dtype == exp.dtype
+    np.testing.assert_allclose(got.get(), exp, rtol=1e-12, atol=1e-12)
+    ia, ib = a.astype("i4"), b.astype("i4")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert ad.cross(ad.asarray(ia), ad.asarray(ib), **kw).dtype == np.cross(ia, ib, **kw).dtype
+
+
+def test_linalg_cross_and_errors():
+    a, b = np.arange(6.0).reshape(2, 3), np.array([1.0, -2.0, 0.5])
+    np.testing.assert_allclose(ad.linalg.cross(ad.asarray(a), ad.asarray(b)).get(),
+                               np.linalg.cross(a, b))
+    with pytest.raises(ValueError, match="3-dimensional vectors"):
+        ad.linalg.cross(ad.ones((2, 2)), ad.ones((2, 2)))
+    with pytest.raises(ValueError, match="dimension must be 2 or 3"):
+        ad.cross(ad.ones(4), ad.ones(4))
+    with pytest.warns(DeprecationWarning):
+        ad.cross(ad.ones(2), ad.ones(2))

@@ -189,3 +189,72 @@ def test_draws_of_any_length_never_reuse_values(dt):
         np.testing.assert_array_equal(p, whole[s0:s0 + len(p)])
     z = ad.random.default_rng(9).standard_normal(7, dtype=dt).get()
     assert np.isfinite(z).all() and len(np.unique(z)) == 7
+
+
+def _ks_distance(x, y):
+    """Two-sample Kolmogorov-Smirnov distance of the empirical CDFs."""
+    x, y = np.sort(x), np.sort(y)
+    grid = np.concatenate([x, y])
+    fx = np.searchsorted(x, grid, side="right") / x.size
+    fy = np.searchsorted(y, grid, side="right") / y.size
+    return np.abs(fx - fy).max()
+
+
+# (method, args): the distribution of ad's samples against NumPy's.
+CLOSED_FORM = [
+    ("lognormal", (0.5, 0.75)), ("laplace", (1.0, 2.0)),
+    ("logistic", (-1.0, 0.5)), ("gumbel", (2.0, 3.0)), ("rayleigh", (2.0,)),
+    ("weibull", (1.5,)), ("pareto", (3.0,)), ("power", (2.5,)),
+    ("standard_cauchy", ()), ("geometric", (0.3,)),
+    ("triangular", (-1.0, 0.5, 4.0)), ("standard_exponential", ()),
+]
+
+
+@pytest.mark.parametrize("name,args", CLOSED_FORM, ids=[c[0] for c in CLOSED_FORM])
+def test_closed_form_distributions_match_numpy(name, args):
+    got = getattr(ad.random.default_rng(11), name)(*args, size=N)
+    ref = getattr(np.random.default_rng(11), name)(*args, size=N)
+    assert got.shape == (N,) and got.dtype == ref.dtype
+    g = got.get()
+    assert np.isfinite(g).all()
+    # 2-sample KS at n = m = 2e5: a distance above 0.01 has p < 1e-7.
+    assert _ks_distance(g, ref) < 0.01, name
+    # The module-level function draws the same distribution.
+    assert getattr(ad.random, name)(*args, size=7).shape == (7,)
+
+
+def test_closed_form_ranges_and_parameters():
+    g = ad.random.default_rng(5)
+    assert g.geometric(0.5, size=1000).get().min() >= 1
+    assert (g.geometric(1.0, size=10).get() == 1).all()
+    p = g.power(3.0, size=1000).get()
+    assert p.min() >= 0 and p.max() <= 1
+    t = g.triangular(2, 2, 3, size=1000).get()
+    assert t.min() >= 2 and t.max() <= 3
+    assert g.weibull(0.0, size=5).get().tolist() == [0.0] * 5
+    loc = ad.asarray(np.array([0.0, 100.0]))
+    x = g.laplace(loc, 1.0, size=(N // 2, 2)).get()
+    assert abs(x[:, 1].mean() - 100) < 0.05 and abs(x[:, 0].mean()) < 0.05
+    w = g.weibull(ad.asarray(np.array([0.0, 2.0])), size=(4, 2)).get()
+    assert (w[:, 0] == 0).all() and (w[:, 1] > 0).all()
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda g: g.rayleigh(-1.0), "scale < 0"),
+    (lambda g: g.laplace(0.0, -1.0), "scale < 0"),
+    (lambda g: g.weibull(-1.0), "a < 0"),
+    (lambda g: g.pareto(0.0), "a <= 0"),
+    (lambda g: g.power(0.0), "a <= 0"),
+    (lambda g: g.geometric(0.0), "p <= 0"),
+    (lambda g: g.geometric(1.5), "p <= 0"),
+    (lambda g: g.geometric(float("nan")), "p <= 0"),
+    (lambda g: g.triangular(0, 5, 3), "mode > right"),
+    (lambda g: g.triangular(2, 1, 3), "left > mode"),
+    (lambda g: g.triangular(1, 1, 1), "left == right"),
+    (lambda g: g.lognormal(0.0, -1.0), "sigma < 0"),
+])
+def test_closed_form_bad_parameters_raise_numpys_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(ad.random.default_rng(0))
+    with pytest.raises(ValueError, match=message):
+        call(np.random.default_rng(0))

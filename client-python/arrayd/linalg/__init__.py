@@ -8,12 +8,14 @@ from arrayd._decompositions import (EighResult, LinAlgError, QRResult,
                                     matrix_transpose, multi_dot, pinv, qr,
                                     slogdet, solve, svd, svdvals, tensorinv,
                                     tensorsolve, trace, vector_norm)
-from arrayd._linalg import matmul, norm, outer, tensordot, vdot
+from arrayd._linalg import linalg_cross as cross
+from arrayd._linalg import matmul, norm, outer, tensordot, vdot, vecdot
 
 __all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult",
-           "SlogdetResult", "cholesky", "cond", "det", "diagonal", "eigh",
+           "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal",
+           "eigh",
            "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
            "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace",
-           "vdot", "vector_norm"]
+           "vdot", "vecdot", "vector_norm"]

@@ -195,6 +195,120 @@ class Generator:
         u = self._draw("random_uniform", _shape(size), dt)
         return _m.negative(_m.log1p(_m.negative(u)))
 
+    # -- closed-form distributions (inverse CDF or a transform of normals) --
+
+    def _check(self, value: Any, bad: Any, message: str) -> None:
+        """ValueError(message) when bad(value) holds anywhere (host values;
+        array parameters are read back, as NumPy checks them too)."""
+        if np.any(bad(np.asarray(_host_value(value), dtype=np.float64))):
+            raise ValueError(message)
+
+    def _uniform(self, size: Any, *params: Any) -> tuple[ndarray, list[Any]]:
+        shape, vals = self._params(size, *params)
+        return self._draw("random_uniform", shape, _F64), vals
+
+    def _exponential(self, u: ndarray) -> ndarray:
+        return _m.negative(_m.log1p(_m.negative(u)))  # -log(1 - U) >= 0
+
+    def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0,
+                  size: Any = None) -> ndarray:
+        """exp(Normal(mean, sigma))."""
+        self._check(sigma, lambda v: v < 0, "sigma < 0")
+        return _m.exp(self.normal(mean, sigma, size))
+
+    def laplace(self, loc: Any = 0.0, scale: Any = 1.0,
+                size: Any = None) -> ndarray:
+        """Laplace(loc, scale): loc - scale * sign(V) * log(1 - 2|V|),
+        V = U - 1/2."""
+        self._check(scale, lambda v: v < 0, "scale < 0")
+        u, (loc, scale) = self._uniform(size, loc, scale)
+        v = _m.subtract(u, 0.5)
+        t = _m.multiply(_m.sign(v), _m.log1p(_m.multiply(_m.absolute(v), -2.0)))
+        return _m.subtract(loc, _m.multiply(scale, t))
+
+    def logistic(self, loc: Any = 0.0, scale: Any = 1.0,
+                 size: Any = None) -> ndarray:
+        """Logistic(loc, scale): loc + scale * log(U / (1 - U))."""
+        self._check(scale, lambda v: v < 0, "scale < 0")
+        u, (loc, scale) = self._uniform(size, loc, scale)
+        t = _m.subtract(_m.log(u), _m.log1p(_m.negative(u)))
+        return _m.add(loc, _m.multiply(scale, t))
+
+    def gumbel(self, loc: Any = 0.0, scale: Any = 1.0,
+               size: Any = None) -> ndarray:
+        """Gumbel(loc, scale): loc - scale * log(-log(1 - U))."""
+        self._check(scale, lambda v: v < 0, "scale < 0")
+        u, (loc, scale) = self._uniform(size, loc, scale)
+        return _m.subtract(loc, _m.multiply(scale, _m.log(self._exponential(u))))
+
+    def rayleigh(self, scale: Any = 1.0, size: Any = None) -> ndarray:
+        """Rayleigh(scale): scale * sqrt(-2 log(1 - U))."""
+        self._check(scale, lambda v: v < 0, "scale < 0")
+        u, (scale,) = self._uniform(size, scale)
+        return _m.multiply(scale, _m.sqrt(_m.multiply(self._exponential(u), 2.0)))
+
+    def weibull(self, a: Any, size: Any = None) -> ndarray:
+        """Weibull(a): (-log(1 - U)) ** (1 / a); 0 where a == 0."""
+        self._check(a, lambda v: v < 0, "a < 0")
+        u, (a,) = self._uniform(size, a)
+        e = self._exponential(u)
+        if _is_scalar(a):
+            return _m.multiply(e, 0.0) if a == 0 else _m.power(e, 1.0 / a)
+        from arrayd import where
+        return where(_m.equal(a, 0.0), 0.0,
+                     _m.power(e, _m.true_divide(1.0, a)))
+
+    def pareto(self, a: Any, size: Any = None) -> ndarray:
+        """Pareto II (Lomax) with shape a: exp(E / a) - 1, E exponential."""
+        self._check(a, lambda v: v <= 0, "a <= 0")
+        u, (a,) = self._uniform(size, a)
+        return _m.expm1(_m.true_divide(self._exponential(u), a))
+
+    def power(self, a: Any, size: Any = None) -> ndarray:
+        """Power(a) on [0, 1]: U ** (1 / a)."""
+        self._check(a, lambda v: v <= 0, "a <= 0")
+        u, (a,) = self._uniform(size, a)
+        return _m.power(u, _m.true_divide(1.0, a) if not _is_scalar(a)
+                        else 1.0 / a)
+
+    def standard_cauchy(self, size: Any = None) -> ndarray:
+        """Cauchy(0, 1): the ratio of two independent standard normals."""
+        shape = _shape(size)
+        return _m.true_divide(self._draw("random_normal", shape, _F64),
+                              self._draw("random_normal", shape, _F64))
+
+    def geometric(self, p: Any, size: Any = None) -> ndarray:
+        """Geometric(p) trials to the first success (int64, >= 1):
+        floor(log(1 - U) / log(1 - p)) + 1."""
+        self._check(p, lambda v: ~((v > 0) & (v <= 1)),
+                    "p <= 0, p > 1 or p contains NaNs")
+        u, (p,) = self._uniform(size, p)
+        denom = (math.log1p(-p) if p < 1 else -math.inf) if _is_scalar(p) \
+            else _m.log1p(_m.negative(p))
+        k = _m.floor(_m.true_divide(_m.log1p(_m.negative(u)), denom))
+        return _m.add(k, 1.0).astype(_INT64)
+
+    def triangular(self, left: Any, mode: Any, right: Any,
+                   size: Any = None) -> ndarray:
+        """Triangular(left, mode, right) by inversion of its CDF."""
+        lv, mv, rv = (np.asarray(_host_value(v), dtype=np.float64)
+                      for v in (left, mode, right))
+        if np.any(lv > mv):
+            raise ValueError("left > mode")
+        if np.any(mv > rv):
+            raise ValueError("mode > right")
+        if np.any(lv == rv):
+            raise ValueError("left == right")
+        u, (left, mode, right) = self._uniform(size, left, mode, right)
+        width = _m.subtract(right, left)
+        below = _m.sqrt(_m.multiply(u, _m.multiply(width, _m.subtract(mode, left))))
+        above = _m.sqrt(_m.multiply(_m.subtract(1.0, u),
+                                    _m.multiply(width, _m.subtract(right, mode))))
+        from arrayd import where
+        cut = _m.true_divide(_m.subtract(mode, left), width)
+        return where(_m.less(u, cut), _m.add(left, below),
+                     _m.subtract(right, above))
+
     # -- integers ----------------------------------------------------------
 
     def integers(self, low: Any, high: Any = None, size: Any = None,
@@ -459,6 +573,54 @@ def poisson(lam: Any = 1.0, size: Any = None) -> ndarray:
     return _global.poisson(lam, size)
 
 
+def standard_exponential(size: Any = None) -> ndarray:
+    return _global.standard_exponential(size)
+
+
+def lognormal(mean: Any = 0.0, sigma: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.lognormal(mean, sigma, size)
+
+
+def laplace(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.laplace(loc, scale, size)
+
+
+def logistic(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.logistic(loc, scale, size)
+
+
+def gumbel(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.gumbel(loc, scale, size)
+
+
+def rayleigh(scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.rayleigh(scale, size)
+
+
+def weibull(a: Any, size: Any = None) -> ndarray:
+    return _global.weibull(a, size)
+
+
+def pareto(a: Any, size: Any = None) -> ndarray:
+    return _global.pareto(a, size)
+
+
+def power(a: Any, size: Any = None) -> ndarray:
+    return _global.power(a, size)
+
+
+def standard_cauchy(size: Any = None) -> ndarray:
+    return _global.standard_cauchy(size)
+
+
+def geometric(p: Any, size: Any = None) -> ndarray:
+    return _global.geometric(p, size)
+
+
+def triangular(left: Any, mode: Any, right: Any, size: Any = None) -> ndarray:
+    return _global.triangular(left, mode, right, size)
+
+
 def permutation(x: Any) -> ndarray:
     return _global.permutation(x)
 
@@ -472,7 +634,10 @@ def choice(a: Any, size: Any = None, replace: bool = True,
     return _global.choice(a, size, replace, p)
 
 
-__all__ = ["Generator", "choice", "default_rng", "exponential", "normal",
-           "permutation", "poisson", "rand", "randint", "randn", "random",
-           "random_integers", "random_sample", "ranf", "sample", "seed",
-           "shuffle", "standard_normal", "uniform"]
+__all__ = ["Generator", "choice", "default_rng", "exponential", "geometric",
+           "gumbel", "laplace", "logistic", "lognormal", "normal", "pareto",
+           "permutation", "poisson", "power", "rand", "randint", "randn",
+           "random", "random_integers", "random_sample", "ranf", "rayleigh",
+           "sample", "seed", "shuffle", "standard_cauchy",
+           "standard_exponential", "standard_normal", "triangular",
+           "uniform", "weibull"]
