@@ -258,3 +258,55 @@ def test_closed_form_bad_parameters_raise_numpys_errors(call, message):
         call(ad.random.default_rng(0))
     with pytest.raises(ValueError, match=message):
         call(np.random.default_rng(0))
+
+
+GAMMA_FAMILY = [
+    ("standard_gamma", (0.3,)), ("standard_gamma", (1.0,)), ("standard_gamma", (7.5,)),
+    ("gamma", (2.5, 3.0)), ("chisquare", (4.0,)), ("standard_t", (3.0,)),
+    ("beta", (0.5, 2.0)), ("f", (5.0, 7.0)),
+]
+
+
+@pytest.mark.parametrize("name,args", GAMMA_FAMILY,
+                         ids=[f"{c[0]}{c[1]}" for c in GAMMA_FAMILY])
+def test_gamma_family_matches_numpy(name, args):
+    got = getattr(ad.random.default_rng(13), name)(*args, size=N)
+    ref = getattr(np.random.default_rng(13), name)(*args, size=N)
+    assert got.shape == (N,) and got.dtype == ref.dtype
+    g = got.get()
+    assert np.isfinite(g).all()
+    assert _ks_distance(g, ref) < 0.01, name
+    assert getattr(ad.random, name)(*args, size=(2, 3)).shape == (2, 3)
+
+
+def test_gamma_family_shapes_dtypes_and_parameters():
+    g = ad.random.default_rng(4)
+    assert g.standard_gamma(2.0).shape == ()
+    assert g.standard_gamma(0.0, size=4).get().tolist() == [0.0] * 4
+    assert g.standard_gamma(2.0, size=10, dtype=np.float32).dtype == np.float32
+    shape = ad.asarray(np.array([0.5, 1.0, 4.0]))
+    x = g.gamma(shape, 2.0, size=(N // 3, 3)).get()
+    np.testing.assert_allclose(x.mean(axis=0), [1.0, 2.0, 8.0], rtol=0.03)
+    d = g.dirichlet([1.0, 2.0, 3.0], size=(N // 10,)).get()
+    assert d.shape == (N // 10, 3)
+    np.testing.assert_allclose(d.sum(axis=1), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(d.mean(axis=0), [1 / 6, 2 / 6, 3 / 6], atol=0.005)
+    assert g.standard_gamma(3.0, size=(2, 0)).shape == (2, 0)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda g: g.standard_gamma(-1.0), "shape < 0"),
+    (lambda g: g.gamma(1.0, -1.0), "scale < 0"),
+    (lambda g: g.chisquare(0.0), "df <= 0"),
+    (lambda g: g.standard_t(0.0), "df <= 0"),
+    (lambda g: g.beta(0.0, 1.0), "a <= 0"),
+    (lambda g: g.beta(1.0, 0.0), "b <= 0"),
+    (lambda g: g.f(0.0, 1.0), "dfnum <= 0"),
+    (lambda g: g.f(1.0, 0.0), "dfden <= 0"),
+    (lambda g: g.dirichlet([1.0, -1.0]), "alpha < 0"),
+])
+def test_gamma_family_bad_parameters_raise_numpys_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(ad.random.default_rng(0))
+    with pytest.raises(ValueError, match=message):
+        call(np.random.default_rng(0))

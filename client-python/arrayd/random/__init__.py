@@ -309,6 +309,135 @@ class Generator:
         return where(_m.less(u, cut), _m.add(left, below),
                      _m.subtract(right, above))
 
+    # -- the gamma family ---------------------------------------------------
+
+    _GAMMA_ROUNDS = 3  # candidates per value in one pass of _gamma_pass
+
+    def _gamma_pass(self, alpha: Any, shape: tuple[int, ...]) -> tuple[
+            ndarray, ndarray]:
+        """One pass of Marsaglia and Tsang's method for alpha >= 1 (float or
+        float64 array broadcast to shape): _GAMMA_ROUNDS candidates per
+        value, the first accepted one kept. Returns (values, accepted)."""
+        import arrayd as _ad
+        r = self._GAMMA_ROUNDS
+        d = _m.subtract(alpha, 1.0 / 3.0) if not _is_scalar(alpha) \
+            else alpha - 1.0 / 3.0
+        c = _m.true_divide(1.0, _m.sqrt(_m.multiply(d, 9.0))) \
+            if not _is_scalar(d) else 1.0 / math.sqrt(9.0 * d)
+        x = self._draw("random_normal", (r,) + shape, _F64)
+        u = self._draw("random_uniform", (r,) + shape, _F64)
+        v = _m.power(_m.add(_m.multiply(x, c), 1.0), 3.0)
+        # log(1 - U) has the law of log(U) and never meets log(0).
+        bound = _m.add(_m.multiply(_m.multiply(x, x), 0.5),
+                       _m.multiply(d, _m.add(_m.subtract(1.0, v), _m.log(v))))
+        ok = _ad.logical_and(_m.greater(v, 0.0),
+                             _m.less(_m.log1p(_m.negative(u)), bound))
+        first = _ad.argmax(ok, axis=0)[None]
+        value = _ad.take_along_axis(_m.multiply(v, d), first, axis=0)[0]
+        return value, _ad.any(ok, axis=0)
+
+    def _gamma_ge1(self, alpha: Any, shape: tuple[int, ...]) -> ndarray:
+        """Gamma(alpha >= 1) draws: passes until every value is accepted;
+        each pass after the first redraws only the rejected ones (about
+        1e-4 of them), at the cost of one sync per pass."""
+        import arrayd as _ad
+        if not shape:  # one value: as a 1-element draw
+            a = alpha if _is_scalar(alpha) else alpha.reshape(1)
+            return self._gamma_ge1(a, (1,)).reshape(())
+        value, accepted = self._gamma_pass(alpha, shape)
+        if 0 in shape:
+            return value
+        rejected = _ad.logical_not(accepted)
+        n = int(rejected.sum())
+        if n:
+            a = alpha if _is_scalar(alpha) else _ad.broadcast_to(
+                alpha, shape)[rejected]
+            value[rejected] = self._gamma_ge1(a, (n,))
+        return value
+
+    def _standard_gamma(self, shape: tuple[int, ...], alpha: Any) -> ndarray:
+        """Standard Gamma(alpha) as float64; alpha < 1 by Gamma(alpha + 1) *
+        U ** (1 / alpha) (0 where alpha == 0)."""
+        import arrayd as _ad
+        if _is_scalar(alpha):
+            if alpha == 0:
+                return _m.multiply(self._draw("random_uniform", shape, _F64), 0.0)
+            if alpha >= 1:
+                return self._gamma_ge1(alpha, shape)
+            g = self._gamma_ge1(alpha + 1.0, shape)
+            u = self._draw("random_uniform", shape, _F64)
+            return _m.multiply(g, _m.power(u, 1.0 / alpha))
+        small = _m.less(alpha, 1.0)
+        g = self._gamma_ge1(_ad.where(small, _m.add(alpha, 1.0), alpha), shape)
+        u = self._draw("random_uniform", shape, _F64)
+        boost = _m.power(u, _m.true_divide(1.0, alpha))  # alpha == 0: u ** inf = 0
+        return _ad.where(small, _m.multiply(g, boost), g)
+
+    def standard_gamma(self, shape: Any, size: Any = None,
+                       dtype: Any = np.float64, out: Any = None) -> ndarray:
+        """Standard Gamma(shape) floats (Marsaglia and Tsang's method)."""
+        dt = _float_dtype(dtype, "standard_gamma")
+        self._check(shape, lambda v: v < 0, "shape < 0")
+        oshape, (alpha,) = self._params(size if out is None else out.shape,
+                                        shape)
+        r = self._standard_gamma(oshape, alpha)
+        r = r if dt == _F64 else r.astype(dt)
+        return r if out is None else _c.assign(out, r, "standard_gamma")
+
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None) -> ndarray:
+        """Gamma(shape, scale) floats."""
+        self._check(shape, lambda v: v < 0, "shape < 0")
+        self._check(scale, lambda v: v < 0, "scale < 0")
+        oshape, (alpha, scale) = self._params(size, shape, scale)
+        return _m.multiply(self._standard_gamma(oshape, alpha), scale)
+
+    def chisquare(self, df: Any, size: Any = None) -> ndarray:
+        """Chi-square(df) = 2 Gamma(df / 2)."""
+        self._check(df, lambda v: v <= 0, "df <= 0")
+        oshape, (df,) = self._params(size, df)
+        half = df / 2.0 if _is_scalar(df) else _m.multiply(df, 0.5)
+        return _m.multiply(self._standard_gamma(oshape, half), 2.0)
+
+    def standard_t(self, df: Any, size: Any = None) -> ndarray:
+        """Student's t(df) = Z / sqrt(Chi-square(df) / df)."""
+        self._check(df, lambda v: v <= 0, "df <= 0")
+        oshape, (dfv,) = self._params(size, df)
+        z = self._draw("random_normal", oshape, _F64)
+        chi = self.chisquare(dfv, oshape)
+        return _m.true_divide(z, _m.sqrt(_m.true_divide(chi, dfv)))
+
+    def beta(self, a: Any, b: Any, size: Any = None) -> ndarray:
+        """Beta(a, b) = X / (X + Y), X ~ Gamma(a), Y ~ Gamma(b)."""
+        self._check(a, lambda v: v <= 0, "a <= 0")
+        self._check(b, lambda v: v <= 0, "b <= 0")
+        oshape, (a, b) = self._params(size, a, b)
+        x = self._standard_gamma(oshape, a)
+        y = self._standard_gamma(oshape, b)
+        return _m.true_divide(x, _m.add(x, y))
+
+    def f(self, dfnum: Any, dfden: Any, size: Any = None) -> ndarray:
+        """F(dfnum, dfden) = (Chi2(dfnum) / dfnum) / (Chi2(dfden) / dfden)."""
+        self._check(dfnum, lambda v: v <= 0, "dfnum <= 0")
+        self._check(dfden, lambda v: v <= 0, "dfden <= 0")
+        oshape, (dn, dd) = self._params(size, dfnum, dfden)
+        num = _m.true_divide(self.chisquare(dn, oshape), dn)
+        den = _m.true_divide(self.chisquare(dd, oshape), dd)
+        return _m.true_divide(num, den)
+
+    def dirichlet(self, alpha: Any, size: Any = None) -> ndarray:
+        """Dirichlet(alpha): Gamma(alpha_i) draws normalized to sum 1."""
+        av = np.asarray(_host_value(alpha), dtype=np.float64)
+        if av.ndim != 1:
+            raise ValueError("alpha must be a one-dimensional sequence")
+        if np.any(av < 0) or np.any(np.isnan(av)):
+            raise ValueError("alpha < 0")
+        shape = (() if size is None else _shape(size)) + av.shape
+        import arrayd as _ad
+        a = _c.upload(_sess.current() if self._session is None
+                      else self._session, av)
+        g = self._standard_gamma(shape, _ad.broadcast_to(a, shape))
+        return _m.true_divide(g, _r.sum(g, axis=-1, keepdims=True))
+
     # -- integers ----------------------------------------------------------
 
     def integers(self, low: Any, high: Any = None, size: Any = None,
@@ -577,6 +706,34 @@ def standard_exponential(size: Any = None) -> ndarray:
     return _global.standard_exponential(size)
 
 
+def standard_gamma(shape: Any, size: Any = None) -> ndarray:
+    return _global.standard_gamma(shape, size)
+
+
+def gamma(shape: Any, scale: Any = 1.0, size: Any = None) -> ndarray:
+    return _global.gamma(shape, scale, size)
+
+
+def chisquare(df: Any, size: Any = None) -> ndarray:
+    return _global.chisquare(df, size)
+
+
+def standard_t(df: Any, size: Any = None) -> ndarray:
+    return _global.standard_t(df, size)
+
+
+def beta(a: Any, b: Any, size: Any = None) -> ndarray:
+    return _global.beta(a, b, size)
+
+
+def f(dfnum: Any, dfden: Any, size: Any = None) -> ndarray:
+    return _global.f(dfnum, dfden, size)
+
+
+def dirichlet(alpha: Any, size: Any = None) -> ndarray:
+    return _global.dirichlet(alpha, size)
+
+
 def lognormal(mean: Any = 0.0, sigma: Any = 1.0, size: Any = None) -> ndarray:
     return _global.lognormal(mean, sigma, size)
 
@@ -634,10 +791,12 @@ def choice(a: Any, size: Any = None, replace: bool = True,
     return _global.choice(a, size, replace, p)
 
 
-__all__ = ["Generator", "choice", "default_rng", "exponential", "geometric",
+__all__ = ["Generator", "beta", "chisquare", "choice", "default_rng",
+           "dirichlet", "exponential", "f", "gamma", "geometric",
            "gumbel", "laplace", "logistic", "lognormal", "normal", "pareto",
            "permutation", "poisson", "power", "rand", "randint", "randn",
            "random", "random_integers", "random_sample", "ranf", "rayleigh",
            "sample", "seed", "shuffle", "standard_cauchy",
-           "standard_exponential", "standard_normal", "triangular",
+           "standard_exponential", "standard_gamma", "standard_normal",
+           "standard_t", "triangular",
            "uniform", "weibull"]
