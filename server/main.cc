@@ -34,6 +34,8 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --max-inline-bytes N largest array carried inside a batch or sync reply (default 1 MiB)
   --no-local-socket    do not offer the same-host op socket (PATH.ops beside the
                        first unix:PATH address)
+  --local-poll-us N    same-host socket: poll this long for a client's next
+                       frame before a blocking read (default 50; 0: block)
   --version            print the version and the backends compiled in
   --help               this text
 )";
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
   std::string log_level = "info";
   arrayd::ServiceOptions options;
   bool local_socket = true;
+  int64_t local_poll_us = 50;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -88,6 +91,12 @@ int main(int argc, char** argv) {
       }
     } else if (arg == "--no-local-socket") {
       local_socket = false;
+    } else if (is("--local-poll-us")) {
+      const std::string v = value("--local-poll-us");
+      if (!absl::SimpleAtoi(v, &local_poll_us) || local_poll_us < 0 || local_poll_us > 1000000) {
+        std::cerr << "arrayd: --local-poll-us needs microseconds from 0 to 1000000\n";
+        return 2;
+      }
     } else if (is("--max-inline-bytes")) {
       if (!ParseBytes(value("--max-inline-bytes"), &options.max_inline_bytes)) {
         std::cerr << "arrayd: --max-inline-bytes needs a number of bytes\n";
@@ -144,7 +153,8 @@ int main(int argc, char** argv) {
   }
   std::unique_ptr<arrayd::LocalTransport> local;
   if (!local_path.empty()) {
-    auto transport = arrayd::LocalTransport::Listen(local_path, &service);
+    auto transport =
+        arrayd::LocalTransport::Listen(local_path, &service, absl::Microseconds(local_poll_us));
     if (transport.ok()) {
       local = *std::move(transport);
     } else {

@@ -44,7 +44,18 @@ _CHANNEL_OPTIONS = [
 _BATCH_OPS = 256        # flush when this many ops are pending
 _FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
 _IDLE_S = 0.0002        # an op recorded this long after the last send goes at once
-_SPIN_S = 0.00005       # a same-host reply is polled for this long, then awaited
+
+
+def _poll_seconds() -> float:
+    """How long a same-host reply is polled for before a blocking read
+    (ARRAYD_LOCAL_POLL_US, default 50 us; 0 blocks at once)."""
+    try:
+        return max(0.0, float(os.environ.get("ARRAYD_LOCAL_POLL_US", "50")) * 1e-6)
+    except ValueError:
+        return 50e-6
+
+
+_SPIN_S = _poll_seconds()
 _CHUNK_BYTES = 4 << 20  # Upload chunk size
 _START_TIMEOUT_S = 10.0
 

@@ -22,7 +22,7 @@ constexpr uint32_t kMaxFrameBytes = 256u << 20;
 // often the next frames) come in one read call.
 class FrameReader {
  public:
-  explicit FrameReader(int fd) : fd_(fd) {}
+  FrameReader(int fd, absl::Duration poll) : fd_(fd), poll_(absl::ToChronoMicroseconds(poll)) {}
   // Makes n bytes available at data(); false at end of stream or error.
   bool Fill(size_t n) {
     if (pos_ > 0 && end_ - pos_ < n) {  // keep what is left at the front
@@ -46,20 +46,22 @@ class FrameReader {
   void Consume(size_t n) { pos_ += n; }
 
  private:
-  // Polls with non-blocking reads for up to kPollFor before a blocking one:
+  // Polls with non-blocking reads for up to poll_ before a blocking one:
   // a client's next frame that comes within it is read without the wake-up
   // of a blocked thread (the larger part of a same-host round trip).
   ssize_t ReadSome() {
-    const auto deadline = std::chrono::steady_clock::now() + kPollFor;
-    do {
-      ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, MSG_DONTWAIT);
-      if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
-    } while (std::chrono::steady_clock::now() < deadline);
+    if (poll_.count() > 0) {
+      const auto deadline = std::chrono::steady_clock::now() + poll_;
+      do {
+        ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, MSG_DONTWAIT);
+        if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
+      } while (std::chrono::steady_clock::now() < deadline);
+    }
     return ::read(fd_, buf_.data() + end_, buf_.size() - end_);
   }
-  static constexpr std::chrono::microseconds kPollFor{50};
 
   int fd_;
+  std::chrono::microseconds poll_;
   std::string buf_;
   size_t pos_ = 0, end_ = 0;
 };
@@ -95,7 +97,8 @@ struct Writer {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std::string& path,
-                                                                       ArraydService* service) {
+                                                                       ArraydService* service,
+                                                                       absl::Duration poll) {
   sockaddr_un addr{};
   if (path.size() >= sizeof(addr.sun_path)) {
     return absl::InvalidArgumentError(absl::StrCat("socket path too long: ", path));
@@ -110,11 +113,12 @@ absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std
     ::close(fd);
     return absl::InternalError(absl::StrCat("cannot listen on ", path, ": ", std::strerror(err)));
   }
-  return std::unique_ptr<LocalTransport>(new LocalTransport(path, fd, service));
+  return std::unique_ptr<LocalTransport>(new LocalTransport(path, fd, service, poll));
 }
 
-LocalTransport::LocalTransport(std::string path, int listen_fd, ArraydService* service)
-    : path_(std::move(path)), listen_fd_(listen_fd), service_(service) {
+LocalTransport::LocalTransport(std::string path, int listen_fd, ArraydService* service,
+                               absl::Duration poll)
+    : path_(std::move(path)), listen_fd_(listen_fd), service_(service), poll_(poll) {
   acceptor_ = std::thread([this] { AcceptLoop(); });
 }
 
@@ -160,7 +164,7 @@ void LocalTransport::Serve(int fd) {
   auto writer = std::make_shared<Writer>();
   writer->fd = fd;
   std::shared_ptr<Session> session;
-  FrameReader reader(fd);
+  FrameReader reader(fd, poll_);
   while (true) {
     if (!reader.Fill(4)) break;
     const auto* header = reinterpret_cast<const unsigned char*>(reader.data());
