@@ -25,10 +25,14 @@ from arrayd._ndarray import ndarray
 LinAlgError = np.linalg.LinAlgError
 
 try:  # NumPy 2's result types, so that isinstance checks agree.
-    from numpy.linalg._linalg import (EighResult, QRResult, SlogdetResult,
-                                      SVDResult)
+    from numpy.linalg._linalg import (EighResult, EigResult, QRResult,
+                                      SlogdetResult, SVDResult)
 except ImportError:  # pragma: no cover
     class EighResult(NamedTuple):  # type: ignore[no-redef]
+        eigenvalues: Any
+        eigenvectors: Any
+
+    class EigResult(NamedTuple):  # type: ignore[no-redef]
         eigenvalues: Any
         eigenvectors: Any
 
@@ -236,6 +240,42 @@ def eigvalsh(a: Any, UPLO: str = "L") -> ndarray:  # noqa: N803
     t = _common_type(a)
     return _c.new(a._session, "eigvalsh", (a,), a._shape[:-1], _real(t),
                   {"UPLO": u})
+
+
+def _complex_of(t: np.dtype) -> np.dtype:
+    return np.dtype(np.complex64 if t.char in "fF" else np.complex128)
+
+
+def _real_if_all_real(t: np.dtype, w: ndarray,
+                      *rest: ndarray) -> tuple[ndarray, ...]:
+    """NumPy's rule for eig of real input: real results when every
+    eigenvalue's imaginary part is 0 (a sync: the dtype depends on the
+    values), else complex."""
+    if t.kind == "c" or (w.size and bool(_r.any(w.imag != 0))):
+        return (w, *rest)
+    return (w.real.copy(), *(x.real.copy() for x in rest))
+
+
+def eig(a: Any) -> EigResult:
+    """numpy.linalg.eig: eigenvalues and right eigenvectors (columns, unit
+    norm) of general square matrices; real for real input whose
+    eigenvalues are all real, complex otherwise (as NumPy)."""
+    a = _c.ensure(a)
+    _assert_stacked_square(a)
+    t = _common_type(a)
+    ct = _complex_of(t)
+    w, v = _new_many(a._session, "eig", (a,),
+                     [(a._shape[:-1], ct), (a._shape, ct)], {})
+    return EigResult(*_real_if_all_real(t, w, v))
+
+
+def eigvals(a: Any) -> ndarray:
+    """numpy.linalg.eigvals."""
+    a = _c.ensure(a)
+    _assert_stacked_square(a)
+    t = _common_type(a)
+    w = _c.new(a._session, "eigvals", (a,), a._shape[:-1], _complex_of(t), {})
+    return _real_if_all_real(t, w)[0]
 
 
 def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *,
@@ -526,9 +566,9 @@ def diagonal(x: Any, /, *, offset: int = 0) -> ndarray:
     return _diagonal(x, offset, -2, -1)
 
 
-__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult",
-           "SlogdetResult", "cholesky", "cond", "det", "diagonal", "eigh",
-           "eigvalsh", "inv", "lstsq", "matrix_norm", "matrix_power",
+__all__ = ["EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult",
+           "SlogdetResult", "cholesky", "cond", "det", "diagonal", "eig",
+           "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matrix_norm", "matrix_power",
            "matrix_rank", "matrix_transpose", "multi_dot", "pinv", "qr",
            "slogdet", "solve", "svd", "svdvals", "tensorinv", "tensorsolve",
            "trace", "vector_norm"]

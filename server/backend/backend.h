@@ -173,6 +173,16 @@ class Stream {
     return absl::UnimplementedError("eigh: no kernel on this backend");
   }
 
+  // General eigenproblem of square (batch, n, n) float32/64 or complex64/128
+  // `a` (overwritten): eigenvalues w (batch, n) and, when v is given, right
+  // eigenvectors v (batch, n, n, columns, unit norm), both complex of a's
+  // precision; info (batch) int32 > 0 where the QR algorithm failed. Real
+  // input gives exactly real eigenvalues where LAPACK's geev does.
+  virtual absl::Status Eig(const View& /*a*/, const View& /*w*/, const View* /*v*/,
+                           const View& /*info*/) {
+    return absl::UnimplementedError("eig: no kernel on this backend");
+  }
+
   // ---- FFTs along the last axis of C-contiguous arrays, any length,
   // unnormalized (the op layer scales for NumPy's norm modes).
 

@@ -372,6 +372,28 @@ absl::Status RunEigh(OpContext& ctx, bool vectors) {
 
 }  // namespace
 
+// eig (outputs w, v) and eigvals (output w): always complex here; the
+// client returns the real parts when NumPy would (real input, every
+// eigenvalue real).
+absl::Status RunEig(OpContext& ctx, bool vectors) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
+  const DType complex = RealDType(dtype) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
+  const int64_t nb = a3.shape[0], n = a3.shape[1];
+  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.NewArray(complex, {nb, n}));
+  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
+  View v;
+  if (vectors) { ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(complex, {nb, n, n})); }
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Eig(a3, w, vectors ? &v : nullptr, info));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Eigenvalues did not converge"));
+  const Shape batch = BatchShape(a);
+  ctx.SetResult(0, Reshaped(w, Concat(batch, {n})));
+  if (vectors) ctx.SetResult(1, Reshaped(v, a.shape));
+  return absl::OkStatus();
+}
+
 void RegisterLinalgOps(OpRegistry* r) {
   r->Register(
       {"matmul", 2, 1, {}, "NumPy's matmul (batched, broadcasting, 1-D cases).", RunMatmul});
@@ -393,6 +415,10 @@ void RegisterLinalgOps(OpRegistry* r) {
                [](OpContext& c) { return RunEigh(c, true); }});
   r->Register({"eigvalsh", 1, 1, {"UPLO"}, "numpy.linalg.eigvalsh.",
                [](OpContext& c) { return RunEigh(c, false); }});
+  r->Register({"eig", 1, 2, {}, "numpy.linalg.eig: outputs w, v (complex).",
+               [](OpContext& c) { return RunEig(c, true); }});
+  r->Register({"eigvals", 1, 1, {}, "numpy.linalg.eigvals (complex).",
+               [](OpContext& c) { return RunEig(c, false); }});
 }
 
 }  // namespace arrayd

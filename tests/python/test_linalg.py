@@ -410,3 +410,67 @@ def test_array_api_spellings():
           np.linalg.trace(x, offset=1))
     check(ad.linalg.diagonal(ad.asarray(x), offset=-1),
           np.linalg.diagonal(x, offset=-1))
+
+
+def _check_eig(a, w, v):
+    """A v = v diag(w), unit columns, and the eigenvalues are NumPy's (as a
+    multiset: the order of geev's output is not specified)."""
+    a = np.asarray(a)
+    wn = np.linalg.eigvals(a)
+    tol = 1e-4 if w.dtype in (np.float32, np.complex64) else 1e-10
+    key = lambda z: np.lexsort((np.round(z.imag, 6), np.round(z.real, 6)), axis=-1)  # noqa: E731
+    np.testing.assert_allclose(np.take_along_axis(w, key(w), -1),
+                               np.take_along_axis(wn, key(wn), -1), rtol=tol, atol=tol)
+    if v is not None:
+        np.testing.assert_allclose(a @ v, v * w[..., None, :], rtol=tol, atol=tol * 10)
+        np.testing.assert_allclose(np.linalg.norm(v, axis=-2), 1, rtol=tol)
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "c8", "c16", "i8"])
+def test_eig_matches_numpy(dt):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 5, 5))
+    if np.dtype(dt).kind == "c":
+        a = a + 1j * rng.standard_normal((3, 5, 5))
+    a = (a * 4).astype(dt)
+    w, v = ad.linalg.eig(ad.asarray(a))
+    wn, vn = np.linalg.eig(a)
+    assert w.dtype == wn.dtype and v.dtype == vn.dtype  # complex: pairs exist
+    assert w.shape == wn.shape and v.shape == vn.shape
+    _check_eig(a.astype(wn.dtype), w.get(), v.get())
+    e = ad.linalg.eigvals(ad.asarray(a))
+    assert e.dtype == wn.dtype
+    _check_eig(a.astype(wn.dtype), e.get(), None)
+
+
+def test_eig_real_eigenvalues_stay_real():
+    # Triangular and symmetric real matrices: NumPy returns float results.
+    tri = np.triu(np.arange(1.0, 10.0).reshape(3, 3))
+    sym = np.array([[2.0, 1.0], [1.0, 2.0]], dtype=np.float32)
+    for a in (tri, sym):
+        w, v = ad.linalg.eig(ad.asarray(a))
+        wn, vn = np.linalg.eig(a)
+        assert w.dtype == wn.dtype and v.dtype == vn.dtype and wn.dtype.kind == "f"
+        _check_eig(a, w.get(), v.get())
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])  # eigenvalues +-i
+    w = ad.linalg.eigvals(ad.asarray(rot))
+    assert w.dtype == np.complex128
+    np.testing.assert_allclose(np.sort_complex(w.get()), [-1j, 1j], atol=1e-12)
+
+
+def test_eig_errors_and_edge_cases():
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        ad.linalg.eig(ad.ones((2, 3)))
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        ad.linalg.eigvals(ad.ones(3))
+    with pytest.raises(TypeError):
+        ad.linalg.eig(ad.ones((2, 2), dtype="f2"))
+    w, v = ad.linalg.eig(ad.zeros((0, 0)))
+    assert w.shape == (0,) and v.shape == (0, 0) and w.dtype == np.float64
+    w, v = ad.linalg.eig(ad.zeros((4, 1, 1)) + 3)
+    assert w.shape == (4, 1) and (w.get() == 3).all()
+    bad = np.eye(3)
+    bad[1, 2] = np.inf
+    for f in (np.linalg.eigvals, ad.linalg.eigvals):
+        with pytest.raises(np.linalg.LinAlgError, match="infs or NaNs"):
+            np.asarray(f(bad if f is np.linalg.eigvals else ad.asarray(bad)))

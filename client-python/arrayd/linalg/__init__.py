@@ -1,9 +1,10 @@
 """arrayd.linalg: numpy.linalg on the server. Solvers and decompositions
 (_decompositions.py) run on the server's LAPACK-backed ops; products are
 also in the top-level namespace (ad.matmul, ad.dot, ...)."""
-from arrayd._decompositions import (EighResult, LinAlgError, QRResult,
-                                    SlogdetResult, SVDResult, cholesky, cond,
-                                    det, diagonal, eigh, eigvalsh, inv, lstsq,
+from arrayd._decompositions import (EighResult, EigResult, LinAlgError,
+                                    QRResult, SlogdetResult, SVDResult,
+                                    cholesky, cond, det, diagonal, eig, eigh,
+                                    eigvals, eigvalsh, inv, lstsq,
                                     matrix_norm, matrix_power, matrix_rank,
                                     matrix_transpose, multi_dot, pinv, qr,
                                     slogdet, solve, svd, svdvals, tensorinv,
@@ -11,9 +12,9 @@ from arrayd._decompositions import (EighResult, LinAlgError, QRResult,
 from arrayd._linalg import linalg_cross as cross
 from arrayd._linalg import matmul, norm, outer, tensordot, vdot, vecdot
 
-__all__ = ["EighResult", "LinAlgError", "QRResult", "SVDResult",
+__all__ = ["EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult",
            "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal",
-           "eigh",
+           "eig", "eigh", "eigvals",
            "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
            "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",

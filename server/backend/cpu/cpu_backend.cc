@@ -95,6 +95,9 @@ class CpuStream : public Stream {
   absl::Status Eigh(const View& a, const View& w, const View* v, const View& info) override {
     return CpuEigh(a, w, v, info);
   }
+  absl::Status Eig(const View& a, const View& w, const View* v, const View& info) override {
+    return CpuEig(a, w, v, info);
+  }
   absl::Status Fft(const View& in, const View& out, bool inverse) override {
     return CpuFft(in, out, inverse);
   }

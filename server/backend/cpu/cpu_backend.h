@@ -40,6 +40,7 @@ absl::Status CpuQr(const View& a, const View& q, const View& r);
 absl::Status CpuSvd(const View& a, const View& s, const View* u, const View* vh,
                     const View& info);
 absl::Status CpuEigh(const View& a, const View& w, const View* v, const View& info);
+absl::Status CpuEig(const View& a, const View& w, const View* v, const View& info);
 // cpu_fft.cc (FFTW3).
 absl::Status CpuFft(const View& in, const View& out, bool inverse);
 absl::Status CpuRfft(const View& in, const View& out);

@@ -1,7 +1,9 @@
 // CPU linear algebra: LAPACKE (row-major) on each matrix of a batch, for
 // float32, float64, complex64 and complex128.
+#include <cmath>
 #include <complex>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #define lapack_complex_float std::complex<float>
@@ -107,6 +109,20 @@ lapack_int Syevd(char jobz, lapack_int n, C64 *a, float *w) {
 }
 lapack_int Syevd(char jobz, lapack_int n, C128 *a, double *w) {
   return LAPACKE_zheevd(LAPACK_ROW_MAJOR, jobz, 'L', n, a, n, w);
+}
+
+// Right eigenvectors only (jobvl 'N'); real input gives wr, wi and real vr.
+lapack_int Geev(char jobvr, lapack_int n, float *a, float *wr, float *wi, float *vr) {
+  return LAPACKE_sgeev(LAPACK_ROW_MAJOR, 'N', jobvr, n, a, n, wr, wi, nullptr, 1, vr, n);
+}
+lapack_int Geev(char jobvr, lapack_int n, double *a, double *wr, double *wi, double *vr) {
+  return LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', jobvr, n, a, n, wr, wi, nullptr, 1, vr, n);
+}
+lapack_int Geev(char jobvr, lapack_int n, C64 *a, C64 *w, C64 *vr) {
+  return LAPACKE_cgeev(LAPACK_ROW_MAJOR, 'N', jobvr, n, a, n, w, nullptr, 1, vr, n);
+}
+lapack_int Geev(char jobvr, lapack_int n, C128 *a, C128 *w, C128 *vr) {
+  return LAPACKE_zgeev(LAPACK_ROW_MAJOR, 'N', jobvr, n, a, n, w, nullptr, 1, vr, n);
 }
 
 template <typename T>
@@ -297,6 +313,52 @@ absl::Status CpuEigh(const View &a, const View &w, const View *v, const View &in
         r = Syevd(v != nullptr ? 'V' : 'N', static_cast<lapack_int>(n), m, Mat<R>(w, i, n));
       }
       if (r < 0) return ArgumentError(r, "syevd");
+      Mat<int32_t>(info, i, 1)[0] = r;
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CpuEig(const View &a, const View &w, const View *v, const View &info) {
+  const int64_t batch = a.shape[0], n = a.shape[1];
+  ARRAYD_RETURN_IF_ERROR(CheckSize(n * n, "eig"));
+  const char jobvr = v != nullptr ? 'V' : 'N';
+  const lapack_int ln = static_cast<lapack_int>(n);
+  return DispatchLapack(a.dtype, "eig", [&](auto tag) -> absl::Status {
+    using T = decltype(tag);
+    using R = typename RealOf<T>::type;
+    using C = std::complex<R>;
+    for (int64_t i = 0; i < batch; ++i) {
+      T *m = Mat<T>(a, i, n * n);
+      for (int64_t k = 0; k < n * n; ++k) {  // as numpy.linalg.eig checks
+        if (!std::isfinite(std::real(m[k])) || !std::isfinite(std::imag(m[k]))) {
+          return LinAlgError("Array must not contain infs or NaNs");
+        }
+      }
+      C *wi_out = Mat<C>(w, i, n);
+      C *v_out = v != nullptr ? Mat<C>(*v, i, n * n) : nullptr;
+      lapack_int r = 0;
+      if constexpr (std::is_same_v<T, C>) {
+        if (n > 0) r = Geev(jobvr, ln, m, wi_out, v_out != nullptr ? v_out : m);
+      } else {
+        // Real geev: complex pairs come as (wr, +wi), (wr, -wi) with their
+        // vector's real and imaginary parts in columns j and j + 1.
+        std::vector<R> wr(n), wim(n), vr(v != nullptr ? n * n : 1);
+        if (n > 0) r = Geev(jobvr, ln, m, wr.data(), wim.data(), vr.data());
+        for (int64_t j = 0; j < n; ++j) wi_out[j] = C(wr[j], wim[j]);
+        if (v_out != nullptr && r == 0) {
+          for (int64_t j = 0; j < n; ++j) {
+            const bool pair = wim[j] != 0 && j + 1 < n;
+            for (int64_t row = 0; row < n; ++row) {
+              const R re = vr[row * n + j], im = pair ? vr[row * n + j + 1] : 0;
+              v_out[row * n + j] = C(re, im);
+              if (pair) v_out[row * n + j + 1] = C(re, -im);
+            }
+            if (pair) ++j;
+          }
+        }
+      }
+      if (r < 0) return ArgumentError(r, "geev");
       Mat<int32_t>(info, i, 1)[0] = r;
     }
     return absl::OkStatus();

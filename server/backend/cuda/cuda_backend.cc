@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "backend/cpu/cpu_backend.h"
 #include "backend/cuda/caching_allocator.h"
 #include "backend/cuda/cublas_status.h"
 #include "backend/cuda/cuda_status.h"
@@ -384,6 +387,7 @@ class CudaStream : public Stream {
   absl::Status Svd(const View& a, const View& s, const View* u, const View* vh,
                    const View& info) override;
   absl::Status Eigh(const View& a, const View& w, const View* v, const View& info) override;
+  absl::Status Eig(const View& a, const View& w, const View* v, const View& info) override;
   absl::Status Fft(const View& in, const View& out, bool inverse) override;
   absl::Status Rfft(const View& in, const View& out) override;
   absl::Status Irfft(const View& in, const View& out) override;
@@ -1463,6 +1467,32 @@ absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
 }
 
 // ---- FFTs (cuFFT) ------------------------------------------------------------
+
+// The general eigenproblem runs LAPACK's geev on a host copy, the CPU
+// backend's routine: the Hessenberg QR iteration is sequential, and
+// cuSOLVER's own geev (cusolverDnXgeev) also does much of its work on the
+// host. The copies are synchronous, like the other host-checked solvers.
+absl::Status CudaStream::Eig(const View& a, const View& w, const View* v, const View& info) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  auto host_like = [](const View& like) {
+    const size_t n = static_cast<size_t>(std::max<int64_t>(like.nbytes(), 1));
+    auto buffer = std::make_shared<Buffer>(std::malloc(n), n, [](void* p, size_t) { std::free(p); });
+    return MakeContiguousView(std::move(buffer), like.dtype, like.shape);
+  };
+  View ha = host_like(a), hw = host_like(w), hinfo = host_like(info);
+  std::optional<View> hv;
+  if (v != nullptr) hv = host_like(*v);
+  for (const View* h : {&ha, &hw, &hinfo}) {
+    if (h->data() == nullptr) return OutOfMemoryError("eig: no host memory for the copy");
+  }
+  if (hv && hv->data() == nullptr) return OutOfMemoryError("eig: no host memory for the copy");
+  ARRAYD_RETURN_IF_ERROR(CopyToHost(a, ha.data()));
+  ARRAYD_RETURN_IF_ERROR(cpu::CpuEig(ha, hw, hv ? &*hv : nullptr, hinfo));
+  ARRAYD_RETURN_IF_ERROR(CopyFromHost(hw.data(), w));
+  ARRAYD_RETURN_IF_ERROR(CopyFromHost(hinfo.data(), info));
+  if (hv) ARRAYD_RETURN_IF_ERROR(CopyFromHost(hv->data(), *v));
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::shared_ptr<FftPlan>> CudaStream::GetFftPlan(cufftType type, long long n,
                                                                 long long batch) {

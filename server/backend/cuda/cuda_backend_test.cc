@@ -1417,6 +1417,29 @@ TEST_P(CudaVsCpuLinalg, Svd) {
   }
 }
 
+// The general eigenproblem: the CUDA backend runs the CPU's geev on a host
+// copy, so both give the same values.
+TEST_P(CudaVsCpuLinalg, Eig) {
+  const DType t = GetParam();
+  const DType ct = RealDType(t) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
+  for (int64_t n : {1, 6}) {
+    const int64_t batch = 2;
+    const std::string what = absl::StrCat(DTypeName(t), " n ", n);
+    const std::vector<Cd> a_host = RandomHermitian(t, batch, n, 151 + n);
+    Pair a = UploadValues(t, {batch, n, n}, a_host);
+    Pair w = Output(ct, {batch, n});
+    Pair v = Output(ct, {batch, n, n});
+    Pair info = Output(DType::kInt32, {batch});
+    Both([&](Stream* s, const View*) {
+      const bool cpu = s == cs_;
+      return s->Eig(cpu ? a.c : a.g, cpu ? w.c : w.g, cpu ? &v.c : &v.g, cpu ? info.c : info.g);
+    }, "Eig " + what);
+    ExpectPairClose(w, Tol(t), "eig values " + what);
+    ExpectPairClose(v, Tol(t), "eig vectors " + what);
+    ExpectSame(info, "eig info " + what);
+  }
+}
+
 TEST_P(CudaVsCpuLinalg, Eigh) {
   const DType t = GetParam();
   const DType rt = RealDType(t);
