@@ -1470,8 +1470,8 @@ absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
 
 // The general eigenproblem runs LAPACK's geev on a host copy, the CPU
 // backend's routine: the Hessenberg QR iteration is sequential, and
-// cuSOLVER's own geev (cusolverDnXgeev) also does much of its work on the
-// host. The copies are synchronous, like the other host-checked solvers.
+// cuSOLVER's own geev (cusolverDnXgeev) also takes a host workspace for
+// part of its work. The copies are synchronous, like the solvers' checks.
 absl::Status CudaStream::Eig(const View& a, const View& w, const View* v, const View& info) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   auto host_like = [](const View& like) {
