@@ -195,8 +195,12 @@ def _plan(x: ndarray, key: Any) -> tuple[ndarray, list[_Item],
             if idx.size:
                 # take() from a server arange: NumPy's range check and
                 # wrapping of negative indices, on the server.
-                idx = _record1(s, "take", (_arange_in(s, n)._handle,
-                                           idx._handle), idx.shape, _INT64)
+                # (The arange must outlive the recording of the take that
+                # names its handle, or its free could be sent first.)
+                rng = _arange_in(s, n)
+                idx = _record1(s, "take", (rng._handle, idx._handle),
+                               idx.shape, _INT64)
+                del rng
             naxes = 1
         else:  # masks: flat indices within the group of axes they cover
             idx = (np.flatnonzero(k) if t == "mask_cli"
