@@ -185,6 +185,7 @@ class Session:
         self._sync_lock = threading.RLock()
         self._pending = pb.ClientMessage()
         self._frees: collections.deque[int] = collections.deque()
+        self._freeing: set[int] = set()  # the handles in _frees
         self._deferred: list[pb.OpError] = []
         # Constant 0-d inputs (Python scalars), see _ndarray.scalar().
         self.scalars: dict[tuple[Any, ...], Any] = {}
@@ -239,6 +240,10 @@ class Session:
         """Queues one op; it is sent with the next batch."""
         if self._closed:
             raise SessionClosedError(self._closed_reason)
+        if self._freeing and not self._freeing.isdisjoint(inputs):
+            # A bug in the caller: the array was dropped before this op was
+            # recorded, so its free may already be on its way.
+            raise RuntimeError(f"arrayd: op {name!r} names a freed array")
         with self._lock:
             op = self._pending.ops.add(name=name, inputs=inputs,
                                        outputs=outputs)
@@ -261,6 +266,7 @@ class Session:
     def free(self, handle: int) -> None:
         """Queues a free (sent with the next message). Never raises."""
         if not self._closed:
+            self._freeing.add(handle)
             self._frees.append(handle)
 
     def flush(self, sync: pb.Sync | None = None) -> None:
@@ -272,7 +278,9 @@ class Session:
             frees = self._frees
             n = len(frees)
             if n:
-                msg.frees.extend([frees.popleft() for _ in range(n)])
+                sent = [frees.popleft() for _ in range(n)]
+                msg.frees.extend(sent)
+                self._freeing.difference_update(sent)
             if sync is None and not n and not msg.ops:
                 return
             if sync is not None:

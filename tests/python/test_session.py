@@ -288,3 +288,16 @@ def test_download_needs_the_sessions_token(server_address, session):
         ad.disconnect(other)
     np.testing.assert_array_equal(session._download(big._handle),
                                   np.arange(300_000, dtype="f8"))
+
+
+def test_an_op_naming_a_dropped_array_is_refused():
+    # Its free may already be on the way: recording the op would race it.
+    x = ad.ones(3)
+    sess = x._session
+    sess.synchronize()
+    time.sleep(0.005)  # the flusher has nothing left to send
+    h = x._handle
+    sess.free(h)  # as when the last reference to x goes
+    with pytest.raises(RuntimeError, match="freed array"):
+        sess.record("negative", (h,), (sess.new_handle(),))
+    sess.synchronize()
