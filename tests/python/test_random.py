@@ -310,3 +310,54 @@ def test_gamma_family_bad_parameters_raise_numpys_errors(call, message):
         call(ad.random.default_rng(0))
     with pytest.raises(ValueError, match=message):
         call(np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name,args", [("wald", (1.5, 2.0)), ("binomial", (20, 0.3)),
+                                       ("binomial", (1000, 0.01))],
+                         ids=["wald", "binomial", "binomial-rare"])
+def test_wald_binomial_match_numpy(name, args):
+    got = getattr(ad.random.default_rng(17), name)(*args, size=N)
+    ref = getattr(np.random.default_rng(17), name)(*args, size=N)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    assert _ks_distance(got.get(), ref) < 0.01
+
+
+def test_binomial_edges_and_errors():
+    g = ad.random.default_rng(2)
+    assert g.binomial(0, 0.5, size=3).get().tolist() == [0, 0, 0]
+    assert g.binomial(7, 1.0, size=3).get().tolist() == [7, 7, 7]
+    assert g.binomial(7, 0.0, size=2).get().tolist() == [0, 0]
+    b = g.binomial(5, 0.5, size=1000).get()
+    assert b.min() >= 0 and b.max() <= 5
+    for call, message in [(lambda r: r.binomial(-1, 0.5), "n < 0"),
+                          (lambda r: r.binomial(5, 1.5), "p < 0, p > 1"),
+                          (lambda r: r.wald(0.0, 1.0), "mean <= 0"),
+                          (lambda r: r.wald(1.0, 0.0), "scale <= 0")]:
+        with pytest.raises(ValueError, match=message):
+            call(g)
+        with pytest.raises(ValueError, match=message):
+            call(np.random.default_rng(0))
+    with pytest.raises(NotImplementedError):
+        g.binomial(ad.asarray(np.array([3, 4])), 0.5)
+
+
+def test_multivariate_normal():
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, 0.0], [0.6, 1.0, -0.3], [0.0, -0.3, 0.5]])
+    for method in ("svd", "eigh", "cholesky"):
+        x = ad.random.default_rng(8).multivariate_normal(mean, cov, size=N // 2,
+                                                         method=method)
+        assert x.shape == (N // 2, 3) and x.dtype == np.float64
+        h = x.get()
+        np.testing.assert_allclose(h.mean(axis=0), mean, atol=0.02)
+        np.testing.assert_allclose(np.cov(h.T), cov, atol=0.02)
+    assert ad.random.default_rng(1).multivariate_normal(mean, cov).shape == (3,)
+    assert ad.random.default_rng(1).multivariate_normal(mean, cov, size=(2, 4)).shape == (2, 4, 3)
+    bad = np.array([[1.0, 2.0], [2.0, 1.0]])
+    with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+        ad.random.default_rng(1).multivariate_normal([0.0, 0.0], bad)
+    with pytest.raises(ValueError, match="positive-semidefinite"):
+        ad.random.default_rng(1).multivariate_normal([0.0, 0.0], bad, check_valid="raise")
+    with pytest.raises(ValueError, match="same length"):
+        ad.random.default_rng(1).multivariate_normal([0.0, 0.0, 0.0], np.eye(2))
+    assert ad.random.multivariate_normal([0.0], [[1.0]], size=4).shape == (4, 1)

@@ -309,6 +309,99 @@ class Generator:
         return where(_m.less(u, cut), _m.add(left, below),
                      _m.subtract(right, above))
 
+    def wald(self, mean: Any, scale: Any, size: Any = None) -> ndarray:
+        """Wald (inverse Gaussian) by Michael, Schucany and Haas's
+        transform of one normal and one uniform."""
+        self._check(mean, lambda v: v <= 0, "mean <= 0")
+        self._check(scale, lambda v: v <= 0, "scale <= 0")
+        shape, (mu, lam) = self._params(size, mean, scale)
+        import arrayd as _ad
+        z = self._draw("random_normal", shape, _F64)
+        u = self._draw("random_uniform", shape, _F64)
+        y = _m.multiply(_m.multiply(z, z), mu)
+        half = _m.true_divide(mu, _m.multiply(lam, 2.0))
+        root = _m.sqrt(_m.add(_m.multiply(_m.multiply(y, lam), 4.0),
+                              _m.multiply(y, y)))
+        x = _m.add(mu, _m.multiply(half, _m.subtract(y, root)))
+        keep = _m.less_equal(u, _m.true_divide(mu, _m.add(mu, x)))
+        return _ad.where(keep, x, _m.true_divide(_m.multiply(mu, mu), x))
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> ndarray:
+        """Binomial(n, p) integers (int64), by inversion of the CDF: a
+        binary search of uniforms in the host-computed CDF (scalar n, p)."""
+        if not (_is_scalar(n) and _is_scalar(p)):
+            raise NotImplementedError("binomial: array n or p is not "
+                                      "supported")
+        if float(n) < 0:
+            raise ValueError("n < 0")
+        n, p = int(n), float(p)
+        if not 0 <= p <= 1:
+            raise ValueError("p < 0, p > 1 or p is NaN")
+        shape = _shape(size)
+        u = self._draw("random_uniform", shape, _F64)
+        s = u._session
+        if n == 0 or p == 0 or p == 1:
+            return _m.add(_m.multiply(u, 0.0), float(n if p == 1 else 0)
+                          ).astype(_INT64)
+        sd = math.sqrt(n * p * (1 - p))
+        k0 = int(max(0.0, math.floor(n * p - 40 * sd - 40)))
+        k1 = int(min(float(n), math.ceil(n * p + 40 * sd + 40)))
+        k = np.arange(k0, k1 + 1, dtype=np.float64)
+        from math import lgamma
+        logpmf = (lgamma(n + 1) - np.array([lgamma(v + 1) for v in k])
+                  - np.array([lgamma(n - v + 1) for v in k])
+                  + k * math.log(p) + (n - k) * math.log1p(-p))
+        cdf = np.cumsum(np.exp(logpmf))
+        from arrayd._sorting import _bsearch
+        idx = _bsearch(_c.upload(s, cdf), u, True)
+        return _m.add(_m.minimum(idx, k1 - k0), k0)
+
+    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None,
+                            check_valid: str = "warn", tol: float = 1e-8, *,
+                            method: str = "svd") -> ndarray:
+        """Multivariate normal: mean + Z @ A with A A^T = cov, A factored
+        on the host as NumPy does (method svd, eigh or cholesky)."""
+        import warnings
+        mean_h = np.asarray(_host_value(mean), dtype=np.float64)
+        cov_h = np.asarray(_host_value(cov), dtype=np.float64)
+        if method not in ("svd", "eigh", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', "
+                             "'cholesky'}")
+        if mean_h.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if cov_h.ndim != 2 or cov_h.shape[0] != cov_h.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if mean_h.shape[0] != cov_h.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        if method == "cholesky":
+            factor = np.linalg.cholesky(cov_h).T
+        else:
+            if method == "eigh":
+                s, u = np.linalg.eigh(cov_h)
+                vh = u.T
+                psd = np.all(s >= -tol)
+            else:
+                u, s, vh = np.linalg.svd(cov_h)
+                psd = np.allclose(np.dot(vh.T * s, vh), cov_h, rtol=tol,
+                                  atol=tol)
+            if check_valid != "ignore" and not psd:
+                if check_valid == "warn":
+                    warnings.warn("covariance is not symmetric "
+                                  "positive-semidefinite.", RuntimeWarning,
+                                  stacklevel=2)
+                elif check_valid == "raise":
+                    raise ValueError("covariance is not symmetric "
+                                     "positive-semidefinite.")
+                else:
+                    raise ValueError("check_valid must equal 'warn', "
+                                     "'raise', or 'ignore'")
+            factor = np.sqrt(np.abs(s))[:, None] * vh
+        shape = (() if size is None else _shape(size)) + mean_h.shape
+        z = self._draw("random_normal", shape, _F64)
+        s = z._session
+        from arrayd._linalg import matmul
+        return _m.add(matmul(z, _c.upload(s, factor)), _c.upload(s, mean_h))
+
     # -- the gamma family ---------------------------------------------------
 
     _GAMMA_ROUNDS = 3  # candidates per value in one pass of _gamma_pass
@@ -706,6 +799,19 @@ def standard_exponential(size: Any = None) -> ndarray:
     return _global.standard_exponential(size)
 
 
+def wald(mean: Any, scale: Any, size: Any = None) -> ndarray:
+    return _global.wald(mean, scale, size)
+
+
+def binomial(n: Any, p: Any, size: Any = None) -> ndarray:
+    return _global.binomial(n, p, size)
+
+
+def multivariate_normal(mean: Any, cov: Any, size: Any = None,
+                        check_valid: str = "warn", tol: float = 1e-8) -> ndarray:
+    return _global.multivariate_normal(mean, cov, size, check_valid, tol)
+
+
 def standard_gamma(shape: Any, size: Any = None) -> ndarray:
     return _global.standard_gamma(shape, size)
 
@@ -791,7 +897,8 @@ def choice(a: Any, size: Any = None, replace: bool = True,
     return _global.choice(a, size, replace, p)
 
 
-__all__ = ["Generator", "beta", "chisquare", "choice", "default_rng",
+__all__ = ["Generator", "beta", "binomial", "chisquare", "choice",
+           "default_rng", "multivariate_normal", "wald",
            "dirichlet", "exponential", "f", "gamma", "geometric",
            "gumbel", "laplace", "logistic", "lognormal", "normal", "pareto",
            "permutation", "poisson", "power", "rand", "randint", "randn",
