@@ -328,6 +328,80 @@ Array Irfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::s
   return Transform("irfft", Kind::kC2r, true, a, n, axis, norm);
 }
 
+namespace {
+
+// The axes of an n-dimensional transform (default: all), or an error.
+absl::StatusOr<std::vector<int64_t>> TransformAxes(const Array& a,
+                                                   const std::optional<std::vector<int64_t>>& axes) {
+  std::vector<int64_t> out;
+  if (!axes) {
+    for (int64_t d = 0; d < a.ndim(); ++d) out.push_back(d);
+    return out;
+  }
+  for (int64_t ax : *axes) {
+    if (ax < -a.ndim() || ax >= a.ndim()) {
+      return AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ",
+                                    a.ndim()));
+    }
+    out.push_back(ax < 0 ? ax + a.ndim() : ax);
+  }
+  return out;
+}
+
+// Applies `one(x, axis)` over `axes`, last axis first (NumPy's order).
+template <typename One>
+Array OverAxes(const char* name, const Array& a, const std::optional<std::vector<int64_t>>& axes,
+               const One& one) {
+  if (auto bad = ArrayOps::CheckInputs(name, {&a})) return *bad;
+  absl::StatusOr<std::vector<int64_t>> ax = TransformAxes(a, axes);
+  if (!ax.ok()) return Refuse(ArrayOps::State(a)->core, name, ax.status());
+  Array x = a;
+  for (auto it = ax->rbegin(); it != ax->rend(); ++it) x = one(x, *it, it == ax->rbegin());
+  return x;
+}
+
+}  // namespace
+
+Array Fftn(const Array& a, std::optional<std::vector<int64_t>> axes, const std::string& norm) {
+  return OverAxes("fftn", a, axes, [&](const Array& x, int64_t ax, bool) {
+    return Fft(x, std::nullopt, ax, norm);
+  });
+}
+Array Ifftn(const Array& a, std::optional<std::vector<int64_t>> axes, const std::string& norm) {
+  return OverAxes("ifftn", a, axes, [&](const Array& x, int64_t ax, bool) {
+    return Ifft(x, std::nullopt, ax, norm);
+  });
+}
+Array Rfftn(const Array& a, std::optional<std::vector<int64_t>> axes, const std::string& norm) {
+  // The real transform on the last axis given, then complex ones.
+  return OverAxes("rfftn", a, axes, [&](const Array& x, int64_t ax, bool first) {
+    return first ? Rfft(x, std::nullopt, ax, norm) : Fft(x, std::nullopt, ax, norm);
+  });
+}
+Array Irfftn(const Array& a, std::optional<std::vector<int64_t>> axes, std::optional<int64_t> last_n,
+             const std::string& norm) {
+  if (auto bad = ArrayOps::CheckInputs("irfftn", {&a})) return *bad;
+  absl::StatusOr<std::vector<int64_t>> ax = TransformAxes(a, axes);
+  if (!ax.ok()) return Refuse(ArrayOps::State(a)->core, "irfftn", ax.status());
+  if (ax->empty()) return a;
+  // Complex inverses on every axis but the last given, then the real one.
+  Array x = a;
+  for (size_t i = 0; i + 1 < ax->size(); ++i) x = Ifft(x, std::nullopt, (*ax)[i], norm);
+  return Irfft(x, last_n, ax->back(), norm);
+}
+Array Fft2(const Array& a, const std::string& norm) {
+  return Fftn(a, std::vector<int64_t>{-2, -1}, norm);
+}
+Array Ifft2(const Array& a, const std::string& norm) {
+  return Ifftn(a, std::vector<int64_t>{-2, -1}, norm);
+}
+Array Rfft2(const Array& a, const std::string& norm) {
+  return Rfftn(a, std::vector<int64_t>{-2, -1}, norm);
+}
+Array Irfft2(const Array& a, const std::string& norm) {
+  return Irfftn(a, std::vector<int64_t>{-2, -1}, std::nullopt, norm);
+}
+
 }  // namespace fft
 
 namespace random {

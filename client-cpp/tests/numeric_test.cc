@@ -178,6 +178,33 @@ TEST_F(NumericTest, Fft) {
   EXPECT_EQ(Kind(fft::Rfft(f).status()), "TypeError");
 }
 
+TEST_F(NumericTest, FftOverSeveralAxes) {
+  using c128 = std::complex<double>;
+  Array x = client_->Arange(6).Astype(DType::kFloat64).Reshape({2, 3});
+  const double r3 = 1.7320508075688772;
+  auto near = [](const std::vector<c128>& got, const std::vector<c128>& want) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(std::abs(got[i] - want[i]), 0, 1e-12) << i;
+  };
+  Array f = fft::Fft2(x);
+  EXPECT_EQ(f.shape(), (Shape{2, 3}));
+  near(Values<c128>(f), {c128(15, 0), c128(-3, r3), c128(-3, -r3), c128(-9, 0), 0, 0});
+  near(Values<c128>(fft::Fftn(x)), Values<c128>(f));
+  Array r = fft::Rfft2(x);
+  EXPECT_EQ(r.shape(), (Shape{2, 2}));
+  near(Values<c128>(r), {c128(15, 0), c128(-3, r3), c128(-9, 0), 0});
+  EXPECT_THAT(Values<double>(fft::Irfftn(r, std::nullopt, 3)),
+              Pointwise(DoubleNear(1e-12), std::vector<double>{0, 1, 2, 3, 4, 5}));
+  std::vector<c128> back = Values<c128>(fft::Ifft2(f));
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(std::abs(back[i] - c128(i, 0)), 0, 1e-12);
+  // One axis only, and a bad axis.
+  near(Values<c128>(fft::Fftn(x, std::vector<int64_t>{0})),
+       {c128(3, 0), c128(5, 0), c128(7, 0), c128(-3, 0), c128(-3, 0), c128(-3, 0)});
+  EXPECT_EQ(Kind(fft::Fftn(x, std::vector<int64_t>{2}).status()), "AxisError");
+  EXPECT_EQ(Kind(fft::Fft2(client_->Ones({4})).status()), "AxisError");
+  EXPECT_FALSE(client_->Synchronize().ok());
+}
+
 TEST_F(NumericTest, RandomStreamsMatchThePythonClient) {
   random::Generator g(client_.get(), 42);
   EXPECT_THAT(Values<double>(g.Random({5})),

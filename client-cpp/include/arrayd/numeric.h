@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "arrayd/client.h"
 
@@ -78,6 +79,22 @@ Array Rfft(const Array& a, std::optional<int64_t> n = std::nullopt, int64_t axis
            const std::string& norm = "backward");
 Array Irfft(const Array& a, std::optional<int64_t> n = std::nullopt, int64_t axis = -1,
             const std::string& norm = "backward");
+
+// Transforms over several axes (default: all; Fft2 and friends: the last
+// two), one axis at a time as NumPy's own. Rfftn halves the last axis
+// given; Irfftn restores it (its length 2 * (m - 1) unless `last_n`).
+Array Fftn(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt,
+           const std::string& norm = "backward");
+Array Ifftn(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt,
+            const std::string& norm = "backward");
+Array Rfftn(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt,
+            const std::string& norm = "backward");
+Array Irfftn(const Array& a, std::optional<std::vector<int64_t>> axes = std::nullopt,
+             std::optional<int64_t> last_n = std::nullopt, const std::string& norm = "backward");
+Array Fft2(const Array& a, const std::string& norm = "backward");
+Array Ifft2(const Array& a, const std::string& norm = "backward");
+Array Rfft2(const Array& a, const std::string& norm = "backward");
+Array Irfft2(const Array& a, const std::string& norm = "backward");
 
 }  // namespace fft
 
