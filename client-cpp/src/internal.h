@@ -199,6 +199,24 @@ inline const absl::Status& InvalidArrayStatus() {
   return *kStatus;
 }
 
+// NumPy's broadcast of two shapes (right-aligned); nullopt when they do not
+// broadcast, for which BroadcastError is NumPy's message.
+inline std::optional<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
+  const size_t nd = std::max(a.size(), b.size());
+  Shape out(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    const int64_t x = i < nd - a.size() ? 1 : a[i - (nd - a.size())];
+    const int64_t y = i < nd - b.size() ? 1 : b[i - (nd - b.size())];
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+inline absl::Status BroadcastError(const Shape& a, const Shape& b) {
+  return ValueError(absl::StrCat("operands could not be broadcast together with shapes ",
+                                 ShapeString(a), " ", ShapeString(b)));
+}
+
 // An array the client refused to make: records the error for Synchronize.
 inline Array Refuse(const std::shared_ptr<Core>& core, absl::string_view op, const absl::Status& why);
 
@@ -332,19 +350,8 @@ class ArrayOps {
     if (auto bad = CheckInputs(name, {&a, &b})) return *bad;
     const ArrayState& x = *a.state_;
     const ArrayState& y = *b.state_;
-    // Broadcasting, right-aligned.
-    const size_t nd = std::max(x.shape.size(), y.shape.size());
-    Shape shape(nd);
-    for (size_t i = 0; i < nd; ++i) {
-      int64_t dx = i < nd - x.shape.size() ? 1 : x.shape[i - (nd - x.shape.size())];
-      int64_t dy = i < nd - y.shape.size() ? 1 : y.shape[i - (nd - y.shape.size())];
-      if (dx != dy && dx != 1 && dy != 1) {
-        return Refuse(x.core, name,
-                      ValueError(absl::StrCat("operands could not be broadcast together with shapes ",
-                                              ShapeString(x.shape), " ", ShapeString(y.shape))));
-      }
-      shape[i] = dx == 1 ? dy : dx;
-    }
+    std::optional<Shape> shape = BroadcastShapes(x.shape, y.shape);
+    if (!shape) return Refuse(x.core, name, BroadcastError(x.shape, y.shape));
     DType dtype = PromoteTypes(x.dtype, y.dtype);
     const std::string op_name = name;
     if (op_name == "subtract" && dtype == DType::kBool) {
@@ -357,7 +364,7 @@ class ArrayOps {
     op.set_name(op_name);
     op.add_inputs(x.handle);
     op.add_inputs(y.handle);
-    return Emit(x.core, std::move(op), dtype, std::move(shape));
+    return Emit(x.core, std::move(op), dtype, std::move(*shape));
   }
 
   // `a op s` (or `s op a` when `scalar_first`): s is a weak scalar, sent as

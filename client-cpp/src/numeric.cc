@@ -27,19 +27,6 @@ v1::Op MakeOp(const std::string& name, std::initializer_list<const Array*> input
   return op;
 }
 
-// Right-aligned broadcast of two shapes; nullopt when they do not broadcast.
-std::optional<Shape> Broadcast(const Shape& a, const Shape& b) {
-  const size_t nd = std::max(a.size(), b.size());
-  Shape out(nd);
-  for (size_t i = 0; i < nd; ++i) {
-    const int64_t x = i < nd - a.size() ? 1 : a[i - (nd - a.size())];
-    const int64_t y = i < nd - b.size() ? 1 : b[i - (nd - b.size())];
-    if (x != y && x != 1 && y != 1) return std::nullopt;
-    out[i] = x == 1 ? y : x;
-  }
-  return out;
-}
-
 Shape Head(const Shape& s, size_t drop) { return Shape(s.begin(), s.end() - drop); }
 Shape Append(Shape s, std::initializer_list<int64_t> tail) {
   s.insert(s.end(), tail.begin(), tail.end());
@@ -122,13 +109,8 @@ Array Matmul(const Array& a, const Array& b) {
             "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
             "signature (n?,k),(k,m?)->(n?,m?) (size ", kb, " is different from ", k, ")")));
   }
-  std::optional<Shape> batch = Broadcast(Head(sa, 2), Head(sb, 2));
-  if (!batch) {
-    return Refuse(core, "matmul",
-                            ValueError(absl::StrCat(
-                                "operands could not be broadcast together with shapes ",
-                                ShapeString(a.shape()), " ", ShapeString(b.shape()))));
-  }
+  std::optional<Shape> batch = BroadcastShapes(Head(sa, 2), Head(sb, 2));
+  if (!batch) return Refuse(core, "matmul", BroadcastError(a.shape(), b.shape()));
   Shape shape = *batch;
   if (a.ndim() > 1) shape.push_back(sa[sa.size() - 2]);
   if (b.ndim() > 1) shape.push_back(sb.back());
@@ -247,13 +229,8 @@ Array Solve(const Array& a, const Array& b) {
             "solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
             "(m,m),(m,n)->(m,n) (size ", b.shape()[b.ndim() - 2], " is different from ", n, ")")));
   }
-  std::optional<Shape> batch = Broadcast(Head(a.shape(), 2), Head(b.shape(), 2));
-  if (!batch) {
-    return Refuse(core, "solve",
-                            ValueError(absl::StrCat(
-                                "operands could not be broadcast together with shapes ",
-                                ShapeString(a.shape()), " ", ShapeString(b.shape()))));
-  }
+  std::optional<Shape> batch = BroadcastShapes(Head(a.shape(), 2), Head(b.shape(), 2));
+  if (!batch) return Refuse(core, "solve", BroadcastError(a.shape(), b.shape()));
   // Single precision only when both are single; complex when either is.
   const bool single = RealOf(*ta) == DType::kFloat32 && RealOf(*tb) == DType::kFloat32;
   const bool complex = *ta != RealOf(*ta) || *tb != RealOf(*tb);

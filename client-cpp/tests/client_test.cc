@@ -12,7 +12,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "test_server.h"
+#include "client_fixture.h"
 
 namespace arrayd {
 namespace {
@@ -20,33 +20,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // One server for the whole suite; a fresh client (session) per test.
-class ClientTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    server_ = arrayd_test::TestServer::Start().release();
-    ASSERT_NE(server_, nullptr);
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    auto client = Client::Connect(server_->address(), "client_test");
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = *std::move(client);
-  }
-
-  static arrayd_test::TestServer* server_;
-  std::unique_ptr<Client> client_;
-};
-arrayd_test::TestServer* ClientTest::server_ = nullptr;
-
-template <typename T>
-std::vector<T> Values(const Array& a) {
-  absl::StatusOr<std::vector<T>> v = a.ToVector<T>();
-  EXPECT_TRUE(v.ok()) << v.status();
-  return v.ok() ? *v : std::vector<T>();
-}
+using ClientTest = SessionTest;
 
 TEST(ClientConnectTest, NothingListeningIsUnavailable) {
   auto client = Client::Connect("unix:/tmp/arrayd-client-test-nobody-here.sock");

@@ -11,7 +11,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "test_server.h"
+#include "client_fixture.h"
 
 namespace arrayd {
 namespace {
@@ -21,36 +21,12 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pointwise;
 
-class NumericTest : public ::testing::Test {
+class NumericTest : public SessionTest {
  protected:
-  static void SetUpTestSuite() {
-    server_ = arrayd_test::TestServer::Start().release();
-    ASSERT_NE(server_, nullptr);
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    auto client = Client::Connect(server_->address(), "numeric_test");
-    ASSERT_TRUE(client.ok()) << client.status();
-    client_ = *std::move(client);
-  }
   Array Matrix(const std::vector<double>& v, int64_t rows, int64_t cols) {
     return client_->FromVector(v, Shape{rows, cols});
   }
-
-  static arrayd_test::TestServer* server_;
-  std::unique_ptr<Client> client_;
 };
-arrayd_test::TestServer* NumericTest::server_ = nullptr;
-
-template <typename T>
-std::vector<T> Values(const Array& a) {
-  absl::StatusOr<std::vector<T>> v = a.ToVector<T>();
-  EXPECT_TRUE(v.ok()) << v.status();
-  return v.ok() ? *v : std::vector<T>();
-}
 
 std::string Kind(const absl::Status& s) {
   auto kind = s.GetPayload(kErrorKindPayload);

@@ -162,8 +162,7 @@ class Generator:
     def normal(self, loc: Any = 0.0, scale: Any = 1.0,
                size: Any = None) -> ndarray:
         """Normal(loc, scale) floats (float64)."""
-        if np.any(_host_value(scale) < 0):
-            raise ValueError("scale < 0")
+        self._check(scale, lambda v: v < 0, "scale < 0")
         shape, (loc, scale) = self._params(size, loc, scale)
         z = self._draw("random_normal", shape, _F64)
         return _m.add(_m.multiply(z, scale), loc)
@@ -183,8 +182,7 @@ class Generator:
 
     def exponential(self, scale: Any = 1.0, size: Any = None) -> ndarray:
         """Exponential(scale) floats: -log(1 - U) * scale."""
-        if np.any(_host_value(scale) < 0):
-            raise ValueError("scale < 0")
+        self._check(scale, lambda v: v < 0, "scale < 0")
         shape, (scale,) = self._params(size, scale)
         u = self._draw("random_uniform", shape, _F64)
         return _m.multiply(_m.negative(_m.log1p(_m.negative(u))), scale)
@@ -338,11 +336,13 @@ class Generator:
         if not 0 <= p <= 1:
             raise ValueError("p < 0, p > 1 or p is NaN")
         shape = _shape(size)
+        if n == 0 or p == 0 or p == 1:  # no randomness: a constant array
+            s = self._session or _sess.current()
+            return _c.new(s, "full", (), shape, _INT64,
+                          {"shape": list(shape), "dtype": _INT64,
+                           "value": n if p == 1 else 0})
         u = self._draw("random_uniform", shape, _F64)
         s = u._session
-        if n == 0 or p == 0 or p == 1:
-            return _m.add(_m.multiply(u, 0.0), float(n if p == 1 else 0)
-                          ).astype(_INT64)
         sd = math.sqrt(n * p * (1 - p))
         k0 = int(max(0.0, math.floor(n * p - 40 * sd - 40)))
         k1 = int(min(float(n), math.ceil(n * p + 40 * sd + 40)))
