@@ -33,37 +33,7 @@ Array Array::Sum(int64_t axis, bool keepdims) const {
 }
 
 Array Array::Sum(std::optional<std::vector<int64_t>> axes, bool keepdims) const {
-  if (auto bad = ArrayOps::CheckInputs("sum", {this})) return *bad;
-  const ArrayState& x = *state_;
-  const int nd = static_cast<int>(x.shape.size());
-  std::vector<bool> reduced(nd, !axes.has_value());
-  v1::Op op;
-  op.set_name("sum");
-  if (axes) {
-    std::vector<int64_t> normalized;
-    for (int64_t a : *axes) {
-      if (a < -nd || a >= nd) {
-        return Refuse(x.core, "sum",
-                      AxisError(absl::StrCat("axis ", a, " is out of bounds for array of dimension ", nd)));
-      }
-      if (a < 0) a += nd;
-      if (reduced[a]) return Refuse(x.core, "sum", ValueError("duplicate value in 'axis'"));
-      reduced[a] = true;
-      normalized.push_back(a);
-    }
-    (*op.mutable_attrs())["axes"] = IntsAttr(normalized);
-  }
-  if (keepdims) (*op.mutable_attrs())["keepdims"].set_b(true);
-  Shape shape;
-  for (int d = 0; d < nd; ++d) {
-    if (!reduced[d]) {
-      shape.push_back(x.shape[d]);
-    } else if (keepdims) {
-      shape.push_back(1);
-    }
-  }
-  op.add_inputs(x.handle);
-  return ArrayOps::Emit(x.core, std::move(op), SumDType(x.dtype), std::move(shape));
+  return ArrayOps::Reduce("sum", *this, axes, keepdims, SumDType(dtype()));
 }
 
 Array Array::Reshape(const Shape& new_shape) const {
@@ -298,41 +268,46 @@ Array Client::Arange(const Scalar& start, const Scalar& stop, const Scalar& step
 }
 
 Array Client::FromBytes(DType dtype, const Shape& shape, const void* data, size_t nbytes) {
-  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core_, "upload", s);
+  return ArrayOps::Upload(core_, dtype, shape, data, nbytes);
+}
+
+Array ArrayOps::Upload(const std::shared_ptr<Core>& core, DType dtype, const Shape& shape,
+                       const void* data, size_t nbytes) {
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "upload", s);
   const uint64_t want = static_cast<uint64_t>(ShapeSize(shape)) * ItemSize(dtype);
   if (want != nbytes) {
-    return Refuse(core_, "upload",
+    return Refuse(core, "upload",
                   ValueError(absl::StrCat(nbytes, " bytes of data for an array of shape ",
                                           ShapeString(shape), " and dtype ", DTypeName(dtype),
                                           " (", want, " bytes)")));
   }
-  if (core_->closed) {
-    return ArrayOps::Poisoned(core_, absl::FailedPreconditionError("arrayd: the client is closed"), 0);
+  if (core->closed) {
+    return Poisoned(core, absl::FailedPreconditionError("arrayd: the client is closed"), 0);
   }
-  if (nbytes <= core_->capabilities.max_inline_bytes()) {
+  if (nbytes <= core->capabilities.max_inline_bytes()) {
     v1::Op op;
     op.set_name("upload");
     (*op.mutable_attrs())["shape"] = IntsAttr(shape);
     (*op.mutable_attrs())["dtype"] = DTypeAttr(dtype);
     (*op.mutable_attrs())["data"].set_data(static_cast<const char*>(data), nbytes);
-    return ArrayOps::Emit(core_, std::move(op), dtype, shape, nbytes);
+    return Emit(core, std::move(op), dtype, shape, nbytes);
   }
   // Large: the Upload RPC binds a fresh handle once every byte has arrived;
   // ops recorded after this call can name it. Send the batch first so that
   // its frees reach the server's quota accounting before the upload does.
-  if (absl::Status s = core_->Flush(); !s.ok()) return Refuse(core_, "upload", s);
-  const uint64_t handle = core_->next_handle++;
+  if (absl::Status s = core->Flush(); !s.ok()) return Refuse(core, "upload", s);
+  const uint64_t handle = core->next_handle++;
   grpc::ClientContext context;
   v1::UploadResponse response;
-  auto writer = core_->stub->Upload(&context, &response);
+  auto writer = core->stub->Upload(&context, &response);
   const char* bytes = static_cast<const char*>(data);
   size_t sent = 0;
   bool ok = true;
   do {
     v1::UploadChunk chunk;
     if (sent == 0) {
-      chunk.set_session_id(core_->session_id);
-      chunk.set_session_token(core_->session_token);
+      chunk.set_session_id(core->session_id);
+      chunk.set_session_token(core->session_token);
       chunk.set_handle(handle);
       chunk.set_dtype(static_cast<v1::DType>(dtype));
       for (int64_t d : shape) chunk.add_shape(d);
@@ -344,9 +319,9 @@ Array Client::FromBytes(DType dtype, const Shape& shape, const void* data, size_
   } while (ok && sent < nbytes);
   if (ok) writer->WritesDone();
   absl::Status status = internal::FromGrpc(writer->Finish());
-  if (!status.ok()) return Refuse(core_, "upload", status);
+  if (!status.ok()) return Refuse(core, "upload", status);
   auto state = std::make_shared<ArrayState>();
-  state->core = core_;
+  state->core = core;
   state->handle = handle;
   state->dtype = dtype;
   state->shape = shape;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -346,6 +347,50 @@ class ArrayOps {
     return std::nullopt;
   }
 
+  // Binary ops whose result is bool: comparisons and logical ops.
+  static bool IsPredicate(const std::string& name) {
+    static const char* const kNames[] = {"equal", "not_equal", "less", "less_equal", "greater",
+                                         "greater_equal", "logical_and", "logical_or", "logical_xor"};
+    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+  }
+
+  // A reduction (sum, prod, min, max, all, any, ...) over `axes` (negative
+  // ones count from the end; none: every axis) whose result has `dtype`.
+  static Array Reduce(const char* name, const Array& a, const std::optional<std::vector<int64_t>>& axes,
+                      bool keepdims, DType dtype) {
+    if (auto bad = CheckInputs(name, {&a})) return *bad;
+    const ArrayState& x = *a.state_;
+    const int nd = static_cast<int>(x.shape.size());
+    std::vector<bool> reduced(nd, !axes.has_value());
+    v1::Op op;
+    op.set_name(name);
+    if (axes) {
+      std::vector<int64_t> normalized;
+      for (int64_t ax : *axes) {
+        if (ax < -nd || ax >= nd) {
+          return Refuse(x.core, name,
+                        AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ", nd)));
+        }
+        if (ax < 0) ax += nd;
+        if (reduced[ax]) return Refuse(x.core, name, ValueError("duplicate value in 'axis'"));
+        reduced[ax] = true;
+        normalized.push_back(ax);
+      }
+      (*op.mutable_attrs())["axes"] = IntsAttr(normalized);
+    }
+    if (keepdims) (*op.mutable_attrs())["keepdims"].set_b(true);
+    Shape shape;
+    for (int d = 0; d < nd; ++d) {
+      if (!reduced[d]) {
+        shape.push_back(x.shape[d]);
+      } else if (keepdims) {
+        shape.push_back(1);
+      }
+    }
+    op.add_inputs(x.handle);
+    return Emit(x.core, std::move(op), dtype, std::move(shape));
+  }
+
   static Array Binary(const char* name, const Array& a, const Array& b) {
     if (auto bad = CheckInputs(name, {&a, &b})) return *bad;
     const ArrayState& x = *a.state_;
@@ -360,6 +405,7 @@ class ArrayOps {
                               "bitwise_xor, the `^` operator, or the logical_xor function instead."));
     }
     if (op_name == "true_divide" && !IsInexact(dtype)) dtype = DType::kFloat64;
+    if (IsPredicate(op_name)) dtype = DType::kBool;
     v1::Op op;
     op.set_name(op_name);
     op.add_inputs(x.handle);
@@ -377,6 +423,10 @@ class ArrayOps {
     Array scalar = Full(core, {}, s, *dtype);
     return scalar_first ? Binary(name, scalar, a) : Binary(name, a, scalar);
   }
+
+  // Client::FromBytes on `core`.
+  static Array Upload(const std::shared_ptr<Core>& core, DType dtype, const Shape& shape, const void* data,
+                      size_t nbytes);
 
   static Array Full(const std::shared_ptr<Core>& core, const Shape& shape, const Scalar& value,
                     DType dtype) {

@@ -4,6 +4,8 @@
 #include "arrayd/numeric.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 #include <vector>
@@ -48,9 +50,8 @@ absl::StatusOr<DType> LinalgDType(DType d) {
   return IsInexact(d) ? d : DType::kFloat64;
 }
 
-// Checks a stacked (..., m, n) operand (square when `square`) and returns its
-// computation dtype.
-absl::StatusOr<DType> CheckMatrix(const Array& a, bool square) {
+// Checks that a is a stack of (..., m, n) matrices, square when `square`.
+absl::Status CheckStacked(const Array& a, bool square) {
   if (a.ndim() < 2) {
     return LinAlgError(absl::StrCat(a.ndim(), "-dimensional array given. Array must be at least "
                                     "two-dimensional"));
@@ -58,7 +59,33 @@ absl::StatusOr<DType> CheckMatrix(const Array& a, bool square) {
   if (square && a.shape()[a.ndim() - 1] != a.shape()[a.ndim() - 2]) {
     return LinAlgError("Last 2 dimensions of the array must be square");
   }
+  return absl::OkStatus();
+}
+
+// Checks a stacked operand and returns its computation dtype.
+absl::StatusOr<DType> CheckMatrix(const Array& a, bool square) {
+  if (absl::Status s = CheckStacked(a, square); !s.ok()) return s;
   return LinalgDType(a.dtype());
+}
+
+// numpy.linalg's _commonType of two operands: single precision only when
+// both are, complex when either is.
+absl::StatusOr<DType> CommonType(const Array& a, const Array& b) {
+  absl::StatusOr<DType> ta = LinalgDType(a.dtype());
+  if (!ta.ok()) return ta;
+  absl::StatusOr<DType> tb = LinalgDType(b.dtype());
+  if (!tb.ok()) return tb;
+  const bool single = RealOf(*ta) == DType::kFloat32 && RealOf(*tb) == DType::kFloat32;
+  const bool complex = *ta != RealOf(*ta) || *tb != RealOf(*tb);
+  return complex ? (single ? DType::kComplex64 : DType::kComplex128)
+                 : (single ? DType::kFloat32 : DType::kFloat64);
+}
+
+// k times the machine epsilon of the real dtype `t`, computed in t (as
+// NumPy's `max(m, n) * finfo(t).eps`).
+double ScaledEps(DType t, int64_t k) {
+  if (RealOf(t) == DType::kFloat32) return static_cast<float>(k) * std::numeric_limits<float>::epsilon();
+  return static_cast<double>(k) * std::numeric_limits<double>::epsilon();
 }
 
 // Records `name` on one stacked matrix with outputs built from its batch
@@ -85,6 +112,137 @@ v1::AttrValue StringAttr(const std::string& s) {
   v1::AttrValue v;
   v.set_s(s);
   return v;
+}
+
+v1::AttrValue IntAttr(int64_t i) {
+  v1::AttrValue v;
+  v.set_i(i);
+  return v;
+}
+
+// -- Building blocks of the composite functions. Each propagates the error
+// of an input that carries one.
+
+using Attrs = std::map<std::string, v1::AttrValue>;
+
+bool IsComplex(DType d) { return Kind(d) == DTypeKind::kComplex; }
+
+const std::shared_ptr<Core>& CoreOf(const Array& a) { return ArrayOps::State(a)->core; }
+
+// Records op `name` on `inputs` (at least one) with one result.
+Array Apply(const char* name, std::initializer_list<const Array*> inputs, DType dtype, Shape shape,
+            const Attrs& attrs = {}) {
+  if (auto bad = ArrayOps::CheckInputs(name, inputs)) return *bad;
+  v1::Op op = MakeOp(name, inputs);
+  for (const auto& [key, value] : attrs) (*op.mutable_attrs())[key] = value;
+  return ArrayOps::Emit(CoreOf(**inputs.begin()), std::move(op), dtype, std::move(shape));
+}
+
+// A unary elementwise op whose result is `dtype` (default: a's).
+Array Map(const char* name, const Array& a, std::optional<DType> dtype = std::nullopt) {
+  return Apply(name, {&a}, dtype.value_or(a.dtype()), a.shape());
+}
+
+// A binary elementwise op with NumPy's result dtype (a Scalar is weak).
+Array Binary(const char* name, const Array& a, const Array& b) { return ArrayOps::Binary(name, a, b); }
+Array Binary(const char* name, const Array& a, const Scalar& b) {
+  return ArrayOps::WithScalar(name, a, b, false);
+}
+
+// A 0-d array of `dtype` (a strong operand, unlike a Scalar).
+Array Const(const std::shared_ptr<Core>& core, const Scalar& value, DType dtype) {
+  return ArrayOps::Full(core, {}, value, dtype);
+}
+
+Array Reduce(const char* name, const Array& a, std::optional<std::vector<int64_t>> axes,
+             bool keepdims = false) {
+  const DType dtype = std::string(name) == "all" || std::string(name) == "any" ? DType::kBool : a.dtype();
+  return ArrayOps::Reduce(name, a, axes, keepdims, dtype);
+}
+
+template <typename T>
+Array Upload(const std::shared_ptr<Core>& core, const std::vector<T>& values) {
+  return ArrayOps::Upload(core, DTypeOf<T>::kValue, {static_cast<int64_t>(values.size())}, values.data(),
+                          values.size() * sizeof(T));
+}
+
+Array Copy(const Array& a) { return Apply("copy", {&a}, a.dtype(), a.shape()); }
+Array Real(const Array& a) { return Apply("real", {&a}, RealOf(a.dtype()), a.shape()); }
+Array Imag(const Array& a) { return Apply("imag", {&a}, RealOf(a.dtype()), a.shape()); }
+Array Conj(const Array& a) { return Map("conjugate", a); }
+Array Abs(const Array& a) { return Map("absolute", a, RealOf(a.dtype())); }
+// |a|^2 without the square root.
+Array Abs2(const Array& a) {
+  if (IsComplex(a.dtype())) return Map("square", Real(a)) + Map("square", Imag(a));
+  return a * a;
+}
+
+// The helpers below read their inputs' shapes: a refused input (whose shape
+// is unknown) is propagated first.
+
+Array Transpose(const Array& a, const std::vector<int64_t>& perm) {
+  if (auto bad = ArrayOps::CheckInputs("transpose", {&a})) return *bad;
+  Shape shape;
+  for (int64_t d : perm) shape.push_back(a.shape()[d]);
+  return Apply("transpose", {&a}, a.dtype(), std::move(shape), {{"axes", IntsAttr(perm)}});
+}
+// a with `axes` (normalized) moved to the end, in that order.
+Array MoveLast(const Array& a, const std::vector<int64_t>& axes) {
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < a.ndim(); ++d) {
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) perm.push_back(d);
+  }
+  perm.insert(perm.end(), axes.begin(), axes.end());
+  for (int64_t d = 0; d < a.ndim(); ++d) {
+    if (perm[d] != d) return Transpose(a, perm);
+  }
+  return a;
+}
+// The matrix transpose (last two axes swapped) and conjugate transpose.
+Array MatrixT(const Array& a) {
+  if (auto bad = ArrayOps::CheckInputs("transpose", {&a})) return *bad;
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < a.ndim(); ++d) perm.push_back(d);
+  std::swap(perm[a.ndim() - 1], perm[a.ndim() - 2]);
+  return Transpose(a, perm);
+}
+Array MatrixH(const Array& a) { return MatrixT(IsComplex(a.dtype()) ? Conj(a) : a); }
+// a[..., None].
+Array Unsqueeze(const Array& a) { return a.Reshape(Append(a.shape(), {1})); }
+
+// numpy.take: along `axis` (normalized), or of the flattened a.
+Array Take(const Array& a, const Array& indices, std::optional<int64_t> axis = std::nullopt) {
+  if (auto bad = ArrayOps::CheckInputs("take", {&a, &indices})) return *bad;
+  if (!axis) return Apply("take", {&a, &indices}, a.dtype(), indices.shape());
+  Shape shape(a.shape().begin(), a.shape().begin() + *axis);
+  shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
+  shape.insert(shape.end(), a.shape().begin() + *axis + 1, a.shape().end());
+  return Apply("take", {&a, &indices}, a.dtype(), std::move(shape), {{"axis", IntAttr(*axis)}});
+}
+
+Array Where(const Array& cond, const Array& x, const Array& y) {
+  if (auto bad = ArrayOps::CheckInputs("where", {&cond, &x, &y})) return *bad;
+  std::optional<Shape> xy = BroadcastShapes(x.shape(), y.shape());
+  std::optional<Shape> shape = xy ? BroadcastShapes(cond.shape(), *xy) : std::nullopt;
+  if (!shape) return Refuse(CoreOf(cond), "where", BroadcastError(cond.shape(), x.shape()));
+  return Apply("where", {&cond, &x, &y}, PromoteTypes(x.dtype(), y.dtype()), std::move(*shape));
+}
+
+// Normalized axes of `a`, or NumPy's AxisError.
+absl::StatusOr<std::vector<int64_t>> NormalizeAxes(const Array& a, const std::vector<int64_t>& axes) {
+  std::vector<int64_t> out;
+  for (int64_t ax : axes) {
+    if (ax < -a.ndim() || ax >= a.ndim()) {
+      return AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ", a.ndim()));
+    }
+    out.push_back(ax < 0 ? ax + a.ndim() : ax);
+  }
+  return out;
+}
+std::vector<int64_t> AllAxes(const Array& a) {
+  std::vector<int64_t> out;
+  for (int64_t d = 0; d < a.ndim(); ++d) out.push_back(d);
+  return out;
 }
 
 }  // namespace
@@ -212,10 +370,9 @@ Array Eigvalsh(const Array& a, const std::string& uplo) { return EighOp("eigvals
 Array Solve(const Array& a, const Array& b) {
   if (auto bad = ArrayOps::CheckInputs("solve", {&a, &b})) return *bad;
   const std::shared_ptr<Core>& core = ArrayOps::State(a)->core;
-  absl::StatusOr<DType> ta = CheckMatrix(a, true);
-  if (!ta.ok()) return Refuse(core, "solve", ta.status());
-  absl::StatusOr<DType> tb = LinalgDType(b.dtype());
-  if (!tb.ok()) return Refuse(core, "solve", tb.status());
+  if (absl::Status s = CheckStacked(a, true); !s.ok()) return Refuse(core, "solve", s);
+  absl::StatusOr<DType> t = CommonType(a, b);
+  if (!t.ok()) return Refuse(core, "solve", t.status());
   // NumPy 2: b is a stack of vectors only when it is 1-D.
   if (b.ndim() == 1) return Solve(a, b.Reshape({b.shape()[0], 1})).Reshape({b.shape()[0]});
   if (b.ndim() == 0) {
@@ -231,12 +388,206 @@ Array Solve(const Array& a, const Array& b) {
   }
   std::optional<Shape> batch = BroadcastShapes(Head(a.shape(), 2), Head(b.shape(), 2));
   if (!batch) return Refuse(core, "solve", BroadcastError(a.shape(), b.shape()));
-  // Single precision only when both are single; complex when either is.
-  const bool single = RealOf(*ta) == DType::kFloat32 && RealOf(*tb) == DType::kFloat32;
-  const bool complex = *ta != RealOf(*ta) || *tb != RealOf(*tb);
-  const DType t = complex ? (single ? DType::kComplex64 : DType::kComplex128)
-                          : (single ? DType::kFloat32 : DType::kFloat64);
-  return ArrayOps::Emit(core, MakeOp("solve", {&a, &b}), t, Append(*batch, {n, b.shape().back()}));
+  return ArrayOps::Emit(core, MakeOp("solve", {&a, &b}), *t, Append(*batch, {n, b.shape().back()}));
+}
+
+namespace {
+
+DType ComplexOf(DType t) {
+  return RealOf(t) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
+}
+
+// NumPy's rule for eig of real input: real results when every eigenvalue's
+// imaginary part is 0, else complex. Reads the eigenvalues' parts back; an
+// error found then poisons the results.
+std::vector<Array> RealIfAllReal(const Array& a, std::vector<Array> r) {
+  if (IsComplex(a.dtype()) || !r[0].ok()) return r;
+  if (r[0].size() > 0) {
+    absl::StatusOr<std::vector<bool>> complex =
+        Reduce("any", Binary("not_equal", Imag(r[0]), 0.0), std::nullopt).ToVector<bool>();
+    if (!complex.ok()) return std::vector<Array>(r.size(), ArrayOps::Poisoned(CoreOf(a), complex.status(), 0));
+    if ((*complex)[0]) return r;
+  }
+  for (Array& x : r) x = Copy(Real(x));
+  return r;
+}
+
+}  // namespace
+
+EigResult Eig(const Array& a) {
+  std::vector<Array> r = MatrixOp("eig", a, true, {}, [&](const Shape& batch, int64_t n, int64_t, DType t) {
+    return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})}, {ComplexOf(t), a.shape()}};
+  });
+  r = RealIfAllReal(a, std::move(r));
+  return {r[0], r[1]};
+}
+
+Array Eigvals(const Array& a) {
+  std::vector<Array> r = MatrixOp("eigvals", a, true, {}, [](const Shape& batch, int64_t n, int64_t, DType t) {
+    return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})}};
+  });
+  return RealIfAllReal(a, {r[0]})[0];
+}
+
+Array Norm(const Array& x_in, const NormOrder& ord, std::optional<std::vector<int64_t>> axis, bool keepdims) {
+  if (auto bad = ArrayOps::CheckInputs("norm", {&x_in})) return *bad;
+  const std::shared_ptr<Core>& core = CoreOf(x_in);
+  const Array x = IsInexact(x_in.dtype()) ? x_in : x_in.Astype(DType::kFloat64);
+  const int nd = x.ndim();
+  const std::string& name = ord.name();
+  const bool fro = name == "fro" || name == "f";
+  auto is = [&ord](double p) { return ord.number() && *ord.number() == p; };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (!axis) {
+    if (ord.is_none() || (fro && nd == 2) || (is(2) && nd == 1)) {
+      Array r = Map("sqrt", Abs2(x).Sum());
+      return keepdims ? r.Reshape(Shape(nd, 1)) : r;
+    }
+    axis = AllAxes(x);
+  }
+  absl::StatusOr<std::vector<int64_t>> axes = NormalizeAxes(x, *axis);
+  if (!axes.ok()) return Refuse(core, "norm", axes.status());
+  if (axes->size() == 1) {
+    if (!name.empty()) {
+      return Refuse(core, "norm", ValueError(absl::StrCat("Invalid norm order '", name, "' for vectors")));
+    }
+    const std::vector<int64_t>& ax = *axes;
+    if (is(kInf)) return Reduce("max", Abs(x), ax, keepdims);
+    if (is(-kInf)) return Reduce("min", Abs(x), ax, keepdims);
+    if (is(0)) return Binary("not_equal", x, 0).Sum(ax, keepdims).Astype(RealOf(x.dtype()));
+    if (is(1)) return Abs(x).Sum(ax, keepdims);
+    if (ord.is_none() || is(2)) return Map("sqrt", Abs2(x).Sum(ax, keepdims));
+    const double p = *ord.number();
+    return Binary("power", Binary("power", Abs(x), p).Sum(ax, keepdims), 1.0 / p);
+  }
+  if (axes->size() != 2) return Refuse(core, "norm", ValueError("Improper number of dimensions to norm."));
+  const int64_t row = (*axes)[0], col = (*axes)[1];
+  if (row == col) return Refuse(core, "norm", ValueError("Duplicate axes given."));
+  Array r;
+  if (is(2) || is(-2) || name == "nuc") {
+    Array s = Svdvals(MoveLast(x, {row, col}));
+    r = name == "nuc" ? s.Sum(-1) : Reduce(is(2) ? "max" : "min", s, std::vector<int64_t>{-1});
+  } else if (ord.is_none() || fro) {
+    r = Map("sqrt", Abs2(x).Sum(*axes));
+  } else if (is(1) || is(-1)) {
+    r = Reduce(is(1) ? "max" : "min", Abs(x).Sum(row), std::vector<int64_t>{col > row ? col - 1 : col});
+  } else if (is(kInf) || is(-kInf)) {
+    r = Reduce(is(kInf) ? "max" : "min", Abs(x).Sum(col), std::vector<int64_t>{row > col ? row - 1 : row});
+  } else {
+    return Refuse(core, "norm", ValueError("Invalid norm order for matrices."));
+  }
+  if (keepdims) {
+    Shape shape = x.shape();
+    shape[row] = shape[col] = 1;
+    r = r.Reshape(shape);
+  }
+  return r;
+}
+
+Array Pinv(const Array& a, double rcond) {
+  if (auto bad = ArrayOps::CheckInputs("pinv", {&a})) return *bad;
+  const std::shared_ptr<Core>& core = CoreOf(a);
+  absl::StatusOr<DType> t = CheckMatrix(a, false);
+  if (!t.ok()) return Refuse(core, "pinv", t.status());
+  const int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
+  if (m == 0 || n == 0) return ArrayOps::Full(core, Append(Head(a.shape(), 2), {n, m}), 0, *t);
+  SvdResult usv = Svd(IsComplex(a.dtype()) ? Conj(a) : a, /*full_matrices=*/false);
+  // rcond is a float64 operand, as NumPy's asarray(rcond).
+  Array cutoff = Const(core, rcond, DType::kFloat64) * Reduce("max", usv.s, std::vector<int64_t>{-1}, true);
+  Array large = Binary("greater", usv.s, cutoff);
+  Array sinv = Where(large, Map("reciprocal", usv.s), Const(core, 0, usv.s.dtype()));
+  return Matmul(MatrixT(usv.vh), Unsqueeze(sinv) * MatrixT(usv.u));
+}
+
+absl::StatusOr<LstsqResult> Lstsq(const Array& a_in, const Array& b_in, std::optional<double> rcond) {
+  if (auto bad = ArrayOps::CheckInputs("lstsq", {&a_in, &b_in})) return bad->status();
+  const std::shared_ptr<Core>& core = CoreOf(a_in);
+  const bool vector = b_in.ndim() == 1;
+  Array a = a_in;
+  Array b = vector ? b_in.Reshape({b_in.shape()[0], 1}) : b_in;
+  for (const Array* x : {&a, &b}) {
+    if (absl::Status s = CheckStacked(*x, false); !s.ok()) return s;
+  }
+  if (a.ndim() != 2 || b.ndim() != 2) {
+    return LinAlgError(absl::StrCat(std::max(a.ndim(), b.ndim()),
+                                    "-dimensional array given. Array must be two-dimensional"));
+  }
+  const int64_t m = a.shape()[0], n = a.shape()[1], nrhs = b.shape()[1];
+  if (b.shape()[0] != m) return LinAlgError("Incompatible dimensions");
+  absl::StatusOr<DType> t = CommonType(a, b);
+  if (!t.ok()) return t.status();
+  const DType rt = RealOf(*t);
+  const double rc = rcond ? *rcond : ScaledEps(rt, std::max(m, n));
+  if (a.dtype() != *t) a = a.Astype(*t);
+  if (b.dtype() != *t) b = b.Astype(*t);
+  LstsqResult r;
+  std::optional<Array> residuals;
+  if (std::min(m, n) == 0) {
+    r.x = ArrayOps::Full(core, {n, nrhs}, 0, *t);
+    r.s = ArrayOps::Full(core, {0}, 0, rt);
+    if (m > n) residuals = (Abs(b) * Abs(b)).Sum(0);
+  } else {
+    SvdResult usv = linalg::Svd(a, /*full_matrices=*/false);
+    r.s = usv.s;
+    Array large = Binary("greater", usv.s, Binary("multiply", Reduce("max", usv.s, std::nullopt), rc));
+    absl::StatusOr<std::vector<int64_t>> rank = large.Sum().ToVector<int64_t>();
+    if (!rank.ok()) return rank.status();
+    r.rank = (*rank)[0];
+    Array sinv = Where(large, Map("reciprocal", usv.s), Const(core, 0, rt)).Astype(*t);
+    r.x = Matmul(MatrixH(usv.vh), Unsqueeze(sinv) * Matmul(MatrixH(usv.u), b));
+    if (r.rank == n && m > n) {
+      Array ar = Abs(Matmul(a, r.x) - b);
+      residuals = (ar * ar).Sum(0).Astype(rt);
+    }
+  }
+  r.residuals = residuals && r.rank == n && m > n ? *residuals : ArrayOps::Full(core, {0}, 0, rt);
+  if (vector) r.x = r.x.Reshape({n});
+  return r;
+}
+
+Array MatrixPower(const Array& a, int64_t n) {
+  if (auto bad = ArrayOps::CheckInputs("matrix_power", {&a})) return *bad;
+  const std::shared_ptr<Core>& core = CoreOf(a);
+  if (absl::Status s = CheckStacked(a, true); !s.ok()) return Refuse(core, "matrix_power", s);
+  if (n == 0) {
+    const int64_t k = a.shape().back();
+    v1::Op op = MakeOp("eye", {});
+    auto& attrs = *op.mutable_attrs();
+    attrs["n"].set_i(k);
+    attrs["m"].set_i(k);
+    attrs["k"].set_i(0);
+    attrs["dtype"] = DTypeAttr(a.dtype());
+    Array eye = ArrayOps::Emit(core, std::move(op), a.dtype(), {k, k});
+    if (a.ndim() == 2) return eye;
+    return Copy(Apply("broadcast_to", {&eye}, a.dtype(), a.shape(), {{"shape", IntsAttr(a.shape())}}));
+  }
+  Array z = n < 0 ? Inv(a) : a;
+  // The magnitude as unsigned: -INT64_MIN does not fit int64.
+  uint64_t e = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  if (e == 1) return Copy(z);
+  std::optional<Array> result;
+  while (true) {
+    if (e & 1) result = result ? Matmul(*result, z) : z;
+    e >>= 1;
+    if (e == 0) break;
+    z = Matmul(z, z);
+  }
+  return *result;
+}
+
+Array MatrixRank(const Array& a, std::optional<double> tol) {
+  if (auto bad = ArrayOps::CheckInputs("matrix_rank", {&a})) return *bad;
+  const std::shared_ptr<Core>& core = CoreOf(a);
+  if (a.ndim() < 2) {
+    return Map("logical_not", Reduce("all", Binary("equal", a, 0), std::nullopt)).Astype(DType::kInt64);
+  }
+  Array s = Svdvals(a);
+  // tol is a float64 operand; the default max(m, n) * eps one has s's dtype.
+  Array limit = tol ? Const(core, *tol, DType::kFloat64)
+                    : Const(core, ScaledEps(s.dtype(), std::max(a.shape()[a.ndim() - 2], a.shape().back())),
+                            s.dtype()) *
+                          Reduce("max", s, std::vector<int64_t>{-1}, true);
+  return Binary("greater", s, limit).Sum(-1);
 }
 
 }  // namespace linalg
@@ -310,19 +661,7 @@ namespace {
 // The axes of an n-dimensional transform (default: all), or an error.
 absl::StatusOr<std::vector<int64_t>> TransformAxes(const Array& a,
                                                    const std::optional<std::vector<int64_t>>& axes) {
-  std::vector<int64_t> out;
-  if (!axes) {
-    for (int64_t d = 0; d < a.ndim(); ++d) out.push_back(d);
-    return out;
-  }
-  for (int64_t ax : *axes) {
-    if (ax < -a.ndim() || ax >= a.ndim()) {
-      return AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ",
-                                    a.ndim()));
-    }
-    out.push_back(ax < 0 ? ax + a.ndim() : ax);
-  }
-  return out;
+  return axes ? NormalizeAxes(a, *axes) : AllAxes(a);
 }
 
 // Applies `one(x, axis)` over `axes`, last axis first (NumPy's order).
@@ -379,6 +718,73 @@ Array Irfft2(const Array& a, const std::string& norm) {
   return Irfftn(a, std::vector<int64_t>{-2, -1}, std::nullopt, norm);
 }
 
+namespace {
+
+// The norm of the opposite direction (an invalid one stays, to be refused).
+std::string SwapDirection(const std::string& norm) {
+  if (norm == "backward") return "forward";
+  if (norm == "forward") return "backward";
+  return norm;
+}
+
+// Rolls `axes` of x by half their length (forward) or back.
+Array Shift(const char* name, const Array& x, const std::optional<std::vector<int64_t>>& axes, bool inverse) {
+  if (auto bad = ArrayOps::CheckInputs(name, {&x})) return *bad;
+  absl::StatusOr<std::vector<int64_t>> ax = TransformAxes(x, axes);
+  if (!ax.ok()) return Refuse(CoreOf(x), name, ax.status());
+  Array r = x;
+  bool copied = false;
+  for (int64_t a : *ax) {
+    const int64_t len = x.shape()[a];
+    if (len == 0) continue;
+    const int64_t shift = ((inverse ? -(len / 2) : len / 2) % len + len) % len;
+    if (shift == 0) continue;
+    // r[i] = x[i - shift]: a take along the axis.
+    std::vector<int64_t> index(len);
+    for (int64_t i = 0; i < len; ++i) index[i] = (i - shift + len) % len;
+    r = Take(r, Upload(CoreOf(x), index), a);
+    copied = true;
+  }
+  return copied ? r : Copy(x);
+}
+
+// NumPy's fftfreq (all) or rfftfreq (non-negative) sample frequencies.
+Array Frequencies(Client* client, const char* name, int64_t n, double d, bool non_negative) {
+  const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client);
+  if (n < 0) return Refuse(core, name, ValueError("negative dimensions are not allowed"));
+  if (n == 0 || d == 0) {
+    return Refuse(core, name,
+                  internal::WithKind(absl::InvalidArgumentError("float division by zero"), "ZeroDivisionError"));
+  }
+  const double val = 1.0 / (static_cast<double>(n) * d);
+  std::vector<double> out;
+  const int64_t positive = non_negative ? n / 2 + 1 : (n - 1) / 2 + 1;
+  for (int64_t i = 0; i < positive; ++i) out.push_back(static_cast<double>(i) * val);
+  if (!non_negative) {
+    for (int64_t i = -(n / 2); i < 0; ++i) out.push_back(static_cast<double>(i) * val);
+  }
+  return client->FromVector(out);
+}
+
+}  // namespace
+
+Array Hfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
+  return Irfft(IsComplex(a.dtype()) ? Conj(a) : a, n, axis, SwapDirection(norm));
+}
+Array Ihfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
+  return Conj(Rfft(a, n, axis, SwapDirection(norm)));
+}
+
+Array Fftfreq(Client* client, int64_t n, double d) { return Frequencies(client, "fftfreq", n, d, false); }
+Array Rfftfreq(Client* client, int64_t n, double d) { return Frequencies(client, "rfftfreq", n, d, true); }
+
+Array Fftshift(const Array& x, std::optional<std::vector<int64_t>> axes) {
+  return Shift("fftshift", x, axes, false);
+}
+Array Ifftshift(const Array& x, std::optional<std::vector<int64_t>> axes) {
+  return Shift("ifftshift", x, axes, true);
+}
+
 }  // namespace fft
 
 namespace random {
@@ -432,11 +838,214 @@ Array Generator::StandardNormal(const Shape& shape, DType dtype) {
 }
 
 Array Generator::Normal(double loc, double scale, const Shape& shape, DType dtype) {
+  if (scale < 0) return Refuse(ArrayOps::CoreOf(*client_), "normal", ValueError("scale < 0"));
   return StandardNormal(shape, dtype) * scale + loc;
 }
 
 Array Generator::Uniform(double low, double high, const Shape& shape, DType dtype) {
+  if (!std::isfinite(high - low)) {
+    return Refuse(ArrayOps::CoreOf(*client_), "uniform",
+                  internal::WithKind(absl::OutOfRangeError("high - low range exceeds valid bounds"),
+                                     "OverflowError"));
+  }
   return Random(shape, dtype) * (high - low) + low;
+}
+
+namespace {
+
+// -log(1 - u): exponential from uniform draws (never log(0)).
+Array ExponentialOf(const Array& u) { return Map("negative", Map("log1p", Map("negative", u))); }
+
+// numpy.searchsorted(cdf, u, side="right") for a sorted host table: binary
+// lifting over the table padded with +inf to a power of two above its size.
+Array SearchRight(Client* client, std::vector<double> cdf, const Array& u) {
+  size_t len = 1;
+  while (len <= cdf.size()) len *= 2;
+  cdf.resize(len, std::numeric_limits<double>::infinity());
+  Array table = client->FromVector(cdf);
+  Array pos = client->Zeros(u.shape(), DType::kInt64);
+  for (int64_t step = static_cast<int64_t>(len) / 2; step > 0; step /= 2) {
+    Array next = pos + step;
+    pos = Where(Binary("less_equal", Take(table, next - 1), u), next, pos);
+  }
+  return pos;
+}
+
+// The running sum of `p` (numpy.cumsum's order).
+std::vector<double> CumSum(const std::vector<double>& p) {
+  std::vector<double> out(p.size());
+  double sum = 0;
+  for (size_t i = 0; i < p.size(); ++i) out[i] = sum += p[i];
+  return out;
+}
+
+// The range of integer (or bool) dtype d.
+std::pair<int64_t, uint64_t> IntegerRange(DType d) {
+  if (d == DType::kBool) return {0, 1};
+  const int bits = 8 * ItemSize(d);
+  if (Kind(d) == DTypeKind::kUnsigned) return {0, bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1};
+  return {bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1)), (uint64_t{1} << (bits - 1)) - 1};
+}
+
+}  // namespace
+
+Array Generator::StandardExponential(const Shape& shape, DType dtype) {
+  return ExponentialOf(Draw("random_uniform", shape, dtype));
+}
+
+Array Generator::Exponential(double scale, const Shape& shape) {
+  if (scale < 0) return Refuse(ArrayOps::CoreOf(*client_), "exponential", ValueError("scale < 0"));
+  return ExponentialOf(Draw("random_uniform", shape, DType::kFloat64)) * scale;
+}
+
+Array Generator::Integers(int64_t low, int64_t high, const Shape& shape, DType dtype, bool endpoint) {
+  const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
+  if (!IsInteger(dtype) && dtype != DType::kBool) {
+    return Refuse(core, "integers", TypeError(absl::StrCat("Unsupported dtype ", DTypeName(dtype), " for integers")));
+  }
+  const auto [lowest, highest] = IntegerRange(dtype);
+  const char* empty = endpoint ? "low > high" : "low >= high";
+  if (!endpoint && high == INT64_MIN) return Refuse(core, "integers", ValueError(empty));
+  const int64_t high_incl = endpoint ? high : high - 1;
+  if (low < lowest) return Refuse(core, "integers", ValueError(absl::StrCat("low is out of bounds for ", DTypeName(dtype))));
+  if (high_incl > 0 && static_cast<uint64_t>(high_incl) > highest) {
+    return Refuse(core, "integers", ValueError(absl::StrCat("high is out of bounds for ", DTypeName(dtype))));
+  }
+  if (low > high_incl) return Refuse(core, "integers", ValueError(empty));
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "integers", s);
+  const uint64_t last = static_cast<uint64_t>(high_incl) - static_cast<uint64_t>(low);  // span - 1
+  Array k;
+  if (last < (uint64_t{1} << 53)) {
+    const double span = static_cast<double>(last) + 1;
+    Array u = Draw("random_uniform", shape, DType::kFloat64);
+    if (!u.ok()) return u;
+    k = Binary("minimum", Map("floor", u * span), span - 1).Astype(DType::kInt64);
+  } else {
+    // Two 32-bit halves, reduced modulo the span (bias below 2^-64 * span).
+    constexpr double k32 = 4294967296.0;
+    Array high32 = Map("floor", Draw("random_uniform", shape, DType::kFloat64) * k32);
+    Array low32 = Map("floor", Draw("random_uniform", shape, DType::kFloat64) * k32);
+    k = Binary("left_shift", high32.Astype(DType::kUInt64), Const(core, 32, DType::kUInt64)) +
+        low32.Astype(DType::kUInt64);
+    if (last != UINT64_MAX) k = Binary("remainder", k, Const(core, last + 1, DType::kUInt64));
+  }
+  if (low == 0) return k.Astype(dtype);
+  if (Kind(dtype) == DTypeKind::kUnsigned || low > 0) {
+    return (k.Astype(DType::kUInt64) + Const(core, static_cast<uint64_t>(low), DType::kUInt64)).Astype(dtype);
+  }
+  return (k.Astype(DType::kInt64) + Const(core, low, DType::kInt64)).Astype(dtype);
+}
+
+Array Generator::Poisson(double lam, const Shape& shape) {
+  const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
+  if (!(lam >= 0)) return Refuse(core, "poisson", ValueError("lam < 0 or lam is NaN"));
+  if (lam > 1e8) {
+    return Refuse(core, "poisson",
+                  internal::WithKind(absl::UnimplementedError("poisson: lam above 1e8 is not supported"),
+                                     "NotImplementedError"));
+  }
+  Array u = Draw("random_uniform", shape, DType::kFloat64);
+  if (!u.ok()) return u;
+  if (lam == 0) return client_->Zeros(shape, DType::kInt64);
+  // The CDF over lam +- 40 sd + 40; values outside have probability < 1e-300.
+  const double width = 40.0 * std::sqrt(lam) + 40;
+  const int64_t k0 = static_cast<int64_t>(std::max(0.0, std::floor(lam - width)));
+  const int64_t k1 = static_cast<int64_t>(std::ceil(lam + width));
+  std::vector<double> pmf;
+  for (int64_t k = k0; k <= k1; ++k) {
+    const double kf = static_cast<double>(k);
+    pmf.push_back(std::exp(kf * std::log(lam) - lam - std::lgamma(kf + 1)));
+  }
+  return Binary("minimum", SearchRight(client_, CumSum(pmf), u), k1 - k0) + k0;
+}
+
+Array Generator::Permutation(int64_t n) {
+  if (n < 0) return Refuse(ArrayOps::CoreOf(*client_), "permutation", ValueError("negative dimensions are not allowed"));
+  Array keys = Draw("random_uniform", {n}, DType::kFloat64);
+  return Apply("argsort", {&keys}, DType::kInt64, {n});
+}
+
+Array Generator::Permutation(const Array& x, int64_t axis) {
+  if (auto bad = ArrayOps::CheckInputs("permutation", {&x})) return *bad;
+  if (x.ndim() == 0) {
+    return Refuse(CoreOf(x), "permutation", AxisError("x must be an integer or at least 1-dimensional"));
+  }
+  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(x, {axis});
+  if (!ax.ok()) return Refuse(CoreOf(x), "permutation", ax.status());
+  return Take(x, Permutation(x.shape()[(*ax)[0]]), (*ax)[0]);
+}
+
+void Generator::Shuffle(const Array& x, int64_t axis) {
+  if (ArrayOps::CheckInputs("shuffle", {&x})) return;  // x's own error is reported already
+  if (x.ndim() == 0) {
+    Refuse(CoreOf(x), "shuffle", TypeError("len() of unsized object"));
+    return;
+  }
+  Array permuted = Permutation(x, axis);
+  if (!permuted.ok()) return;
+  // x[...] = permuted: index item kind 2 is the ellipsis (OPS.md).
+  v1::Op op = MakeOp("setitem", {&x, &permuted});
+  (*op.mutable_attrs())["index"] = IntsAttr({2, 0, 0, 0});
+  ArrayOps::EmitMany(CoreOf(x), std::move(op), {});
+}
+
+Array Generator::ChoiceIndices(const char* name, int64_t n, const Shape& shape, bool replace,
+                               const std::optional<std::vector<double>>& p) {
+  const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, name, s);
+  const int64_t k = ShapeSize(shape);
+  if (n == 0 && k > 0) return Refuse(core, name, ValueError("a cannot be empty unless no samples are taken"));
+  if (p) {
+    if (static_cast<int64_t>(p->size()) != n) return Refuse(core, name, ValueError("a and p must have same size"));
+    double sum = 0;
+    for (double v : *p) {
+      if (v < 0) return Refuse(core, name, ValueError("probabilities are not non-negative"));
+      sum += v;
+    }
+    if (!(std::abs(sum - 1.0) <= std::sqrt(std::numeric_limits<double>::epsilon()))) {
+      return Refuse(core, name, ValueError("probabilities do not sum to 1"));
+    }
+  }
+  if (replace) {
+    if (!p) return n > 0 ? Integers(0, n, shape) : client_->Zeros(shape, DType::kInt64);
+    std::vector<double> cdf = CumSum(*p);
+    const double total = cdf.back();
+    for (double& v : cdf) v /= total;
+    Array u = Draw("random_uniform", shape, DType::kFloat64);
+    return Binary("minimum", SearchRight(client_, std::move(cdf), u), n - 1);
+  }
+  if (k > n) {
+    return Refuse(core, name, ValueError("Cannot take a larger sample than population when replace is False"));
+  }
+  if (p && std::count_if(p->begin(), p->end(), [](double v) { return v != 0; }) < k) {
+    return Refuse(core, name, ValueError("Fewer non-zero entries in p than size"));
+  }
+  Array keys = Draw("random_uniform", {n}, DType::kFloat64);
+  // With p: an exponential race, -log(U) / p, smallest first (p = 0: never).
+  if (p) keys = ExponentialOf(keys) / client_->FromVector(*p);
+  Array order = Apply("argsort", {&keys}, DType::kInt64, {n});
+  // order[:k]: index item kind 1 is a slice, INT64_MIN an omitted bound (OPS.md).
+  Array first = Apply("slice", {&order}, DType::kInt64, {k}, {{"index", IntsAttr({1, INT64_MIN, k, INT64_MIN})}});
+  return first.Reshape(shape);
+}
+
+Array Generator::Choice(int64_t n, const Shape& shape, bool replace, const std::optional<std::vector<double>>& p) {
+  if (n < 0) {
+    return Refuse(ArrayOps::CoreOf(*client_), "choice",
+                  ValueError("a must be a positive integer unless no samples are taken"));
+  }
+  return ChoiceIndices("choice", n, shape, replace, p);
+}
+
+Array Generator::Choice(const Array& a, const Shape& shape, bool replace, const std::optional<std::vector<double>>& p,
+                        int64_t axis) {
+  if (auto bad = ArrayOps::CheckInputs("choice", {&a})) return *bad;
+  if (a.ndim() == 0) {
+    return Refuse(CoreOf(a), "choice", ValueError("a must be a sequence or an integer, not a 0-d array"));
+  }
+  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(a, {axis});
+  if (!ax.ok()) return Refuse(CoreOf(a), "choice", ax.status());
+  return Take(a, ChoiceIndices("choice", a.shape()[(*ax)[0]], shape, replace, p), (*ax)[0]);
 }
 
 }  // namespace random

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "arrayd/client.h"
@@ -62,6 +64,65 @@ struct EighResult {
 // uplo: "L" or "U", the triangle that is read.
 EighResult Eigh(const Array& a, const std::string& uplo = "L");
 Array Eigvalsh(const Array& a, const std::string& uplo = "L");
+struct EigResult {
+  Array eigenvalues;
+  Array eigenvectors;  // columns, unit norm
+};
+// General square matrices. As NumPy: complex results for complex input;
+// for real input, real results when every eigenvalue is real, else complex.
+// That rule reads the eigenvalues back: Eig and Eigvals of real input are
+// sync points, and an error found then (a LinAlgError for infs or NaNs) is
+// carried by the results.
+EigResult Eig(const Array& a);
+Array Eigvals(const Array& a);
+
+// numpy.linalg.norm's ord: None (the default: 2-norm of vectors, Frobenius
+// of matrices), a number (including +-infinity) or "fro", "f", "nuc".
+class NormOrder {
+ public:
+  NormOrder() = default;
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+  NormOrder(T p) : number_(static_cast<double>(p)) {}  // NOLINT: norm(x, 2)
+  NormOrder(const char* name) : name_(name) {}         // NOLINT: norm(x, "fro")
+  NormOrder(std::string name) : name_(std::move(name)) {}  // NOLINT
+
+  bool is_none() const { return !number_ && name_.empty(); }
+  // Set when ord is a number.
+  const std::optional<double>& number() const { return number_; }
+  // Set (non-empty) when ord is a name.
+  const std::string& name() const { return name_; }
+
+ private:
+  std::optional<double> number_;
+  std::string name_;
+};
+// numpy.linalg.norm: axis nullopt is every axis (then ord must suit 1-D or
+// 2-D input), one axis a vector norm, two axes a matrix norm (ord None,
+// "fro", "nuc", +-1, +-2, +-inf). Integers compute in float64; the result is
+// real. ValueError for an ord that does not suit the axes.
+Array Norm(const Array& x, const NormOrder& ord = {},
+           std::optional<std::vector<int64_t>> axis = std::nullopt, bool keepdims = false);
+// The pseudo-inverse (..., n, m) from the SVD: singular values at most
+// rcond times the largest count as zero.
+Array Pinv(const Array& a, double rcond = 1e-15);
+struct LstsqResult {
+  Array x;          // (n,) or (n, k) as b
+  Array residuals;  // squared 2-norms of b - a x, (k,); empty unless rank == n < m
+  int64_t rank = 0;
+  Array s;  // singular values of a
+};
+// numpy.linalg.lstsq(a (m, n), b (m,) or (m, k), rcond) from the SVD;
+// rcond defaults to eps * max(m, n). A sync point (the rank is a number, and
+// decides the residuals' shape): the error of an invalid input or of a
+// failed op is returned here.
+absl::StatusOr<LstsqResult> Lstsq(const Array& a, const Array& b,
+                                  std::optional<double> rcond = std::nullopt);
+// a to the integer power n by repeated squaring (matmul); n < 0 inverts a
+// first, n == 0 gives identity matrices of a's dtype.
+Array MatrixPower(const Array& a, int64_t n);
+// The number of singular values above tol (default: max(m, n) * eps times
+// the largest), int64 per matrix; for 1-D and 0-d input, 1 unless all zero.
+Array MatrixRank(const Array& a, std::optional<double> tol = std::nullopt);
 
 }  // namespace linalg
 
@@ -96,14 +157,37 @@ Array Ifft2(const Array& a, const std::string& norm = "backward");
 Array Rfft2(const Array& a, const std::string& norm = "backward");
 Array Irfft2(const Array& a, const std::string& norm = "backward");
 
+// The transforms of a Hermitian-symmetric signal: Hfft is the Irfft of the
+// conjugate (real output, length n, default 2 * (m - 1)), Ihfft the
+// conjugate of the Rfft (real input), each with the opposite norm.
+Array Hfft(const Array& a, std::optional<int64_t> n = std::nullopt, int64_t axis = -1,
+           const std::string& norm = "backward");
+Array Ihfft(const Array& a, std::optional<int64_t> n = std::nullopt, int64_t axis = -1,
+            const std::string& norm = "backward");
+
+// The sample frequencies (float64, computed here as NumPy does and
+// uploaded): Fftfreq's n values [0, 1, ..., -1] / (n d), Rfftfreq's
+// n / 2 + 1 non-negative ones. As NumPy: ZeroDivisionError when n == 0 or
+// d == 0, ValueError when n < 0.
+Array Fftfreq(Client* client, int64_t n, double d = 1.0);
+Array Rfftfreq(Client* client, int64_t n, double d = 1.0);
+// Rolls `axes` (default: all) by half their length, moving the zero
+// frequency to the centre; Ifftshift undoes it (they differ for odd lengths).
+Array Fftshift(const Array& x, std::optional<std::vector<int64_t>> axes = std::nullopt);
+Array Ifftshift(const Array& x, std::optional<std::vector<int64_t>> axes = std::nullopt);
+
 }  // namespace fft
 
 namespace random {
 
 // numpy.random.Generator on the server: counter-based Philox4x32-10 streams
 // keyed by the seed exactly as the Python client's default_rng(seed), so a
-// seed gives the same numbers in both clients and on every backend. dtype is
-// float32 or float64 (else the Array carries a TypeError).
+// seed gives the same numbers in both clients and on every backend: each
+// method below draws the same blocks of the stream as its Python namesake
+// and transforms them with the same ops. dtype, where NumPy has it, is
+// float32 or float64 (else the Array carries a TypeError); invalid
+// parameters give NumPy's ValueError and draw nothing. A Generator is used
+// by one thread at a time, as its Client.
 class Generator {
  public:
   Generator(Client* client, uint64_t seed);
@@ -111,12 +195,39 @@ class Generator {
   // Uniform floats in [0, 1).
   Array Random(const Shape& shape, DType dtype = DType::kFloat64);
   Array StandardNormal(const Shape& shape, DType dtype = DType::kFloat64);
+  // scale >= 0.
   Array Normal(double loc, double scale, const Shape& shape, DType dtype = DType::kFloat64);
-  // Uniform floats in [low, high) (rounding may reach high, as in NumPy).
+  // Uniform floats in [low, high) (rounding may reach high, as in NumPy);
+  // OverflowError when high - low is not finite.
   Array Uniform(double low, double high, const Shape& shape, DType dtype = DType::kFloat64);
+  // -log(1 - U), and that times scale (float64, scale >= 0).
+  Array StandardExponential(const Shape& shape, DType dtype = DType::kFloat64);
+  Array Exponential(double scale, const Shape& shape);
+  // Uniform integers in [low, high) ([low, high] with endpoint) of an
+  // integer or bool dtype; ValueError when the range is empty or outside
+  // the dtype's.
+  Array Integers(int64_t low, int64_t high, const Shape& shape, DType dtype = DType::kInt64,
+                 bool endpoint = false);
+  // Poisson(lam) int64 by inversion of the CDF (0 <= lam <= 1e8; above:
+  // NotImplementedError).
+  Array Poisson(double lam, const Shape& shape);
+  // A random permutation of 0 .. n - 1 (int64), or of x along `axis` (a copy).
+  Array Permutation(int64_t n);
+  Array Permutation(const Array& x, int64_t axis = 0);
+  // Permutes x in place along `axis`; errors are reported by Synchronize.
+  void Shuffle(const Array& x, int64_t axis = 0);
+  // Samples of 0 .. n - 1 (int64), or of a along `axis`, with or without
+  // replacement, uniform or with probabilities p (n of them, summing to 1).
+  Array Choice(int64_t n, const Shape& shape, bool replace = true,
+               const std::optional<std::vector<double>>& p = std::nullopt);
+  Array Choice(const Array& a, const Shape& shape, bool replace = true,
+               const std::optional<std::vector<double>>& p = std::nullopt, int64_t axis = 0);
 
  private:
   Array Draw(const char* op, const Shape& shape, DType dtype);
+  // Choice's indices into a population of n.
+  Array ChoiceIndices(const char* name, int64_t n, const Shape& shape, bool replace,
+                      const std::optional<std::vector<double>>& p);
   Client* client_;
   uint64_t key_;
   uint64_t offset_ = 0;  // the next Philox block
