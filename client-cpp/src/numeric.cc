@@ -7,9 +7,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <random>
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "internal.h"
 
 namespace arrayd {
@@ -1046,6 +1049,52 @@ Array Generator::Choice(const Array& a, const Shape& shape, bool replace, const 
   absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(a, {axis});
   if (!ax.ok()) return Refuse(CoreOf(a), "choice", ax.status());
   return Take(a, ChoiceIndices("choice", a.shape()[(*ax)[0]], shape, replace, p), (*ax)[0]);
+}
+
+// The process-wide generator of the legacy functions: bound to the caller's
+// Client for the duration of one call, under a mutex.
+class GlobalGenerator {
+ public:
+  static void Seed(uint64_t seed) {
+    absl::MutexLock lock(&mu_);
+    *Get() = Generator(nullptr, seed);
+  }
+
+  template <typename Draw>
+  static Array Run(Client* client, const Draw& draw) {
+    absl::MutexLock lock(&mu_);
+    Generator& g = *Get();
+    g.client_ = client;
+    Array out = draw(g);
+    g.client_ = nullptr;
+    return out;
+  }
+
+ private:
+  static Generator* Get() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    static Generator* const generator = [] {
+      std::random_device entropy;
+      return new Generator(nullptr, (uint64_t{entropy()} << 32) | entropy());
+    }();
+    return generator;
+  }
+
+  ABSL_CONST_INIT static absl::Mutex mu_;
+};
+
+ABSL_CONST_INIT absl::Mutex GlobalGenerator::mu_(absl::kConstInit);
+
+void Seed(uint64_t seed) { GlobalGenerator::Seed(seed); }
+
+Array Rand(Client* client, const Shape& shape) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Random(shape); });
+}
+Array RandomSample(Client* client, const Shape& shape) { return Rand(client, shape); }
+Array Randn(Client* client, const Shape& shape) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.StandardNormal(shape); });
+}
+Array Randint(Client* client, int64_t low, int64_t high, const Shape& shape, DType dtype) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Integers(low, high, shape, dtype); });
 }
 
 }  // namespace random

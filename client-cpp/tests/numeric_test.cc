@@ -524,5 +524,26 @@ TEST_F(NumericTest, RandomChoiceMatchesThePythonClient) {
   EXPECT_FALSE(client_->Synchronize().ok());
 }
 
+TEST_F(NumericTest, LegacyRandomFunctionsMatchThePythonClient) {
+  // ad.random.seed(3); ad.random.rand(3); ad.random.randint(0, 100, 5); ...
+  random::Seed(3);
+  EXPECT_THAT(Values<double>(random::Rand(client_.get(), {3})),
+              ElementsAre(0.6612603145298255, 0.9446911191851634, 0.35822962135626335));
+  EXPECT_THAT(Values<int64_t>(random::Randint(client_.get(), 0, 100, {5})), ElementsAre(88, 50, 49, 11, 2));
+  EXPECT_THAT(Values<double>(random::Randn(client_.get(), {2})),
+              Pointwise(DoubleNear(1e-15), std::vector<double>{-0.2713519534973819, 1.4497836263543686}));
+  EXPECT_THAT(Values<double>(random::RandomSample(client_.get(), {2})),
+              ElementsAre(0.671441969845617, 0.949366900857127));
+  // The stream is shared by every Client.
+  auto other = Client::Connect(server_->address(), "client_test");
+  ASSERT_TRUE(other.ok()) << other.status();
+  random::Seed(3);
+  EXPECT_THAT(Values<double>(random::Rand(other->get(), {1})), ElementsAre(0.6612603145298255));
+  // A draw takes whole Philox blocks (two float64 each): the next starts at value 2.
+  EXPECT_THAT(Values<double>(random::Rand(client_.get(), {1})), ElementsAre(0.35822962135626335));
+  EXPECT_EQ(Kind(random::Randint(client_.get(), 5, 5, {1}).status()), "ValueError");
+  EXPECT_FALSE(client_->Synchronize().ok());
+}
+
 }  // namespace
 }  // namespace arrayd

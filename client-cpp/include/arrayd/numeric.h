@@ -180,6 +180,8 @@ Array Ifftshift(const Array& x, std::optional<std::vector<int64_t>> axes = std::
 
 namespace random {
 
+class GlobalGenerator;
+
 // numpy.random.Generator on the server: counter-based Philox4x32-10 streams
 // keyed by the seed exactly as the Python client's default_rng(seed), so a
 // seed gives the same numbers in both clients and on every backend: each
@@ -224,6 +226,7 @@ class Generator {
                const std::optional<std::vector<double>>& p = std::nullopt, int64_t axis = 0);
 
  private:
+  friend class GlobalGenerator;  // the legacy functions' generator binds a Client per call
   Array Draw(const char* op, const Shape& shape, DType dtype);
   // Choice's indices into a population of n.
   Array ChoiceIndices(const char* name, int64_t n, const Shape& shape, bool replace,
@@ -232,6 +235,19 @@ class Generator {
   uint64_t key_;
   uint64_t offset_ = 0;  // the next Philox block
 };
+
+// numpy.random's legacy module functions, on one process-wide Generator
+// (keyed from OS entropy until Seed) that every Client and thread shares
+// (calls are serialized). After Seed(s) the calls draw what the Python
+// client's same calls draw after arrayd.random.seed(s).
+void Seed(uint64_t seed);
+// Uniform float64 in [0, 1) (numpy.random.rand and random_sample).
+Array Rand(Client* client, const Shape& shape);
+Array RandomSample(Client* client, const Shape& shape);
+// Standard normal float64 (numpy.random.randn).
+Array Randn(Client* client, const Shape& shape);
+// Integers in [low, high) (numpy.random.randint).
+Array Randint(Client* client, int64_t low, int64_t high, const Shape& shape, DType dtype = DType::kInt64);
 
 }  // namespace random
 
