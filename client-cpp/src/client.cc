@@ -271,15 +271,14 @@ Array Client::FromBytes(DType dtype, const Shape& shape, const void* data, size_
   return ArrayOps::Upload(core_, dtype, shape, data, nbytes);
 }
 
-Array ArrayOps::Upload(const std::shared_ptr<Core>& core, DType dtype, const Shape& shape,
-                       const void* data, size_t nbytes) {
+Array ArrayOps::Upload(const std::shared_ptr<Core>& core, DType dtype, const Shape& shape, const void* data,
+                       size_t nbytes) {
   if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "upload", s);
   const uint64_t want = static_cast<uint64_t>(ShapeSize(shape)) * ItemSize(dtype);
   if (want != nbytes) {
     return Refuse(core, "upload",
-                  ValueError(absl::StrCat(nbytes, " bytes of data for an array of shape ",
-                                          ShapeString(shape), " and dtype ", DTypeName(dtype),
-                                          " (", want, " bytes)")));
+                  ValueError(absl::StrCat(nbytes, " bytes of data for an array of shape ", ShapeString(shape),
+                                          " and dtype ", DTypeName(dtype), " (", want, " bytes)")));
   }
   if (core->closed) {
     return Poisoned(core, absl::FailedPreconditionError("arrayd: the client is closed"), 0);

@@ -256,6 +256,19 @@ inline v1::AttrValue ScalarAttr(const Scalar& s) {
   return v;
 }
 
+// `axes` of an array of `ndim` dimensions, negative ones counted from the
+// end; NumPy's AxisError for one out of range.
+inline absl::StatusOr<std::vector<int64_t>> NormalizeAxes(int64_t ndim, const std::vector<int64_t>& axes) {
+  std::vector<int64_t> out;
+  for (int64_t ax : axes) {
+    if (ax < -ndim || ax >= ndim) {
+      return AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ", ndim));
+    }
+    out.push_back(ax < 0 ? ax + ndim : ax);
+  }
+  return out;
+}
+
 inline absl::Status CheckShape(const Shape& shape) {
   for (int64_t d : shape) {
     if (d < 0) return ValueError("negative dimensions are not allowed");
@@ -349,8 +362,9 @@ class ArrayOps {
 
   // Binary ops whose result is bool: comparisons and logical ops.
   static bool IsPredicate(const std::string& name) {
-    static const char* const kNames[] = {"equal", "not_equal", "less", "less_equal", "greater",
-                                         "greater_equal", "logical_and", "logical_or", "logical_xor"};
+    static const char* const kNames[] = {"equal",       "not_equal",  "less",
+                                         "less_equal",  "greater",    "greater_equal",
+                                         "logical_and", "logical_or", "logical_xor"};
     return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
   }
 
@@ -365,18 +379,13 @@ class ArrayOps {
     v1::Op op;
     op.set_name(name);
     if (axes) {
-      std::vector<int64_t> normalized;
-      for (int64_t ax : *axes) {
-        if (ax < -nd || ax >= nd) {
-          return Refuse(x.core, name,
-                        AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ", nd)));
-        }
-        if (ax < 0) ax += nd;
+      absl::StatusOr<std::vector<int64_t>> normalized = NormalizeAxes(nd, *axes);
+      if (!normalized.ok()) return Refuse(x.core, name, normalized.status());
+      for (int64_t ax : *normalized) {
         if (reduced[ax]) return Refuse(x.core, name, ValueError("duplicate value in 'axis'"));
         reduced[ax] = true;
-        normalized.push_back(ax);
       }
-      (*op.mutable_attrs())["axes"] = IntsAttr(normalized);
+      (*op.mutable_attrs())["axes"] = IntsAttr(*normalized);
     }
     if (keepdims) (*op.mutable_attrs())["keepdims"].set_b(true);
     Shape shape;

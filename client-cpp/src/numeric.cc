@@ -231,17 +231,6 @@ Array Where(const Array& cond, const Array& x, const Array& y) {
   return Apply("where", {&cond, &x, &y}, PromoteTypes(x.dtype(), y.dtype()), std::move(*shape));
 }
 
-// Normalized axes of `a`, or NumPy's AxisError.
-absl::StatusOr<std::vector<int64_t>> NormalizeAxes(const Array& a, const std::vector<int64_t>& axes) {
-  std::vector<int64_t> out;
-  for (int64_t ax : axes) {
-    if (ax < -a.ndim() || ax >= a.ndim()) {
-      return AxisError(absl::StrCat("axis ", ax, " is out of bounds for array of dimension ", a.ndim()));
-    }
-    out.push_back(ax < 0 ? ax + a.ndim() : ax);
-  }
-  return out;
-}
 std::vector<int64_t> AllAxes(const Array& a) {
   std::vector<int64_t> out;
   for (int64_t d = 0; d < a.ndim(); ++d) out.push_back(d);
@@ -396,9 +385,7 @@ Array Solve(const Array& a, const Array& b) {
 
 namespace {
 
-DType ComplexOf(DType t) {
-  return RealOf(t) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
-}
+DType ComplexOf(DType t) { return RealOf(t) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128; }
 
 // NumPy's rule for eig of real input: real results when every eigenvalue's
 // imaginary part is 0, else complex. Reads the eigenvalues' parts back; an
@@ -408,7 +395,8 @@ std::vector<Array> RealIfAllReal(const Array& a, std::vector<Array> r) {
   if (r[0].size() > 0) {
     absl::StatusOr<std::vector<bool>> complex =
         Reduce("any", Binary("not_equal", Imag(r[0]), 0.0), std::nullopt).ToVector<bool>();
-    if (!complex.ok()) return std::vector<Array>(r.size(), ArrayOps::Poisoned(CoreOf(a), complex.status(), 0));
+    if (!complex.ok())
+      return std::vector<Array>(r.size(), ArrayOps::Poisoned(CoreOf(a), complex.status(), 0));
     if ((*complex)[0]) return r;
   }
   for (Array& x : r) x = Copy(Real(x));
@@ -419,16 +407,18 @@ std::vector<Array> RealIfAllReal(const Array& a, std::vector<Array> r) {
 
 EigResult Eig(const Array& a) {
   std::vector<Array> r = MatrixOp("eig", a, true, {}, [&](const Shape& batch, int64_t n, int64_t, DType t) {
-    return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})}, {ComplexOf(t), a.shape()}};
+    return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})},
+                                                {ComplexOf(t), a.shape()}};
   });
   r = RealIfAllReal(a, std::move(r));
   return {r[0], r[1]};
 }
 
 Array Eigvals(const Array& a) {
-  std::vector<Array> r = MatrixOp("eigvals", a, true, {}, [](const Shape& batch, int64_t n, int64_t, DType t) {
-    return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})}};
-  });
+  std::vector<Array> r =
+      MatrixOp("eigvals", a, true, {}, [](const Shape& batch, int64_t n, int64_t, DType t) {
+        return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})}};
+      });
   return RealIfAllReal(a, {r[0]})[0];
 }
 
@@ -448,7 +438,7 @@ Array Norm(const Array& x_in, const NormOrder& ord, std::optional<std::vector<in
     }
     axis = AllAxes(x);
   }
-  absl::StatusOr<std::vector<int64_t>> axes = NormalizeAxes(x, *axis);
+  absl::StatusOr<std::vector<int64_t>> axes = NormalizeAxes(x.ndim(), *axis);
   if (!axes.ok()) return Refuse(core, "norm", axes.status());
   if (axes->size() == 1) {
     if (!name.empty()) {
@@ -604,13 +594,9 @@ Array Transform(const char* name, Kind kind, bool inverse, const Array& a,
                 std::optional<int64_t> n, int64_t axis, const std::string& norm) {
   if (auto bad = ArrayOps::CheckInputs(name, {&a})) return *bad;
   const std::shared_ptr<Core>& core = ArrayOps::State(a)->core;
-  const int nd = a.ndim();
-  if (axis < -nd || axis >= nd || nd == 0) {
-    return Refuse(core, name,
-                            AxisError(absl::StrCat("axis ", axis,
-                                                             " is out of bounds for array of dimension ", nd)));
-  }
-  if (axis < 0) axis += nd;
+  absl::StatusOr<std::vector<int64_t>> axes = NormalizeAxes(a.ndim(), {axis});
+  if (!axes.ok()) return Refuse(core, name, axes.status());
+  axis = (*axes)[0];
   if (norm != "backward" && norm != "ortho" && norm != "forward") {
     return Refuse(core, name,
                             ValueError(absl::StrCat(
@@ -664,7 +650,7 @@ namespace {
 // The axes of an n-dimensional transform (default: all), or an error.
 absl::StatusOr<std::vector<int64_t>> TransformAxes(const Array& a,
                                                    const std::optional<std::vector<int64_t>>& axes) {
-  return axes ? NormalizeAxes(a, *axes) : AllAxes(a);
+  return axes ? NormalizeAxes(a.ndim(), *axes) : AllAxes(a);
 }
 
 // Applies `one(x, axis)` over `axes`, last axis first (NumPy's order).
@@ -756,8 +742,9 @@ Array Frequencies(Client* client, const char* name, int64_t n, double d, bool no
   const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client);
   if (n < 0) return Refuse(core, name, ValueError("negative dimensions are not allowed"));
   if (n == 0 || d == 0) {
-    return Refuse(core, name,
-                  internal::WithKind(absl::InvalidArgumentError("float division by zero"), "ZeroDivisionError"));
+    return Refuse(
+        core, name,
+        internal::WithKind(absl::InvalidArgumentError("float division by zero"), "ZeroDivisionError"));
   }
   const double val = 1.0 / (static_cast<double>(n) * d);
   std::vector<double> out;
@@ -847,9 +834,9 @@ Array Generator::Normal(double loc, double scale, const Shape& shape, DType dtyp
 
 Array Generator::Uniform(double low, double high, const Shape& shape, DType dtype) {
   if (!std::isfinite(high - low)) {
-    return Refuse(ArrayOps::CoreOf(*client_), "uniform",
-                  internal::WithKind(absl::OutOfRangeError("high - low range exceeds valid bounds"),
-                                     "OverflowError"));
+    return Refuse(
+        ArrayOps::CoreOf(*client_), "uniform",
+        internal::WithKind(absl::OutOfRangeError("high - low range exceeds valid bounds"), "OverflowError"));
   }
   return Random(shape, dtype) * (high - low) + low;
 }
@@ -904,13 +891,15 @@ Array Generator::Exponential(double scale, const Shape& shape) {
 Array Generator::Integers(int64_t low, int64_t high, const Shape& shape, DType dtype, bool endpoint) {
   const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
   if (!IsInteger(dtype) && dtype != DType::kBool) {
-    return Refuse(core, "integers", TypeError(absl::StrCat("Unsupported dtype ", DTypeName(dtype), " for integers")));
+    return Refuse(core, "integers",
+                  TypeError(absl::StrCat("Unsupported dtype ", DTypeName(dtype), " for integers")));
   }
   const auto [lowest, highest] = IntegerRange(dtype);
   const char* empty = endpoint ? "low > high" : "low >= high";
   if (!endpoint && high == INT64_MIN) return Refuse(core, "integers", ValueError(empty));
   const int64_t high_incl = endpoint ? high : high - 1;
-  if (low < lowest) return Refuse(core, "integers", ValueError(absl::StrCat("low is out of bounds for ", DTypeName(dtype))));
+  if (low < lowest)
+    return Refuse(core, "integers", ValueError(absl::StrCat("low is out of bounds for ", DTypeName(dtype))));
   if (high_incl > 0 && static_cast<uint64_t>(high_incl) > highest) {
     return Refuse(core, "integers", ValueError(absl::StrCat("high is out of bounds for ", DTypeName(dtype))));
   }
@@ -963,7 +952,9 @@ Array Generator::Poisson(double lam, const Shape& shape) {
 }
 
 Array Generator::Permutation(int64_t n) {
-  if (n < 0) return Refuse(ArrayOps::CoreOf(*client_), "permutation", ValueError("negative dimensions are not allowed"));
+  if (n < 0)
+    return Refuse(ArrayOps::CoreOf(*client_), "permutation",
+                  ValueError("negative dimensions are not allowed"));
   Array keys = Draw("random_uniform", {n}, DType::kFloat64);
   return Apply("argsort", {&keys}, DType::kInt64, {n});
 }
@@ -973,7 +964,7 @@ Array Generator::Permutation(const Array& x, int64_t axis) {
   if (x.ndim() == 0) {
     return Refuse(CoreOf(x), "permutation", AxisError("x must be an integer or at least 1-dimensional"));
   }
-  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(x, {axis});
+  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(x.ndim(), {axis});
   if (!ax.ok()) return Refuse(CoreOf(x), "permutation", ax.status());
   return Take(x, Permutation(x.shape()[(*ax)[0]]), (*ax)[0]);
 }
@@ -999,7 +990,8 @@ Array Generator::ChoiceIndices(const char* name, int64_t n, const Shape& shape, 
   const int64_t k = ShapeSize(shape);
   if (n == 0 && k > 0) return Refuse(core, name, ValueError("a cannot be empty unless no samples are taken"));
   if (p) {
-    if (static_cast<int64_t>(p->size()) != n) return Refuse(core, name, ValueError("a and p must have same size"));
+    if (static_cast<int64_t>(p->size()) != n)
+      return Refuse(core, name, ValueError("a and p must have same size"));
     double sum = 0;
     for (double v : *p) {
       if (v < 0) return Refuse(core, name, ValueError("probabilities are not non-negative"));
@@ -1018,7 +1010,8 @@ Array Generator::ChoiceIndices(const char* name, int64_t n, const Shape& shape, 
     return Binary("minimum", SearchRight(client_, std::move(cdf), u), n - 1);
   }
   if (k > n) {
-    return Refuse(core, name, ValueError("Cannot take a larger sample than population when replace is False"));
+    return Refuse(core, name,
+                  ValueError("Cannot take a larger sample than population when replace is False"));
   }
   if (p && std::count_if(p->begin(), p->end(), [](double v) { return v != 0; }) < k) {
     return Refuse(core, name, ValueError("Fewer non-zero entries in p than size"));
@@ -1028,11 +1021,13 @@ Array Generator::ChoiceIndices(const char* name, int64_t n, const Shape& shape, 
   if (p) keys = ExponentialOf(keys) / client_->FromVector(*p);
   Array order = Apply("argsort", {&keys}, DType::kInt64, {n});
   // order[:k]: index item kind 1 is a slice, INT64_MIN an omitted bound (OPS.md).
-  Array first = Apply("slice", {&order}, DType::kInt64, {k}, {{"index", IntsAttr({1, INT64_MIN, k, INT64_MIN})}});
+  Array first =
+      Apply("slice", {&order}, DType::kInt64, {k}, {{"index", IntsAttr({1, INT64_MIN, k, INT64_MIN})}});
   return first.Reshape(shape);
 }
 
-Array Generator::Choice(int64_t n, const Shape& shape, bool replace, const std::optional<std::vector<double>>& p) {
+Array Generator::Choice(int64_t n, const Shape& shape, bool replace,
+                        const std::optional<std::vector<double>>& p) {
   if (n < 0) {
     return Refuse(ArrayOps::CoreOf(*client_), "choice",
                   ValueError("a must be a positive integer unless no samples are taken"));
@@ -1040,13 +1035,13 @@ Array Generator::Choice(int64_t n, const Shape& shape, bool replace, const std::
   return ChoiceIndices("choice", n, shape, replace, p);
 }
 
-Array Generator::Choice(const Array& a, const Shape& shape, bool replace, const std::optional<std::vector<double>>& p,
-                        int64_t axis) {
+Array Generator::Choice(const Array& a, const Shape& shape, bool replace,
+                        const std::optional<std::vector<double>>& p, int64_t axis) {
   if (auto bad = ArrayOps::CheckInputs("choice", {&a})) return *bad;
   if (a.ndim() == 0) {
     return Refuse(CoreOf(a), "choice", ValueError("a must be a sequence or an integer, not a 0-d array"));
   }
-  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(a, {axis});
+  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(a.ndim(), {axis});
   if (!ax.ok()) return Refuse(CoreOf(a), "choice", ax.status());
   return Take(a, ChoiceIndices("choice", a.shape()[(*ax)[0]], shape, replace, p), (*ax)[0]);
 }

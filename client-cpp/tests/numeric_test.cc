@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "client_fixture.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "client_fixture.h"
 
 namespace arrayd {
 namespace {
@@ -250,13 +250,16 @@ TEST_F(NumericTest, NormOfVectorsAndMatrices) {
   EXPECT_THAT(norm(inf, std::vector<int64_t>{1, 0}), ElementsAre(DoubleNear(9, 1e-12)));
   // Vector norms along an axis.
   const std::vector<int64_t> rows{1};
-  EXPECT_THAT(norm({}, rows), Pointwise(DoubleNear(1e-12), std::vector<double>{3.7416573867739413, 8.774964387392123}));
+  EXPECT_THAT(norm({}, rows),
+              Pointwise(DoubleNear(1e-12), std::vector<double>{3.7416573867739413, 8.774964387392123}));
   EXPECT_THAT(norm(0, rows), ElementsAre(3, 3));
   EXPECT_THAT(norm(1, rows), ElementsAre(6, 15));
   EXPECT_THAT(norm(inf, rows), ElementsAre(3, 6));
   EXPECT_THAT(norm(-inf, rows), ElementsAre(1, 4));
-  EXPECT_THAT(norm(3, rows), Pointwise(DoubleNear(1e-12), std::vector<double>{3.3019272488946263, 7.398636222991409}));
-  EXPECT_THAT(norm(0.5, rows), Pointwise(DoubleNear(1e-11), std::vector<double>{17.191508225450303, 44.69668203123519}));
+  EXPECT_THAT(norm(3, rows),
+              Pointwise(DoubleNear(1e-12), std::vector<double>{3.3019272488946263, 7.398636222991409}));
+  EXPECT_THAT(norm(0.5, rows),
+              Pointwise(DoubleNear(1e-11), std::vector<double>{17.191508225450303, 44.69668203123519}));
   EXPECT_THAT(norm(1, std::vector<int64_t>{0}), ElementsAre(5, 7, 9));
   EXPECT_EQ(linalg::Norm(x, 3, rows, /*keepdims=*/true).shape(), (Shape{2, 1}));
   EXPECT_EQ(linalg::Norm(x, "nuc", std::vector<int64_t>{0, 1}, true).shape(), (Shape{1, 1}));
@@ -265,7 +268,8 @@ TEST_F(NumericTest, NormOfVectorsAndMatrices) {
   Array z = client_->FromVector(std::vector<std::complex<float>>{{3, 4}, {1, -1}});
   EXPECT_EQ(linalg::Norm(z).dtype(), DType::kFloat32);
   EXPECT_THAT(Values<float>(linalg::Norm(z)), ElementsAre(::testing::FloatNear(5.196152422706632f, 1e-5f)));
-  EXPECT_THAT(Values<double>(linalg::Norm(client_->Arange(4))), ElementsAre(DoubleNear(3.7416573867739413, 1e-12)));
+  EXPECT_THAT(Values<double>(linalg::Norm(client_->Arange(4))),
+              ElementsAre(DoubleNear(3.7416573867739413, 1e-12)));
   // Orders that do not suit the axes.
   EXPECT_EQ(Kind(linalg::Norm(x, "fro", rows).status()), "ValueError");
   EXPECT_EQ(Kind(linalg::Norm(x, 3).status()), "ValueError");
@@ -280,13 +284,15 @@ TEST_F(NumericTest, PinvAndMatrixRank) {
   Array a = Matrix({1, 2, 3, 4, 5, 7}, 3, 2);
   Array p = linalg::Pinv(a);
   EXPECT_EQ(p.shape(), (Shape{2, 3}));
-  EXPECT_THAT(Values<double>(p), Pointwise(DoubleNear(1e-12), std::vector<double>{-2.0714285714285707, 0.7857142857142864,
-                                                                                   0.14285714285714238, 1.4999999999999996,
-                                                                                   -0.5000000000000006, 0}));
+  EXPECT_THAT(Values<double>(p),
+              Pointwise(DoubleNear(1e-12),
+                        std::vector<double>{-2.0714285714285707, 0.7857142857142864, 0.14285714285714238,
+                                            1.4999999999999996, -0.5000000000000006, 0}));
   Array p32 = linalg::Pinv(a.Astype(DType::kFloat32));
   EXPECT_EQ(p32.dtype(), DType::kFloat32);
-  EXPECT_THAT(Values<float>(p32), Pointwise(::testing::FloatNear(1e-5f),
-                                            std::vector<float>{-2.0714285f, 0.78571427f, 0.14285715f, 1.5f, -0.5f, 0}));
+  EXPECT_THAT(Values<float>(p32),
+              Pointwise(::testing::FloatNear(1e-5f),
+                        std::vector<float>{-2.0714285f, 0.78571427f, 0.14285715f, 1.5f, -0.5f, 0}));
   EXPECT_EQ(linalg::Pinv(client_->Zeros({0, 3})).shape(), (Shape{3, 0}));
   Array deficient = Matrix({1, 2, 2, 4, 3, 6}, 3, 2);
   EXPECT_THAT(Values<int64_t>(linalg::MatrixRank(deficient)), ElementsAre(1));
@@ -306,20 +312,23 @@ TEST_F(NumericTest, PinvAndMatrixRank) {
 
 TEST_F(NumericTest, Lstsq) {
   Array a = Matrix({1, 0, 1, 1, 1, 2, 1, 3}, 4, 2);
-  absl::StatusOr<linalg::LstsqResult> r = linalg::Lstsq(a, client_->FromVector(std::vector<double>{1, 2, 2, 4}));
+  absl::StatusOr<linalg::LstsqResult> r =
+      linalg::Lstsq(a, client_->FromVector(std::vector<double>{1, 2, 2, 4}));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->x.shape(), (Shape{2}));
   EXPECT_THAT(Values<double>(r->x), Pointwise(DoubleNear(1e-12), std::vector<double>{0.9, 0.9}));
   EXPECT_THAT(Values<double>(r->residuals), ElementsAre(DoubleNear(0.7, 1e-12)));
   EXPECT_EQ(r->rank, 2);
-  EXPECT_THAT(Values<double>(r->s), Pointwise(DoubleNear(1e-12), std::vector<double>{4.10003044816824, 1.0907567666961069}));
+  EXPECT_THAT(Values<double>(r->s),
+              Pointwise(DoubleNear(1e-12), std::vector<double>{4.10003044816824, 1.0907567666961069}));
   // Rank deficient: the minimum-norm solution and no residuals.
   r = linalg::Lstsq(Matrix({1, 2, 2, 4, 3, 6}, 3, 2), Matrix({1, 0, 2, 1, 3, 1}, 3, 2));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rank, 1);
   EXPECT_EQ(r->residuals.shape(), (Shape{0}));
-  EXPECT_THAT(Values<double>(r->x), Pointwise(DoubleNear(1e-12), std::vector<double>{0.2, 0.07142857142857142, 0.4,
-                                                                                      0.14285714285714288}));
+  EXPECT_THAT(
+      Values<double>(r->x),
+      Pointwise(DoubleNear(1e-12), std::vector<double>{0.2, 0.07142857142857142, 0.4, 0.14285714285714288}));
   // Bad input is returned at once.
   r = linalg::Lstsq(client_->Ones({3}), client_->Ones({3}));
   EXPECT_EQ(Kind(r.status()), "LinAlgError");
@@ -348,7 +357,8 @@ TEST_F(NumericTest, MatrixPower) {
   EXPECT_EQ(Kind(linalg::MatrixPower(client_->Ones({2, 3}), 2).status()), "LinAlgError");
   EXPECT_FALSE(client_->Synchronize().ok());
   // A singular matrix to a negative power: the server's LinAlgError.
-  absl::StatusOr<std::vector<double>> singular = linalg::MatrixPower(Matrix({1, 2, 2, 4}, 2, 2), -1).ToVector<double>();
+  absl::StatusOr<std::vector<double>> singular =
+      linalg::MatrixPower(Matrix({1, 2, 2, 4}, 2, 2), -1).ToVector<double>();
   EXPECT_EQ(Kind(singular.status()), "LinAlgError");
   EXPECT_TRUE(client_->Synchronize().ok());  // reported once, by the fetch
 }
@@ -388,13 +398,15 @@ TEST_F(NumericTest, HermitianFftsAndFrequencies) {
   Array s = client_->FromVector(std::vector<c128>{1, {2, 1}, {3, -2}, 4});
   Array h = fft::Hfft(s);
   EXPECT_EQ(h.dtype(), DType::kFloat64);
-  EXPECT_THAT(Values<double>(h), Pointwise(DoubleNear(1e-12), std::vector<double>{15.0, -5.732050807568877,
-                                                                                  5.196152422706632, -1.0,
-                                                                                  -5.196152422706632, -2.2679491924311224}));
+  EXPECT_THAT(
+      Values<double>(h),
+      Pointwise(DoubleNear(1e-12), std::vector<double>{15.0, -5.732050807568877, 5.196152422706632, -1.0,
+                                                       -5.196152422706632, -2.2679491924311224}));
   EXPECT_THAT(Values<double>(fft::Hfft(s, 5)),
               Pointwise(DoubleNear(1e-12), std::vector<double>{11.0, -3.06706196532948, 4.597830558515455,
                                                                -5.3617625810156655, -2.1690060121703096}));
-  EXPECT_THAT(Values<double>(fft::Hfft(s, std::nullopt, -1, "ortho"))[0], DoubleNear(6.123724356957946, 1e-12));
+  EXPECT_THAT(Values<double>(fft::Hfft(s, std::nullopt, -1, "ortho"))[0],
+              DoubleNear(6.123724356957946, 1e-12));
   std::vector<c128> ih = Values<c128>(fft::Ihfft(client_->FromVector(std::vector<double>{1, 2, 3, 4, 5})));
   const std::vector<c128> want{{3, 0}, {-0.5, -0.6881909602355867}, {-0.5, -0.1624598481164532}};
   ASSERT_EQ(ih.size(), want.size());
@@ -440,13 +452,16 @@ TEST_F(NumericTest, RandomIntegersMatchThePythonClient) {
   random::Generator g(client_.get(), 42);
   EXPECT_THAT(Values<int64_t>(g.Integers(0, 10, {8})), ElementsAre(2, 6, 8, 7, 3, 7, 8, 5));
   EXPECT_THAT(Values<int8_t>(g.Integers(-5, 5, {6}, DType::kInt8)), ElementsAre(2, 0, -4, 0, -5, 0));
-  EXPECT_THAT(Values<int64_t>(g.Integers(1, 6, {5}, DType::kInt64, /*endpoint=*/true)), ElementsAre(1, 4, 6, 3, 1));
+  EXPECT_THAT(Values<int64_t>(g.Integers(1, 6, {5}, DType::kInt64, /*endpoint=*/true)),
+              ElementsAre(1, 4, 6, 3, 1));
   const int64_t big = int64_t{1} << 62;
-  EXPECT_THAT(Values<int64_t>(g.Integers(-big, big, {4})),
-              ElementsAre(2210196139343348179, -3677418333311830604, 670182970607039052, -1838959563543954271));
+  EXPECT_THAT(
+      Values<int64_t>(g.Integers(-big, big, {4})),
+      ElementsAre(2210196139343348179, -3677418333311830604, 670182970607039052, -1838959563543954271));
   EXPECT_THAT(Values<uint64_t>(g.Integers(0, INT64_MAX, {3}, DType::kUInt64)),
               ElementsAre(757941409525594928u, 3233773188676684270u, 9137779579614278632u));
-  EXPECT_THAT(Values<bool>(g.Integers(0, 2, {6}, DType::kBool)), ElementsAre(true, true, false, true, true, false));
+  EXPECT_THAT(Values<bool>(g.Integers(0, 2, {6}, DType::kBool)),
+              ElementsAre(true, true, false, true, true, false));
   // Bad ranges and dtypes draw nothing.
   EXPECT_EQ(Kind(g.Integers(3, 3, {2}).status()), "ValueError");
   EXPECT_EQ(Kind(g.Integers(0, 300, {2}, DType::kUInt8).status()), "ValueError");
@@ -462,14 +477,14 @@ TEST_F(NumericTest, RandomDistributionsMatchThePythonClient) {
               Pointwise(DoubleNear(1e-15), std::vector<double>{0.14164012371174023, 0.9029023945190848,
                                                                1.316490784327525, 0.7988177358928714}));
   EXPECT_THAT(Values<float>(g.StandardExponential({3}, DType::kFloat32)),
-              Pointwise(::testing::FloatNear(1e-6f), std::vector<float>{1.935375690460205f, 0.2623674273490906f,
-                                                                        1.7345011234283447f}));
+              Pointwise(::testing::FloatNear(1e-6f),
+                        std::vector<float>{1.935375690460205f, 0.2623674273490906f, 1.7345011234283447f}));
   EXPECT_THAT(Values<double>(g.Normal(1.0, 2.0, {3})),
-              Pointwise(DoubleNear(1e-14), std::vector<double>{2.496095448564259, 1.0255929453611206,
-                                                               -0.8449500558175842}));
+              Pointwise(DoubleNear(1e-14),
+                        std::vector<double>{2.496095448564259, 1.0255929453611206, -0.8449500558175842}));
   EXPECT_THAT(Values<double>(g.Uniform(-1.0, 3.0, {3})),
-              Pointwise(DoubleNear(1e-15), std::vector<double>{2.1588599208812282, 1.5908777353258543,
-                                                               -0.45796517623027055}));
+              Pointwise(DoubleNear(1e-15),
+                        std::vector<double>{2.1588599208812282, 1.5908777353258543, -0.45796517623027055}));
   random::Generator p(client_.get(), 2024);
   EXPECT_THAT(Values<int64_t>(p.Poisson(3.5, {10})), ElementsAre(3, 3, 5, 3, 6, 6, 2, 3, 5, 2));
   EXPECT_THAT(Values<int64_t>(p.Poisson(0.0, {2})), ElementsAre(0, 0));

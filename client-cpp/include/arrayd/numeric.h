@@ -82,8 +82,8 @@ class NormOrder {
  public:
   NormOrder() = default;
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
-  NormOrder(T p) : number_(static_cast<double>(p)) {}  // NOLINT: norm(x, 2)
-  NormOrder(const char* name) : name_(name) {}         // NOLINT: norm(x, "fro")
+  NormOrder(T p) : number_(static_cast<double>(p)) {}      // NOLINT: norm(x, 2)
+  NormOrder(const char* name) : name_(name) {}             // NOLINT: norm(x, "fro")
   NormOrder(std::string name) : name_(std::move(name)) {}  // NOLINT
 
   bool is_none() const { return !number_ && name_.empty(); }
@@ -100,8 +100,8 @@ class NormOrder {
 // 2-D input), one axis a vector norm, two axes a matrix norm (ord None,
 // "fro", "nuc", +-1, +-2, +-inf). Integers compute in float64; the result is
 // real. ValueError for an ord that does not suit the axes.
-Array Norm(const Array& x, const NormOrder& ord = {},
-           std::optional<std::vector<int64_t>> axis = std::nullopt, bool keepdims = false);
+Array Norm(const Array& x, const NormOrder& ord = {}, std::optional<std::vector<int64_t>> axis = std::nullopt,
+           bool keepdims = false);
 // The pseudo-inverse (..., n, m) from the SVD: singular values at most
 // rcond times the largest count as zero.
 Array Pinv(const Array& a, double rcond = 1e-15);
@@ -115,8 +115,7 @@ struct LstsqResult {
 // rcond defaults to eps * max(m, n). A sync point (the rank is a number, and
 // decides the residuals' shape): the error of an invalid input or of a
 // failed op is returned here.
-absl::StatusOr<LstsqResult> Lstsq(const Array& a, const Array& b,
-                                  std::optional<double> rcond = std::nullopt);
+absl::StatusOr<LstsqResult> Lstsq(const Array& a, const Array& b, std::optional<double> rcond = std::nullopt);
 // a to the integer power n by repeated squaring (matmul); n < 0 inverts a
 // first, n == 0 gives identity matrices of a's dtype.
 Array MatrixPower(const Array& a, int64_t n);
