@@ -57,6 +57,24 @@ def _poll_seconds() -> float:
 
 _SPIN_S = _poll_seconds()
 _CHUNK_BYTES = 4 << 20  # Upload chunk size
+
+
+def _env_bytes(name: str, default: int) -> int:
+    """A byte count from the environment (read at each use, so tests can
+    change it), else ``default``."""
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+# Same-host downloads of at least ARRAYD_SHM_LOAN_MIN_BYTES return a view on
+# a shared memory segment loaned to the result (no client-side copy); all
+# loan segments of a session, loaned or free, stay under
+# ARRAYD_SHM_LOAN_MAX_BYTES. See _LoanPool.
+_LOAN_MIN_BYTES = 64 << 20
+_LOAN_MAX_BYTES = 4 << 30
+
 _START_TIMEOUT_S = 10.0
 
 
@@ -194,6 +212,8 @@ class Session:
         self._wake = threading.Event()
         self._last_send = 0.0  # perf_counter() of the last message sent
         self._arena: _ShmArena | None = None  # shared memory, same host only
+        self._arena_lock = threading.Lock()  # one transfer in the arena at a time
+        self._loans: _LoanPool | None = None  # download segments, same host only
 
         first = pb.ClientMessage()
         first.open.client_name = client_name
@@ -396,20 +416,59 @@ class Session:
 
     def _download_shm(self, handle: int, dtype: np.dtype,
                       shape: tuple[int, ...]) -> np.ndarray:
-        """Large array through the shared memory segment (same host)."""
-        out = np.empty(shape, dtype=dtype)
-        nbytes = out.nbytes
-        arena = self._shm()
-        segment = arena.view(nbytes)
+        """Large array through shared memory (same host): a view on a loaned
+        segment when it is large enough and the pool has room, else copied
+        out of the session's arena."""
+        nbytes = dtype.itemsize
+        for d in shape:
+            nbytes *= d
+        if nbytes >= _env_bytes("ARRAYD_SHM_LOAN_MIN_BYTES", _LOAN_MIN_BYTES):
+            arr = self._download_loan(handle, dtype, shape, nbytes)
+            if arr is not None:
+                return arr
+        with self._arena_lock:
+            out = np.empty(shape, dtype=dtype)
+            arena = self._shm()
+            segment = arena.view(nbytes)
+            self._download_into(handle, arena.path)
+            _parallel_copy(out.reshape(-1).view(np.uint8), segment[:nbytes])
+        return out
+
+    def _download_into(self, handle: int, path: str) -> None:
+        """Has the server write the array's C-order bytes into segment
+        ``path``; raises the op's error (others are deferred)."""
         self.record("download_shm", (handle,), (),
-                    {"segment": arena.path, "offset": 0})
+                    {"segment": path, "offset": 0})
         reply = self._sync()
         for e in reply.errors:
             if e.op == "download_shm":
                 raise from_op_error(e)
         self._deferred.extend(reply.errors)
-        _parallel_copy(out.reshape(-1).view(np.uint8), segment[:nbytes])
-        return out
+
+    def _download_loan(self, handle: int, dtype: np.dtype,
+                       shape: tuple[int, ...], nbytes: int) -> np.ndarray | None:
+        """The array as a view on a segment loaned to it, or None when the
+        pool is at its cap (the caller copies instead)."""
+        if self._loans is None:
+            self._loans = _LoanPool(
+                f"/dev/shm/arrayd-{os.getpid()}-{self.session_id}-loan")
+        pool = self._loans
+        segment, dropped = pool.acquire(
+            nbytes, _env_bytes("ARRAYD_SHM_LOAN_MAX_BYTES", _LOAN_MAX_BYTES))
+        for old in dropped:
+            # Ordered after every op that named it; the server's mapping
+            # outlives the unlink.
+            if not self._closed:
+                self.record("release_shm", (), (), {"segment": old.path})
+            old.remove()
+        if segment is None:
+            return None
+        try:
+            self._download_into(handle, segment.path)
+        except BaseException:
+            pool.give_back(segment)
+            raise
+        return pool.lend(segment, dtype, shape, nbytes)
 
     def upload(self, arr: np.ndarray) -> int:
         """Copies a numpy array into a new handle and returns the handle."""
@@ -426,12 +485,14 @@ class Session:
         if isinstance(self._requests, _LocalStream):
             # Same host: through shared memory, then a sync so that the
             # segment can be reused (upload errors surface at the fetch).
-            arena = self._shm()
-            _parallel_copy(arena.view(arr.nbytes), arr.reshape(-1).view(np.uint8))
-            self.record("upload_shm", (), (h,),
-                        {"segment": arena.path, "offset": 0, "dtype": dt,
-                         "shape": shape})
-            self._deferred.extend(self._sync().errors)
+            with self._arena_lock:
+                arena = self._shm()
+                _parallel_copy(arena.view(arr.nbytes),
+                               arr.reshape(-1).view(np.uint8))
+                self.record("upload_shm", (), (h,),
+                            {"segment": arena.path, "offset": 0, "dtype": dt,
+                             "shape": shape})
+                self._deferred.extend(self._sync().errors)
             return h
         self.flush()
         header = pb.UploadChunk(session_id=self.session_id, handle=h,
@@ -477,6 +538,8 @@ class Session:
         self._requests.put(None)  # ends the request stream (half-close)
         if self._arena is not None:
             self._arena.close()
+        if self._loans is not None:
+            self._loans.close()  # loaned arrays keep their mappings
         # Give the server a moment to end the stream, then tear down.
         done = threading.Event()
         try:
@@ -552,6 +615,162 @@ class _ShmArena:
             os.close(self._fd)
         except OSError:
             pass
+
+
+class _ShmSegment:
+    """One shared memory file of a _LoanPool and the client's mapping of it
+    (the mapping outlives the file's removal)."""
+
+    __slots__ = ("path", "size", "mm")
+
+    def __init__(self, path: str, size: int):
+        import mmap
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            # Allocated now: a full /dev/shm is an OSError here rather than
+            # a SIGBUS when the server or the user touches the page.
+            os.posix_fallocate(fd, 0, size)
+            # Mapped now, so that the result's pages are in this process's
+            # page tables before the user reads them (and stay on reuse).
+            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+            self.mm = mmap.mmap(fd, size, flags=flags)
+        except BaseException:
+            os.close(fd)
+            os.unlink(path)
+            raise
+        os.close(fd)
+        self.path = path
+        self.size = size
+
+    def remove(self) -> None:
+        """Removes the file; unmaps unless an array still uses the mapping."""
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        try:
+            self.mm.close()
+        except BufferError:
+            pass  # still exported: unmapped when the last user goes
+
+
+class _LoanPool:
+    """Shared memory segments loaned to downloaded arrays (same host).
+
+    The server writes an array into a segment and the client returns a numpy
+    view on its mapping of it: no copy on the client. The segment comes back
+    to the free list when the last view of it dies; a later download reuses
+    the smallest free segment that fits. New segments (sizes rounded up to
+    2 MiB) are made while all segments together stay within the cap; free
+    segments are dropped to make room, or when the cap was lowered.
+
+    Thread safety: acquire, give_back and close run in the user's threads
+    under ``_lock``. A loan ends in ``_returned``, a weakref.finalize callback
+    that the garbage collector may run on any thread, even in the middle of
+    acquire on the thread that holds ``_lock`` (a collection can start at any
+    allocation). So it takes no lock and sends nothing: it appends to a deque
+    (atomic), and acquire moves what came back to the free list.
+    """
+
+    _ROUND = 2 << 20
+
+    def __init__(self, prefix: str):
+        self._prefix = prefix
+        self._ids = itertools.count()
+        self._lock = threading.Lock()
+        self._free: list[_ShmSegment] = []
+        self._back: collections.deque[_ShmSegment] = collections.deque()
+        self._closed = False
+        self._paths: set[str] = set()  # all segments, loaned and free
+        self.total_bytes = 0  # all segments, loaned and free
+        self.segments = 0
+
+    def acquire(self, nbytes: int,
+                cap: int) -> tuple[_ShmSegment | None, list[_ShmSegment]]:
+        """A segment of at least ``nbytes`` (None when the cap leaves no
+        room, or when /dev/shm is full), and the free segments dropped from
+        the pool: the caller has the server release them, then removes
+        them."""
+        dropped: list[_ShmSegment] = []
+        with self._lock:
+            if self._closed:
+                return None, dropped
+            back = self._back
+            while back:
+                self._free.append(back.popleft())
+            free = self._free
+            free.sort(key=lambda seg: seg.size)
+            while free and self.total_bytes > cap:  # the cap was lowered
+                dropped.append(free.pop())
+                self._forget(dropped[-1])
+            segment = next((seg for seg in free if seg.size >= nbytes), None)
+            if segment is not None:
+                free.remove(segment)
+            else:
+                size = -(-nbytes // self._ROUND) * self._ROUND
+                loaned = self.total_bytes - sum(seg.size for seg in free)
+                if loaned + size <= cap:
+                    # None of the free ones fits: drop the largest first.
+                    while free and self.total_bytes + size > cap:
+                        dropped.append(free.pop())
+                        self._forget(dropped[-1])
+                    try:
+                        segment = _ShmSegment(
+                            f"{self._prefix}{next(self._ids)}-{id(self):x}",
+                            size)
+                    except OSError:
+                        return None, dropped
+                    self._paths.add(segment.path)
+                    self.total_bytes += size
+                    self.segments += 1
+        return segment, dropped
+
+    def _forget(self, segment: _ShmSegment) -> None:
+        self._paths.discard(segment.path)
+        self.total_bytes -= segment.size
+        self.segments -= 1
+
+    def lend(self, segment: _ShmSegment, dtype: np.dtype,
+             shape: tuple[int, ...], nbytes: int) -> np.ndarray:
+        """A view of ``shape`` on the segment's first ``nbytes``; the
+        segment returns to the pool when the last view of it dies."""
+        # np.frombuffer takes its own buffer export of what it is given, so
+        # a memoryview passed in can die before the array. The flat array
+        # itself is what every view of the result keeps alive: numpy makes
+        # it the base of a reshape, a slice or a view of one (the chain of
+        # bases stops at the first array whose base is no array).
+        flat = np.frombuffer(segment.mm, dtype=dtype,
+                             count=nbytes // dtype.itemsize)
+        weakref.finalize(flat, self._returned, segment).atexit = False
+        return flat.reshape(shape)
+
+    def _returned(self, segment: _ShmSegment) -> None:
+        if not self._closed:
+            self._back.append(segment)
+            if self._closed:  # close() ran in between: not taken back
+                self._back.clear()
+
+    def give_back(self, segment: _ShmSegment) -> None:
+        """Returns a segment that was not lent (its download failed)."""
+        self._returned(segment)
+
+    def close(self) -> None:
+        """Removes every segment's file; arrays on loan keep their mapping,
+        and their segments are not taken back."""
+        with self._lock:
+            self._closed = True
+            free, self._free = self._free, []
+            while self._back:
+                free.append(self._back.popleft())
+            paths, self._paths = self._paths, set()
+        for seg in free:
+            seg.remove()  # unmapped too
+            paths.discard(seg.path)
+        for path in paths:  # on loan
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 class _LocalStream:

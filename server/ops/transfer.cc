@@ -2,6 +2,8 @@
 // client copies its numpy array into the segment and names it in
 // `upload_shm`, or names it in `download_shm` and copies out after the sync.
 // Ordered with the session's other ops, so a download sees every op before.
+// `release_shm` makes the server forget a segment that the client removes
+// (its pool of download segments shrinks).
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -44,6 +46,14 @@ absl::Status RunDownloadShm(OpContext& ctx) {
   return ctx.stream().CopyToHost(x, dst);
 }
 
+absl::Status RunReleaseShm(OpContext& ctx) {
+  if (ctx.shared_memory() == nullptr) {
+    return absl::FailedPreconditionError("shared memory transfers need a session");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(std::string path, ctx.attrs().String("segment"));
+  return ctx.shared_memory()->Release(path);
+}
+
 }  // namespace
 
 void RegisterTransferOps(OpRegistry* r) {
@@ -52,6 +62,9 @@ void RegisterTransferOps(OpRegistry* r) {
   r->Register({"download_shm", 1, 0, {"segment", "offset"},
                "Writes an array's C-order bytes into the client's shared memory segment.",
                RunDownloadShm});
+  r->Register({"release_shm", 0, 0, {"segment"},
+               "Unmaps (and unpins) a shared memory segment that the client removes.",
+               RunReleaseShm});
 }
 
 }  // namespace arrayd

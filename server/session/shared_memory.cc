@@ -25,6 +25,15 @@ void SharedMemoryMap::Unmap(Segment& segment) {
   segment = Segment();
 }
 
+absl::Status SharedMemoryMap::Release(const std::string& path) {
+  auto it = segments_.find(path);
+  if (it == segments_.end()) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(stream_->Synchronize());
+  Unmap(it->second);
+  segments_.erase(it);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<char*> SharedMemoryMap::Map(const std::string& path, uint64_t min_size) {
   Segment& segment = segments_[path];
   if (segment.data != nullptr && segment.size >= min_size) return segment.data;

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "backend/backend.h"
 
@@ -26,6 +27,13 @@ class SharedMemoryMap {
   // mapping (or re-mapping a grown segment) when needed. Only paths
   // /dev/shm/arrayd-* are accepted (ValueError otherwise).
   absl::StatusOr<char*> Map(const std::string& path, uint64_t min_size);
+
+  // Forgets segment `path`: waits for the stream (no copy may still use
+  // the memory), unregisters and unmaps it. A path that is not mapped is
+  // fine (OK, nothing to do). An error of the stream is returned and the
+  // segment stays mapped. The client may unlink the file at once: the
+  // server never maps a path again unless an op names it.
+  absl::Status Release(const std::string& path);
 
  private:
   struct Segment {
