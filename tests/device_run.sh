@@ -73,6 +73,13 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     tee "$out/bench.txt" || status=1
   kill "$pid" 2>/dev/null || echo "the benchmark's server had died: see server-bench.log in logs-$what.tar.gz"
   wait "$pid"
+  # The large kernels in-process (no server) and hand-written variants,
+  # cuRAND and CUB beside them: where a row's gap is kernel, where transport.
+  for b in arrayd_cuda_stream_bench kernel_variants; do
+    [ -x "$bundle/bin/$b" ] || continue
+    echo "==> $b"
+    timeout 120 "$bundle/bin/$b" 2>&1 | grep -v "\[info\]" | tee -a "$out/bench.txt"
+  done
 fi
 if [ "$what" = profile ]; then
   # Latency split (CUDA server, CPU server, CuPy) and per-kernel GPU times
@@ -89,7 +96,8 @@ if [ "$what" = profile ]; then
     kill "$pid"; wait "$pid"
   done
   ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
-  if [ -n "$ncu" ]; then
+  # ARRAYD_NCU=0 skips Nsight Compute (it has listed no kernels of the server there).
+  if [ -n "$ncu" ] && [ "${ARRAYD_NCU:-1}" != 0 ]; then
     prof=(--clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel)
     sock=/tmp/arrayd-prof.sock
     "$ncu" "${prof[@]}" --target-processes all "$bundle/bin/arrayd" --backend cuda \

@@ -48,11 +48,14 @@ _IDLE_S = 0.0002        # an op recorded this long after the last send goes at o
 
 def _poll_seconds() -> float:
     """How long a same-host reply is polled for before a blocking read
-    (ARRAYD_LOCAL_POLL_US, default 50 us; 0 blocks at once)."""
+    (ARRAYD_LOCAL_POLL_US, default 1000 us; 0 blocks at once). A thread
+    woken from a blocking read after a few hundred microseconds of GPU work
+    cost ~100 us on the GPU machine (an idle core's wake-up), so the client
+    spins through short waits as CUDA's own synchronize does."""
     try:
-        return max(0.0, float(os.environ.get("ARRAYD_LOCAL_POLL_US", "50")) * 1e-6)
+        return max(0.0, float(os.environ.get("ARRAYD_LOCAL_POLL_US", "1000")) * 1e-6)
     except ValueError:
-        return 50e-6
+        return 1000e-6
 
 
 _SPIN_S = _poll_seconds()

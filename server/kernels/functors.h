@@ -659,13 +659,27 @@ ARRAYD_HD void SinCosTwoPi(double t, double* s, double* c) {
 #endif
 }
 
+// sqrt(-2 log u), u in (0, 1]. The GPU uses its hardware log2 and rsqrt
+// (a float32 normal costs a third less: tests/bench/kernel_variants.cu):
+// log2's absolute error, ~2^-22, is about two steps of u's 24-bit lattice,
+// so near u = 1 (radius under ~0.01) GPU and host values differ by up to
+// ~3e-4; elsewhere by a few 1e-7 relative.
+ARRAYD_HD float BoxMullerRadius(float u) {
+#if defined(__CUDACC_RTC__)
+  const float l = fmaxf(0.0f, -1.3862943611198906f * __log2f(u));  // -2 ln u
+  return l > 0.0f ? l * rsqrtf(l) : 0.0f;
+#else
+  return sqrtf(-2.0f * logf(u));
+#endif
+}
+
 // Standard normal by Box-Muller: each pair of uniforms (u, t), u in (0, 1],
 // gives the pair sqrt(-2 log u) * (cos a, sin a), a = 2 pi t - pi.
 struct PhiloxNormal {
   ARRAYD_HD void operator()(u64 counter, u64 key, float* out) const {
     Philox4x32 r(counter, key);
     for (int p = 0; p < 4; p += 2) {
-      const float radius = sqrtf(-2.0f * logf(1.0f - r.Uniform24(p)));
+      const float radius = BoxMullerRadius(1.0f - r.Uniform24(p));
       float s, c;
       SinCosTwoPi(r.Uniform24(p + 1), &s, &c);
       out[p] = radius * c;

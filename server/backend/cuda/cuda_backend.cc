@@ -320,10 +320,12 @@ class CudaStream : public Stream {
     char* p = out.data();
     unsigned long long c = counter, k = key;
     void* args[] = {&p, &n, &c, &k};
+    // Philox blocks, kPhiloxBlocksPerThread (4) per thread and step: one
+    // step per thread as tests/bench/kernel_variants.cu measured it.
     const long long blocks = CeilDiv(n, 16 / ItemSize(out.dtype));
     return LaunchKeyed(absl::StrCat(name, "|", static_cast<int>(out.dtype)),
                        [&] { return RandomBody(out.dtype, normal, name); }, name,
-                       std::min(CeilDiv(blocks, kBlockSize), kMaxBlocks), 1, args);
+                       std::min(CeilDiv(blocks, 4 * kBlockSize), kMaxBlocks), 1, args);
   }
 
   absl::Status Copy(const View& src, const View& dst) override {
@@ -657,7 +659,9 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   // elements are reduced). When outputs are too few to fill the GPU, each
   // output is split over `splits` blocks, whose partial results a second
   // kernel combines.
-  const long long target_blocks = 8LL * dev_->sm_count;
+  // 4 blocks per SM: 1% faster than 8 for a 1 GiB sum, as fast as CUB
+  // (tests/bench/kernel_variants.cu, RESULTS.md).
+  const long long target_blocks = 4LL * dev_->sm_count;
   const bool inner_contiguous = rstrides[0][rd - 1] == ItemSize(in.dtype);
   bool block_mode;
   long long splits = 1;

@@ -43,21 +43,36 @@ struct alignas(sizeof(T) * V) Vec {
   T v[V];
 };
 
-// Random streams: thread b writes the values of Philox block counter + b
-// (kernels/functors.h), one vector store when the block is whole.
+// Random streams: the values of Philox block counter + b go to
+// out[b * K, b * K + K) (kernels/functors.h), one vector store when the
+// block is whole. A thread makes four blocks a grid apart per step: four
+// independent Philox chains in flight (tests/bench/kernel_variants.cu).
+template <typename T, int K>
+__device__ __forceinline__ void PhiloxStore(T* out, long long n, long long b, const Vec<T, K>& r) {
+  if ((b + 1) * K <= n) {
+    *reinterpret_cast<Vec<T, K>*>(out + b * K) = r;
+  } else {
+    for (int j = 0; b * K + j < n; ++j) out[b * K + j] = r.v[j];
+  }
+}
+
+const int kPhiloxBlocksPerThread = 4;
+
 template <typename Dist, typename T>
 __device__ __forceinline__ void PhiloxFill(T* out, long long n, unsigned long long counter,
                                            unsigned long long key) {
-  const int K = PhiloxValues<T>::kCount;
+  const int K = PhiloxValues<T>::kCount, J = kPhiloxBlocksPerThread;
   const long long blocks = (n + K - 1) / K;
+  const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < blocks;
-       b += (long long)gridDim.x * blockDim.x) {
-    Vec<T, K> r;
-    Dist()(counter + b, key, r.v);
-    if ((b + 1) * K <= n) {
-      *reinterpret_cast<Vec<T, K>*>(out + b * K) = r;
-    } else {
-      for (int j = 0; b * K + j < n; ++j) out[b * K + j] = r.v[j];
+       b += J * stride) {
+    Vec<T, K> r[J];
+    // All J are computed, even past the end: no branch between the chains.
+#pragma unroll
+    for (int j = 0; j < J; ++j) Dist()(counter + b + j * stride, key, r[j].v);
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+      if (b + j * stride < blocks) PhiloxStore(out, n, b + j * stride, r[j]);
     }
   }
 }
