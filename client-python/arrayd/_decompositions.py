@@ -10,6 +10,7 @@ numpy.linalg.LinAlgError at the next sync.
 from __future__ import annotations
 
 import builtins
+import functools
 import operator
 from typing import Any, NamedTuple
 
@@ -246,12 +247,20 @@ def _complex_of(t: np.dtype) -> np.dtype:
     return np.dtype(np.complex64 if t.char in "fF" else np.complex128)
 
 
+@functools.cache
+def _numpy_eig_always_complex() -> bool:
+    """Whether the installed NumPy's eig of real input with real
+    eigenvalues returns complex arrays (newer NumPy) or real ones."""
+    return np.linalg.eigvals(np.eye(1)).dtype.kind == "c"
+
+
 def _real_if_all_real(t: np.dtype, w: ndarray,
                       *rest: ndarray) -> tuple[ndarray, ...]:
-    """NumPy's rule for eig of real input: real results when every
-    eigenvalue's imaginary part is 0 (a sync: the dtype depends on the
-    values), else complex."""
-    if t.kind == "c" or (w.size and bool(_r.any(w.imag != 0))):
+    """The installed NumPy's rule for eig of real input: always complex,
+    or (older NumPy) real results when every eigenvalue's imaginary part
+    is 0 (a sync: the dtype depends on the values)."""
+    if t.kind == "c" or _numpy_eig_always_complex() or (
+            w.size and bool(_r.any(w.imag != 0))):
         return (w, *rest)
     return (w.real.copy(), *(x.real.copy() for x in rest))
 

@@ -7,6 +7,7 @@ tensordot and kron do (numpy/_core/numeric.py, lib/_shape_base_impl.py).
 from __future__ import annotations
 
 import builtins
+import functools
 import string
 from typing import Any, Sequence
 
@@ -178,6 +179,20 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> ndarray:
     return _r.sum(_m.multiply(a, b), axis=ax)
 
 
+@functools.cache
+def _numpy_cross_takes_2d() -> bool:
+    """Whether the installed NumPy still takes 2-element vectors in cross
+    (deprecated in NumPy 2.0, removed later)."""
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            np.cross([1.0, 0.0], [0.0, 1.0])
+    except ValueError:
+        return False
+    return True
+
+
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: Any = None) -> ndarray:
     """numpy.cross of 3-element vectors (and 2-element ones, whose product
@@ -193,6 +208,10 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"
                          "(dimension must be 2 or 3)")
+    if (na == 2 or nb == 2) and not _numpy_cross_takes_2d():
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, "
+            f"but they are {na} and {nb} dimensional instead.")
     if na == 2 or nb == 2:
         import warnings
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use "

@@ -207,7 +207,12 @@ def test_cross(sa, sb, kw):
     a, b = rng.standard_normal(sa), rng.standard_normal(sb)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        exp = np.cross(a, b, **kw)
+        try:
+            exp = np.cross(a, b, **kw)
+        except ValueError:  # 2-element vectors, in a NumPy that dropped them
+            with pytest.raises(ValueError, match="3-dimensional vectors"):
+                ad.cross(ad.asarray(a), ad.asarray(b), **kw)
+            return
         got = ad.cross(ad.asarray(a), ad.asarray(b), **kw)
     assert got.shape == exp.shape and got.dtype == exp.dtype
     np.testing.assert_allclose(got.get(), exp, rtol=1e-12, atol=1e-12)
