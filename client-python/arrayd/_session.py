@@ -214,6 +214,7 @@ class Session:
             queue.SimpleQueue())
         self._wake = threading.Event()
         self._last_send = 0.0  # perf_counter() of the last message sent
+        self._eager = False  # send the next op at once (see record)
         self._arena: _ShmArena | None = None  # shared memory, same host only
         self._arena_lock = threading.Lock()  # one transfer in the arena at a time
         self._loans: _LoanPool | None = None  # download segments, same host only
@@ -277,9 +278,15 @@ class Session:
             n = len(self._pending.ops)
         if n == 1:
             # After a quiet spell the server may be idle: send the op now
-            # so the device starts at once; ops that follow in a burst
-            # batch behind it (the flusher or a sync sends them).
+            # so the device starts at once, and the next one too (it
+            # reaches the server while its reader still polls, and keeps
+            # the device busy until the rest of a burst, batched behind
+            # them, is sent by the flusher or a sync).
             if time.perf_counter() - self._last_send > _IDLE_S:
+                self._eager = True
+                self.flush()
+            elif self._eager:
+                self._eager = False
                 self.flush()
             else:
                 self._wake.set()
@@ -308,6 +315,7 @@ class Session:
                 return
             if sync is not None:
                 msg.sync.CopyFrom(sync)
+                self._eager = False  # a sync ends the burst
             self._pending = pb.ClientMessage()
             self._requests.put(msg)
             self._last_send = time.perf_counter()
