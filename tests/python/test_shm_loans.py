@@ -163,6 +163,19 @@ def test_cap_falls_back_to_a_copy_and_trims_free_segments(s, monkeypatch):
     npt.assert_array_equal(r5, expect)
 
 
+def test_kept_results_get_new_segments_only_twice(s):
+    a = ad.arange(bulk(s) // 8, dtype="f8")
+    expect = np.arange(bulk(s) // 8, dtype="f8")
+    kept = [a.get() for _ in range(4)]
+    assert [loaned(r) for r in kept] == [True, True, False, False]
+    for r in kept:
+        npt.assert_array_equal(r, expect)
+    assert s._loans.segments == 2
+    del kept[0]
+    r = a.get()  # a segment came back: loaned again, none made
+    assert loaned(r) and s._loans.segments == 2
+
+
 def test_a_full_pool_drops_free_segments_that_do_not_fit(s, monkeypatch):
     small = ad.zeros(bulk(s) // 8, dtype="f8")
     big = ad.ones(bulk(s, 5 * MB) // 8, dtype="f8")
