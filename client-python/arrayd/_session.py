@@ -213,6 +213,9 @@ class Session:
         self._requests: queue.SimpleQueue[pb.ClientMessage | None] = (
             queue.SimpleQueue())
         self._wake = threading.Event()
+        # The flusher ticks while ops come; after a quiet spell it sleeps
+        # until record() wakes it (no wake-up per batch in a busy loop).
+        self._flusher_asleep = False
         self._last_send = 0.0  # perf_counter() of the last message sent
         self._eager = False  # send the next op at once (see record)
         self._arena: _ShmArena | None = None  # shared memory, same host only
@@ -288,7 +291,8 @@ class Session:
             elif self._eager:
                 self._eager = False
                 self.flush()
-            else:
+            elif self._flusher_asleep:
+                self._flusher_asleep = False
                 self._wake.set()
         elif n >= _BATCH_OPS:
             self.flush()
@@ -886,19 +890,40 @@ class _LocalStream:
         self._finish()
 
 
+_FLUSHER_IDLE_TICKS = 50  # ticks with nothing to send before it sleeps
+
+
 def _flusher_main(ref: "weakref.ref[Session]", wake: threading.Event) -> None:
-    """Sends each batch a short delay after its first op was recorded."""
+    """Sends what is pending every _FLUSH_DELAY_S while ops come in (so a
+    batch waits at most that long); after _FLUSHER_IDLE_TICKS quiet ticks
+    it sleeps until record() wakes it. record() appends an op before it
+    reads _flusher_asleep, and the flusher sets it before it looks for
+    pending ops, so no op is left behind by a flusher going to sleep."""
+    quiet = 0
     while True:
-        wake.wait()
-        wake.clear()
+        if quiet >= _FLUSHER_IDLE_TICKS:
+            s = ref()
+            if s is None or s._closed:
+                return
+            s._flusher_asleep = True
+            pending = bool(s._pending.ops)
+            del s
+            if not pending:
+                wake.wait()
+            wake.clear()
+            quiet = 0
+        time.sleep(_FLUSH_DELAY_S)
         s = ref()
         if s is None or s._closed:
             return
-        time.sleep(_FLUSH_DELAY_S)
-        try:
-            s.flush()
-        except Exception:  # never let the flusher die on a transient error
-            pass
+        if s._pending.ops:
+            quiet = 0
+            try:
+                s.flush()
+            except Exception:  # never let the flusher die on a transient error
+                pass
+        else:
+            quiet += 1
         del s
 
 
