@@ -205,13 +205,14 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     a = moveaxis(a, axisa, -1)
     b = moveaxis(b, axisb, -1)
     na, nb = a._shape[-1], b._shape[-1]
-    if na not in (2, 3) or nb not in (2, 3):
+    if not _numpy_cross_takes_2d():
+        if na != 3 or nb != 3:
+            raise ValueError(
+                "Both input arrays must be (arrays of) 3-dimensional vectors, "
+                f"but they are {na} and {nb} dimensional instead.")
+    elif na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"
                          "(dimension must be 2 or 3)")
-    if (na == 2 or nb == 2) and not _numpy_cross_takes_2d():
-        raise ValueError(
-            "Both input arrays must be (arrays of) 3-dimensional vectors, "
-            f"but they are {na} and {nb} dimensional instead.")
     if na == 2 or nb == 2:
         import warnings
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use "

@@ -468,7 +468,8 @@ def test_eig_errors_and_edge_cases():
     with pytest.raises(TypeError):
         ad.linalg.eig(ad.ones((2, 2), dtype="f2"))
     w, v = ad.linalg.eig(ad.zeros((0, 0)))
-    assert w.shape == (0,) and v.shape == (0, 0) and w.dtype == np.float64
+    wn, vn = np.linalg.eig(np.zeros((0, 0)))
+    assert w.shape == (0,) and v.shape == (0, 0) and w.dtype == wn.dtype
     w, v = ad.linalg.eig(ad.zeros((4, 1, 1)) + 3)
     assert w.shape == (4, 1) and (w.get() == 3).all()
     bad = np.eye(3)
