@@ -1056,13 +1056,15 @@ class GlobalGenerator {
   }
 
   template <typename Draw>
-  static Array Run(Client* client, const Draw& draw) {
+  static auto Run(Client* client, const Draw& draw) {
     absl::MutexLock lock(&mu_);
     Generator& g = *Get();
     g.client_ = client;
-    Array out = draw(g);
-    g.client_ = nullptr;
-    return out;
+    struct Unbind {
+      Generator& g;
+      ~Unbind() { g.client_ = nullptr; }
+    } unbind{g};
+    return draw(g);
   }
 
  private:
@@ -1090,6 +1092,30 @@ Array Randn(Client* client, const Shape& shape) {
 }
 Array Randint(Client* client, int64_t low, int64_t high, const Shape& shape, DType dtype) {
   return GlobalGenerator::Run(client, [&](Generator& g) { return g.Integers(low, high, shape, dtype); });
+}
+Array Normal(Client* client, double loc, double scale, const Shape& shape) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Normal(loc, scale, shape); });
+}
+Array Uniform(Client* client, double low, double high, const Shape& shape) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Uniform(low, high, shape); });
+}
+Array Permutation(Client* client, int64_t n) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Permutation(n); });
+}
+Array Permutation(Client* client, const Array& x, int64_t axis) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Permutation(x, axis); });
+}
+void Shuffle(Client* client, const Array& x, int64_t axis) {
+  GlobalGenerator::Run(client, [&](Generator& g) { g.Shuffle(x, axis); });
+}
+Array Choice(Client* client, int64_t n, const Shape& shape, bool replace,
+             const std::optional<std::vector<double>>& p) {
+  return GlobalGenerator::Run(client, [&](Generator& g) { return g.Choice(n, shape, replace, p); });
+}
+Array Choice(Client* client, const Array& a, const Shape& shape, bool replace,
+             const std::optional<std::vector<double>>& p, int64_t axis) {
+  return GlobalGenerator::Run(client,
+                              [&](Generator& g) { return g.Choice(a, shape, replace, p, axis); });
 }
 
 }  // namespace random

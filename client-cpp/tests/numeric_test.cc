@@ -560,5 +560,25 @@ TEST_F(NumericTest, LegacyRandomFunctionsMatchThePythonClient) {
   EXPECT_FALSE(client_->Synchronize().ok());
 }
 
+TEST_F(NumericTest, LegacyDistributionsAndSamplingMatchThePythonClient) {
+  // ad.random.seed(3); normal(1, 2, 2); uniform(-1, 1, 2); permutation(5);
+  // choice(10, 3); shuffle(arange(5)); choice(5, 3, False, p)
+  random::Seed(3);
+  Client* c = client_.get();
+  EXPECT_THAT(Values<double>(random::Normal(c, 1.0, 2.0, {2})),
+              Pointwise(DoubleNear(1e-14), std::vector<double>{-1.7669024674981237, 2.002216335797546}));
+  EXPECT_THAT(Values<double>(random::Uniform(c, -1.0, 1.0, {2})),
+              ElementsAre(-0.2835407572874733, 0.32690591989154094));
+  EXPECT_THAT(Values<int64_t>(random::Permutation(c, 5)), ElementsAre(4, 3, 2, 1, 0));
+  EXPECT_THAT(Values<int64_t>(random::Choice(c, 10, {3})), ElementsAre(6, 7, 6));
+  Array x = c->Arange(5);
+  random::Shuffle(c, x);
+  EXPECT_THAT(Values<int64_t>(x), ElementsAre(2, 0, 3, 1, 4));
+  EXPECT_THAT(Values<int64_t>(random::Choice(c, 5, {3}, false, std::vector<double>{0.1, 0.2, 0.3, 0.2, 0.2})),
+              ElementsAre(3, 4, 0));
+  EXPECT_EQ(Kind(random::Normal(c, 0.0, -1.0, {1}).status()), "ValueError");
+  EXPECT_FALSE(client_->Synchronize().ok());
+}
+
 }  // namespace
 }  // namespace arrayd

@@ -247,6 +247,17 @@ Array RandomSample(Client* client, const Shape& shape);
 Array Randn(Client* client, const Shape& shape);
 // Integers in [low, high) (numpy.random.randint).
 Array Randint(Client* client, int64_t low, int64_t high, const Shape& shape, DType dtype = DType::kInt64);
+// numpy.random.normal and uniform (float64).
+Array Normal(Client* client, double loc, double scale, const Shape& shape);
+Array Uniform(Client* client, double low, double high, const Shape& shape);
+// numpy.random.permutation, shuffle and choice (as Generator's).
+Array Permutation(Client* client, int64_t n);
+Array Permutation(Client* client, const Array& x, int64_t axis = 0);
+void Shuffle(Client* client, const Array& x, int64_t axis = 0);
+Array Choice(Client* client, int64_t n, const Shape& shape, bool replace = true,
+             const std::optional<std::vector<double>>& p = std::nullopt);
+Array Choice(Client* client, const Array& a, const Shape& shape, bool replace = true,
+             const std::optional<std::vector<double>>& p = std::nullopt, int64_t axis = 0);
 
 }  // namespace random
 
