@@ -1,4 +1,5 @@
 // CPU reductions: sum, prod, min, max, all, any along axes, and argmin/argmax.
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -90,6 +91,47 @@ void ReduceOne(ReduceOp op, const View& sub, char* out) {
   *reinterpret_cast<T*>(out) = Cast<T>(acc);
 }
 
+// Sum, prod, min or max over outer axes when the kept elements are
+// contiguous in the input and the output (a C-order matrix summed over
+// axis 0): one pass over the input in memory order, updating a row of
+// accumulators per reduced position (NumPy's order of additions). False
+// when the layout is not that one.
+template <typename T>
+bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& out) {
+  if (op == ReduceOp::kAll || op == ReduceOp::kAny || reduced.size() == 0) return false;
+  std::vector<Strides> strides;
+  const View* views[2] = {&kept, &out};
+  const Shape shape = CollapseDims(views, &strides);
+  const int64_t item = sizeof(T);
+  if (shape.size() != 1 || shape[0] < 2 || strides[0][0] != item || strides[1][0] != item) {
+    return false;
+  }
+  using A = typename Acc<T>::type;
+  const int64_t m = shape[0];
+  std::unique_ptr<A[]> acc(new A[static_cast<size_t>(m)]);  // not vector<bool>
+  bool first = true;
+  auto fold = [&](auto fn) {
+    ForEachElement<1>({&reduced}, [&](const std::array<char*, 1>& p) {
+      const T* row = reinterpret_cast<const T*>(p[0]);
+      if (first) {
+        for (int64_t j = 0; j < m; ++j) acc[j] = Cast<A>(row[j]);
+        first = false;
+        return;
+      }
+      for (int64_t j = 0; j < m; ++j) acc[j] = fn(acc[j], Cast<A>(row[j]));
+    });
+  };
+  switch (op) {
+    case ReduceOp::kSum: fold(kernels::AddOp()); break;
+    case ReduceOp::kProd: fold(kernels::MultiplyOp()); break;
+    case ReduceOp::kMax: fold(kernels::MaximumOp()); break;
+    default: fold(kernels::MinimumOp()); break;
+  }
+  T* o = reinterpret_cast<T*>(out.data());
+  for (int64_t j = 0; j < m; ++j) o[j] = Cast<T>(acc[j]);
+  return true;
+}
+
 }  // namespace
 
 absl::Status CpuReduce(ReduceOp op, const View& in, absl::Span<const int> axes,
@@ -106,6 +148,7 @@ absl::Status CpuReduce(ReduceOp op, const View& in, absl::Span<const int> axes,
   if (out_as_kept.size() == 0) return absl::OkStatus();
   return DispatchDType(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    if (ReduceRows<T>(op, kept, reduced, out_as_kept)) return absl::OkStatus();
     ForEachElement<2>({&kept, &out_as_kept}, [&](const std::array<char*, 2>& p) {
       ReduceOne<T>(op, At(reduced, p[0]), p[1]);
     });
