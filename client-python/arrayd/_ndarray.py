@@ -591,15 +591,17 @@ class ndarray:
         return trace(self, offset, axis1, axis2, dtype, out)
 
     def sort(self, axis: int = -1, kind: Any = None,
-             order: Any = None) -> None:
+             order: Any = None, *, stable: Any = None,
+             descending: bool = False) -> None:
         """Sorts in place (as numpy.ndarray.sort)."""
         from arrayd._sorting import sort
-        self[...] = sort(self, axis, kind, order)
+        self[...] = sort(self, axis, kind, order, descending=descending)
 
     def argsort(self, axis: Any = -1, kind: Any = None,
-                order: Any = None) -> "ndarray":
+                order: Any = None, *, stable: Any = None,
+                descending: bool = False) -> "ndarray":
         from arrayd._sorting import argsort
-        return argsort(self, axis, kind, order)
+        return argsort(self, axis, kind, order, descending=descending)
 
     def partition(self, kth: Any, axis: int = -1, kind: str = "introselect",
                   order: Any = None) -> None:

@@ -39,17 +39,29 @@ def _check_order(order: Any) -> None:
         raise ValueError("Cannot specify order when the array has no fields.")
 
 
+def _flip_order(a: ndarray) -> ndarray:
+    """A key whose ascending order is a's descending one, NaN still last:
+    -a for floats and complex, ~a (a bijection, no overflow) for integers
+    and bools. Applying it twice gives a back."""
+    return _m.negative(a) if a._dtype.kind in "fc" else _m.invert(a)
+
+
 def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
-         stable: Any = None) -> ndarray:
-    """numpy.sort (stable; NaN last; axis None sorts the flattened array)."""
+         stable: Any = None, descending: bool = False) -> ndarray:
+    """numpy.sort (stable; NaN last; axis None sorts the flattened array;
+    descending as NumPy 2.5: equal elements keep their order, NaN last)."""
     _check_order(order)
+    if descending:
+        return _flip_order(_sort_op("sort", _flip_order(_c.ensure(a)), axis))
     return _sort_op("sort", a, axis)
 
 
 def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
-            stable: Any = None) -> ndarray:
-    """numpy.argsort (stable; int64 indices)."""
+            stable: Any = None, descending: bool = False) -> ndarray:
+    """numpy.argsort (stable; int64 indices; descending as in sort)."""
     _check_order(order)
+    if descending:
+        return _sort_op("argsort", _flip_order(_c.ensure(a)), axis)
     return _sort_op("argsort", a, axis)
 
 

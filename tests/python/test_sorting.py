@@ -32,6 +32,46 @@ def test_sort_nan_last_and_method():
     check(ad.sort(ad.zeros((0, 3)), 0), np.sort(np.zeros((0, 3)), 0))
 
 
+@pytest.mark.parametrize("x", [
+    np.array([3.0, np.nan, -1.0, np.inf, 3.0, -0.0, 0.0, np.nan, -np.inf]),
+    np.array([5, -128, 127, 5, 0, -1, 5], dtype=np.int8),
+    np.array([0, 255, 7, 7, 1], dtype=np.uint8),
+    np.array([np.iinfo(np.int64).min, 3, np.iinfo(np.int64).max, 3]),
+    np.array([True, False, True, False]),
+    np.array([1.5, -2.0, 1.5, 0.25], dtype=np.float16)], ids=lambda x: x.dtype.name)
+def test_sort_descending(x):
+    # NumPy 2.5's descending sorts: largest first, NaN still last, equal
+    # elements in their original order. The reference is Python's stable
+    # sort (NumPy < 2.5 has no descending).
+    def key(i):
+        v = x[i].item()
+        return (v != v, -int(v) if isinstance(v, (bool, int)) else -v)
+    order = sorted(range(x.size), key=key)
+    a = ad.asarray(x)
+    check(ad.argsort(a, descending=True), np.array(order, dtype=np.int64))
+    check(ad.sort(a, descending=True), x[order])
+    got = ad.asarray(x)
+    got.sort(descending=True)
+    check(got, x[order])
+    check(ad.asarray(x).argsort(descending=True), np.array(order, dtype=np.int64))
+
+
+def test_sort_descending_along_axes_as_numpy():
+    x = sample("f4", (4, 6))
+    x[1, 2] = np.nan
+    a = ad.asarray(x)
+    for axis in (None, 0, 1):
+        try:
+            exp_v = np.sort(x, axis=axis, descending=True)
+            exp_i = np.argsort(x, axis=axis, descending=True, stable=True)
+        except TypeError:  # NumPy < 2.5: reverse a stable sort of -x
+            flat = x.reshape(-1) if axis is None else x
+            exp_i = np.argsort(-flat, axis=-1 if axis is None else axis, stable=True)
+            exp_v = np.take_along_axis(flat, exp_i, axis=-1 if axis is None else axis)
+        check(ad.sort(a, axis=axis, descending=True), exp_v)
+        check(ad.argsort(a, axis=axis, descending=True), exp_i)
+
+
 def test_sort_errors():
     with pytest.raises(np.exceptions.AxisError):
         ad.sort(ad.asarray(np.float64(1.0)))
