@@ -320,12 +320,13 @@ class CudaStream : public Stream {
     char* p = out.data();
     unsigned long long c = counter, k = key;
     void* args[] = {&p, &n, &c, &k};
-    // Philox blocks, kPhiloxBlocksPerThread (4) per thread and step: one
-    // step per thread as tests/bench/kernel_variants.cu measured it.
+    // Philox blocks, kPhiloxBlocksPerThread per thread and step: one step
+    // per thread, as tests/bench/kernel_variants.cu measured it.
     const long long blocks = CeilDiv(n, 16 / ItemSize(out.dtype));
     return LaunchKeyed(absl::StrCat(name, "|", static_cast<int>(out.dtype)),
                        [&] { return RandomBody(out.dtype, normal, name); }, name,
-                       std::min(CeilDiv(blocks, 4 * kBlockSize), kMaxBlocks), 1, args);
+                       std::min(CeilDiv(blocks, kPhiloxBlocksPerThread * kBlockSize), kMaxBlocks),
+                       1, args);
   }
 
   absl::Status Copy(const View& src, const View& dst) override {

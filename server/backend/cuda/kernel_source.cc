@@ -45,8 +45,8 @@ struct alignas(sizeof(T) * V) Vec {
 
 // Random streams: the values of Philox block counter + b go to
 // out[b * K, b * K + K) (kernels/functors.h), one vector store when the
-// block is whole. A thread makes four blocks a grid apart per step: four
-// independent Philox chains in flight (tests/bench/kernel_variants.cu).
+// block is whole. A thread makes J blocks a grid apart per step: J
+// independent Philox chains in flight (kPhiloxBlocksPerThread).
 template <typename T, int K>
 __device__ __forceinline__ void PhiloxStore(T* out, long long n, long long b, const Vec<T, K>& r) {
   if ((b + 1) * K <= n) {
@@ -56,12 +56,10 @@ __device__ __forceinline__ void PhiloxStore(T* out, long long n, long long b, co
   }
 }
 
-const int kPhiloxBlocksPerThread = 4;
-
-template <typename Dist, typename T>
+template <typename Dist, int J, typename T>
 __device__ __forceinline__ void PhiloxFill(T* out, long long n, unsigned long long counter,
                                            unsigned long long key) {
-  const int K = PhiloxValues<T>::kCount, J = kPhiloxBlocksPerThread;
+  const int K = PhiloxValues<T>::kCount;
   const long long blocks = (n + K - 1) / K;
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < blocks;
@@ -768,7 +766,8 @@ std::string RandomBody(DType dtype, bool normal, const std::string& name) {
   return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name, "(", t,
                       "* out, long long n, unsigned long long counter, unsigned long long key) {\n"
                       "  arrayd::kernels::gen::PhiloxFill<arrayd::kernels::",
-                      normal ? "PhiloxNormal" : "PhiloxUniform", ">(out, n, counter, key);\n}\n");
+                      normal ? "PhiloxNormal" : "PhiloxUniform", ", ", kPhiloxBlocksPerThread,
+                      ">(out, n, counter, key);\n}\n");
 }
 
 std::string MatmulBody(DType dtype, const std::string& name) {

@@ -122,6 +122,10 @@ inline constexpr long long kSortTile = 1024;
 // batch, m, k, n); grid x: 16x16 output tiles, y: batches; 256 threads.
 std::string MatmulBody(DType dtype, const std::string& name);
 
+// Philox blocks a thread of the random kernels makes per step (four
+// independent chains in flight; tests/bench/kernel_variants.cu).
+constexpr int kPhiloxBlocksPerThread = 4;
+
 // Kernel `name`(T* out, n, counter, key): a Philox random stream (uniform or
 // standard normal) into a contiguous float32/float64 array.
 std::string RandomBody(DType dtype, bool normal, const std::string& name);
