@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
 import fcntl
 import itertools
+import math
 import os
 import queue
 import shutil
@@ -434,9 +436,7 @@ class Session:
         """Large array through shared memory (same host): a view on a loaned
         segment when it is large enough and the pool has room, else copied
         out of the session's arena."""
-        nbytes = dtype.itemsize
-        for d in shape:
-            nbytes *= d
+        nbytes = dtype.itemsize * math.prod(shape)
         if nbytes >= _env_bytes("ARRAYD_SHM_LOAN_MIN_BYTES", _LOAN_MIN_BYTES):
             arr = self._download_loan(handle, dtype, shape, nbytes)
             if arr is not None:
@@ -622,14 +622,10 @@ class _ShmArena:
         return self._buf[:nbytes]
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(self.path)
-        except OSError:
-            pass
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._fd)
-        except OSError:
-            pass
 
 
 class _ShmSegment:
@@ -659,14 +655,11 @@ class _ShmSegment:
 
     def remove(self) -> None:
         """Removes the file; unmaps unless an array still uses the mapping."""
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(self.path)
-        except OSError:
-            pass
-        try:
+        # Still exported to an array: unmapped when the last user goes.
+        with contextlib.suppress(BufferError):
             self.mm.close()
-        except BufferError:
-            pass  # still exported: unmapped when the last user goes
 
 
 class _LoanPool:
@@ -702,9 +695,17 @@ class _LoanPool:
         self._free: list[_ShmSegment] = []
         self._back: collections.deque[_ShmSegment] = collections.deque()
         self._closed = False
-        self._paths: set[str] = set()  # all segments, loaned and free
-        self.total_bytes = 0  # all segments, loaned and free
-        self.segments = 0
+        self._sizes: dict[str, int] = {}  # path -> size, loaned and free
+
+    @property
+    def segments(self) -> int:
+        """How many segments the pool has, loaned and free."""
+        return len(self._sizes)
+
+    @property
+    def total_bytes(self) -> int:
+        """Their bytes."""
+        return sum(self._sizes.values())
 
     def acquire(self, nbytes: int,
                 cap: int) -> tuple[_ShmSegment | None, list[_ShmSegment]]:
@@ -742,15 +743,11 @@ class _LoanPool:
                             size)
                     except OSError:
                         return None, dropped
-                    self._paths.add(segment.path)
-                    self.total_bytes += size
-                    self.segments += 1
+                    self._sizes[segment.path] = size
         return segment, dropped
 
     def _forget(self, segment: _ShmSegment) -> None:
-        self._paths.discard(segment.path)
-        self.total_bytes -= segment.size
-        self.segments -= 1
+        del self._sizes[segment.path]
 
     def lend(self, segment: _ShmSegment, dtype: np.dtype,
              shape: tuple[int, ...], nbytes: int) -> np.ndarray:
@@ -784,15 +781,12 @@ class _LoanPool:
             free, self._free = self._free, []
             while self._back:
                 free.append(self._back.popleft())
-            paths, self._paths = self._paths, set()
+            on_loan = set(self._sizes) - {seg.path for seg in free}
         for seg in free:
             seg.remove()  # unmapped too
-            paths.discard(seg.path)
-        for path in paths:  # on loan
-            try:
+        for path in on_loan:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
 
 
 class _LocalStream:

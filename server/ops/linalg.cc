@@ -337,6 +337,24 @@ absl::Status RunSvd(OpContext& ctx, bool compute_uv) {
   return absl::OkStatus();
 }
 
+// The part eigh and eig share: eigenvalues w (w_dtype) and, with
+// `vectors`, eigenvectors v (v_dtype) of the batched matrices a3 from
+// solve(w, &v or nullptr, info), checked and shaped as a's batch.
+template <typename Solve>
+absl::Status EigenResults(OpContext& ctx, const View& a, const View& a3, DType w_dtype,
+                          DType v_dtype, bool vectors, const Solve& solve) {
+  const int64_t nb = a3.shape[0], n = a3.shape[1];
+  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.NewArray(w_dtype, {nb, n}));
+  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
+  View v;
+  if (vectors) { ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(v_dtype, {nb, n, n})); }
+  ARRAYD_RETURN_IF_ERROR(solve(w, vectors ? &v : nullptr, info));
+  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Eigenvalues did not converge"));
+  ctx.SetResult(0, Reshaped(w, Concat(BatchShape(a), {n})));
+  if (vectors) ctx.SetResult(1, Reshaped(v, a.shape));
+  return absl::OkStatus();
+}
+
 // eigh (outputs w, v) and eigvalsh (output w); attr UPLO "L" (default) or "U".
 absl::Status RunEigh(OpContext& ctx, bool vectors) {
   const View& a = ctx.input(0);
@@ -357,17 +375,10 @@ absl::Status RunEigh(OpContext& ctx, bool vectors) {
   if (uplo == "U" && IsComplex(dtype)) {
     ARRAYD_RETURN_IF_ERROR(ctx.stream().Unary(kernels::UnaryOp::kConjugate, a3, a3));
   }
-  const int64_t nb = a3.shape[0], n = a3.shape[1];
-  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.NewArray(RealDType(dtype), {nb, n}));
-  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
-  View v;
-  if (vectors) { ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(dtype, {nb, n, n})); }
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Eigh(a3, w, vectors ? &v : nullptr, info));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Eigenvalues did not converge"));
-  const Shape batch = BatchShape(a);
-  ctx.SetResult(0, Reshaped(w, Concat(batch, {n})));
-  if (vectors) ctx.SetResult(1, Reshaped(v, a.shape));
-  return absl::OkStatus();
+  return EigenResults(ctx, a, a3, RealDType(dtype), dtype, vectors,
+                      [&](const View& w, const View* v, const View& info) {
+                        return ctx.stream().Eigh(a3, w, v, info);
+                      });
 }
 
 }  // namespace
@@ -381,17 +392,10 @@ absl::Status RunEig(OpContext& ctx, bool vectors) {
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
   ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
   const DType complex = RealDType(dtype) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
-  const int64_t nb = a3.shape[0], n = a3.shape[1];
-  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.NewArray(complex, {nb, n}));
-  ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
-  View v;
-  if (vectors) { ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(complex, {nb, n, n})); }
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Eig(a3, w, vectors ? &v : nullptr, info));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Eigenvalues did not converge"));
-  const Shape batch = BatchShape(a);
-  ctx.SetResult(0, Reshaped(w, Concat(batch, {n})));
-  if (vectors) ctx.SetResult(1, Reshaped(v, a.shape));
-  return absl::OkStatus();
+  return EigenResults(ctx, a, a3, complex, complex, vectors,
+                      [&](const View& w, const View* v, const View& info) {
+                        return ctx.stream().Eig(a3, w, v, info);
+                      });
 }
 
 void RegisterLinalgOps(OpRegistry* r) {

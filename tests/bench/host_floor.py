@@ -21,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
 
+from latency_breakdown import median_us  # noqa: E402  (this folder)
+
 
 def _echo(sock: socket.socket, poll: bool) -> None:
     while True:
@@ -56,15 +58,6 @@ def ping_pong_us(poll: bool, n: int = 3000) -> float:
     return statistics.median(lat[n // 5:]) * 1e6
 
 
-def median_us(fn, n: int = 3000) -> float:
-    lat = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()
-        lat.append(time.perf_counter() - t0)
-    return statistics.median(lat[n // 5:]) * 1e6
-
-
 def main() -> None:
     from google.protobuf.internal import api_implementation
 
@@ -86,8 +79,9 @@ def main() -> None:
     rows = {
         "socketpair ping-pong, blocking": ping_pong_us(False),
         "socketpair ping-pong, polling": ping_pong_us(True),
-        "build + serialize add+sum+fetch": median_us(build),
-        "parse a one-scalar SyncReply": median_us(lambda: msgs.ServerMessage.FromString(wire)),
+        "build + serialize add+sum+fetch": median_us(build, 3000),
+        "parse a one-scalar SyncReply": median_us(
+            lambda: msgs.ServerMessage.FromString(wire), 3000),
     }
     print(f"python {sys.version.split()[0]}, protobuf {api_implementation.Type()}, "
           f"{mp.cpu_count()} cpus")

@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(256) NormalOne(float4* out, long long blocks,
 }
 
 // Two blocks per thread, i and i + half: two independent chains in flight.
-template <bool kFast>
+template <bool kFast, bool kFastLog = false>
 __global__ void __launch_bounds__(256) NormalTwo(float4* out, long long blocks,
                                                  unsigned long long key) {
   const long long half = blocks / 2;
@@ -175,10 +175,10 @@ __global__ void __launch_bounds__(256) NormalTwo(float4* out, long long blocks,
     p.Run<10>(i, key);
     q.Run<10>(i + half, key);
     float4 r, s;
-    BoxMuller<kFast>(p.v[0], p.v[1], &r.x, &r.y);
-    BoxMuller<kFast>(p.v[2], p.v[3], &r.z, &r.w);
-    BoxMuller<kFast>(q.v[0], q.v[1], &s.x, &s.y);
-    BoxMuller<kFast>(q.v[2], q.v[3], &s.z, &s.w);
+    BoxMuller<kFast, kFastLog>(p.v[0], p.v[1], &r.x, &r.y);
+    BoxMuller<kFast, kFastLog>(p.v[2], p.v[3], &r.z, &r.w);
+    BoxMuller<kFast, kFastLog>(q.v[0], q.v[1], &s.x, &s.y);
+    BoxMuller<kFast, kFastLog>(q.v[2], q.v[3], &s.z, &s.w);
     out[i] = r;
     out[i + half] = s;
   }
@@ -201,25 +201,6 @@ __global__ void __launch_bounds__(256) NormalFour(float4* out, long long blocks,
       BoxMuller<kFast, kFastLog>(p[j].v[2], p[j].v[3], &r.z, &r.w);
       out[i + j * q] = r;
     }
-  }
-}
-
-// NormalTwo with the hardware log2.
-__global__ void __launch_bounds__(256) NormalTwoFastLog(float4* out, long long blocks,
-                                                        unsigned long long key) {
-  const long long half = blocks / 2;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < half;
-       i += (long long)gridDim.x * blockDim.x) {
-    Philox p, q;
-    p.Run<10>(i, key);
-    q.Run<10>(i + half, key);
-    float4 r, s;
-    BoxMuller<false, true>(p.v[0], p.v[1], &r.x, &r.y);
-    BoxMuller<false, true>(p.v[2], p.v[3], &r.z, &r.w);
-    BoxMuller<false, true>(q.v[0], q.v[1], &s.x, &s.y);
-    BoxMuller<false, true>(q.v[2], q.v[3], &s.z, &s.w);
-    out[i] = r;
-    out[i + half] = s;
   }
 }
 
@@ -249,7 +230,7 @@ int main() {
   report("normal philox-10, 2 blocks/thread, rsqrt",
          MedianMs([&] { NormalTwo<true><<<grid / 2, 256>>>((float4*)x, blocks, 42); }));
   report("normal philox-10, 2 blocks/thread, fast log2",
-         MedianMs([&] { NormalTwoFastLog<<<grid / 2, 256>>>((float4*)x, blocks, 42); }));
+         MedianMs([&] { NormalTwo<false, true><<<grid / 2, 256>>>((float4*)x, blocks, 42); }));
   report("normal philox-10, 4 blocks/thread",
          MedianMs([&] { NormalFour<false, false><<<grid / 4, 256>>>((float4*)x, blocks, 42); }));
   report("normal philox-10, 4 blocks/thread, rsqrt, fast log2",

@@ -20,19 +20,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
 
 
+def median_us(fn, n: int = 400) -> float:
+    """Median us of n calls of fn, the first fifth left out (warm-up)."""
+    lat = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        lat.append(time.perf_counter() - t0)
+    return statistics.median(lat[n // 5:]) * 1e6
+
+
 def rows(xp, sync) -> dict[str, float]:
     a = xp.ones(1000, dtype=xp.float32)
     b = xp.ones(1000, dtype=xp.float32)
     s = (a + b).sum()
     sync()
-
-    def median_us(fn, n: int = 400) -> float:
-        lat = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            fn()
-            lat.append(time.perf_counter() - t0)
-        return statistics.median(lat[n // 5:]) * 1e6
 
     def add_sync():
         a + b

@@ -11,22 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
 
+from bench_vs_cupy import timeit  # noqa: E402  (this folder)
+
 
 def per_call_us(fn, sync, repeat: int) -> float:
-    fn(); fn(); sync()
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(repeat):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t0) / repeat)
-    return best * 1e6
+    return timeit(fn, sync, repeat) * 1e6
 
 
 def rows(xp, sync) -> dict[str, float]:
