@@ -160,10 +160,10 @@ def _binary(op: str, uf: np.ufunc, x1: Any, x2: Any, out: Any) -> ndarray:
         return _constant(s, shape, rdt, bool(uf(va, vb)), uf, out)
     if out is not None:
         out = _check_out(uf, out, s, shape, rdt)
-        s.record(op, (a._handle, b._handle), (out._handle,))
+        s.record(op, (a._handle, b._handle), (out._handle,), small=_sess.is_small(shape))
         return out
     h = s.new_handle()
-    s.record(op, (a._handle, b._handle), (h,))
+    s.record(op, (a._handle, b._handle), (h,), small=_sess.is_small(shape))
     return ndarray._new(s, h, shape, rdt)
 
 
@@ -180,10 +180,10 @@ def _unary(op: str, uf: np.ufunc, x: Any, out: Any) -> ndarray:
     rdt = r[1]
     if out is not None:
         out = _check_out(uf, out, s, a._shape, rdt)
-        s.record(op, (a._handle,), (out._handle,))
+        s.record(op, (a._handle,), (out._handle,), small=_sess.is_small(a._shape))
         return out
     h = s.new_handle()
-    s.record(op, (a._handle,), (h,))
+    s.record(op, (a._handle,), (h,), small=_sess.is_small(a._shape))
     return ndarray._new(s, h, a._shape, rdt)
 
 

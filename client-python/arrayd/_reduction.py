@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from arrayd import _dtypes
+from arrayd import _session as _sess
 from arrayd._math import asarray_in, session_of
 from arrayd._ndarray import ndarray
 
@@ -48,10 +49,10 @@ def _finish(op: str, a: ndarray, shape: tuple[int, ...], dt: np.dtype,
             raise ValueError(f"output parameter for reduction operation {op} "
                              f"has the wrong shape {out._shape}, expected "
                              f"{shape}")
-        s.record(op, (a._handle,), (out._handle,), attrs)
+        s.record(op, (a._handle,), (out._handle,), attrs, small=_sess.is_small(a._shape))
         return out
     h = s.new_handle()
-    s.record(op, (a._handle,), (h,), attrs)
+    s.record(op, (a._handle,), (h,), attrs, small=_sess.is_small(a._shape))
     return ndarray._new(s, h, shape, dt)
 
 

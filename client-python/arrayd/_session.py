@@ -46,6 +46,14 @@ _CHANNEL_OPTIONS = [
 _BATCH_OPS = 256        # flush when this many ops are pending
 _FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
 _IDLE_S = 0.0002        # an op recorded this long after the last send goes at once
+# Ops on at most this many elements are small (record's `small`): a GPU
+# runs them in about the time a message takes to send.
+_SMALL_OP_ELEMENTS = 1 << 16
+
+
+def is_small(shape: tuple[int, ...]) -> bool:
+    """Whether an op whose largest operand has ``shape`` is small (record)."""
+    return math.prod(shape) <= _SMALL_OP_ELEMENTS
 
 
 def _poll_seconds() -> float:
@@ -220,6 +228,7 @@ class Session:
         self._flusher_asleep = False
         self._last_send = 0.0  # perf_counter() of the last message sent
         self._eager = False  # send the next op at once (see record)
+        self._pending_large = False  # _pending holds an op that is not small
         self._arena: _ShmArena | None = None  # shared memory, same host only
         self._arena_lock = threading.Lock()  # one transfer in the arena at a time
         self._loans: _LoanPool | None = None  # download segments, same host only
@@ -265,8 +274,14 @@ class Session:
         return next(self._handles)
 
     def record(self, name: str, inputs: Sequence[int], outputs: Sequence[int],
-               attrs: dict[str, Any] | None = None) -> None:
-        """Queues one op; it is sent with the next batch."""
+               attrs: dict[str, Any] | None = None, small: bool = False) -> None:
+        """Queues one op; it is sent with the next batch.
+
+        ``small``: an op on few elements (see is_small), which the device
+        runs in a few microseconds, less than a message costs: it is never
+        sent on its own after a quiet spell, but with the next op that is,
+        by the flusher, or with a sync (add + sum + float() of small arrays
+        is one message)."""
         if self._closed:
             raise SessionClosedError(self._closed_reason)
         if self._freeing and not self._freeing.isdisjoint(inputs):
@@ -281,7 +296,10 @@ class Session:
                 for k, v in attrs.items():
                     _set_attr(oa[k], v)
             n = len(self._pending.ops)
-        if n == 1:
+            first_large = not small and not self._pending_large
+            if not small:
+                self._pending_large = True
+        if first_large:
             # After a quiet spell the server may be idle: send the op now
             # so the device starts at once, and the next one too (it
             # reaches the server while its reader still polls, and keeps
@@ -290,12 +308,14 @@ class Session:
             if time.perf_counter() - self._last_send > _IDLE_S:
                 self._eager = True
                 self.flush()
-            elif self._eager:
+                return
+            if self._eager:
                 self._eager = False
                 self.flush()
-            elif self._flusher_asleep:
-                self._flusher_asleep = False
-                self._wake.set()
+                return
+        if n == 1 and self._flusher_asleep:
+            self._flusher_asleep = False
+            self._wake.set()
         elif n >= _BATCH_OPS:
             self.flush()
 
@@ -323,6 +343,7 @@ class Session:
                 msg.sync.CopyFrom(sync)
                 self._eager = False  # a sync ends the burst
             self._pending = pb.ClientMessage()
+            self._pending_large = False
             self._requests.put(msg)
             self._last_send = time.perf_counter()
 

@@ -213,6 +213,12 @@ class Stream {
   // Waits until all work queued on this stream is done; reports deferred
   // device errors.
   virtual absl::Status Synchronize() = 0;
+
+  // Queues work that the stream holds back to launch together (the CUDA
+  // backend groups small elementwise ops into one launch). Every other
+  // method queues it first, so only the session, at the end of a message,
+  // needs to call this: the device then has everything sent so far.
+  virtual absl::Status Flush() { return absl::OkStatus(); }
 };
 
 // A device and its memory. Thread-safe.

@@ -149,6 +149,12 @@ void Session::Run(const v1::ClientMessage& message) {
       Poison(op, error);
     }
   }
+  // The device gets the ops the stream held back (see Stream::Flush) now,
+  // not with the next message.
+  absl::Status launched = stream_->Flush();
+  if (!launched.ok() && pending_errors_.size() < kMaxPendingErrors) {
+    pending_errors_.push_back(MakeOpError(launched, "launch", op_count_));
+  }
   if (message.frees_size() > 0) {
     absl::MutexLock lock(&mu_);
     for (uint64_t h : message.frees()) {

@@ -55,6 +55,11 @@ constexpr size_t kDirectCopyBytes = size_t{64} << 10;
 // Cap of grid-stride grids (blocks).
 constexpr long long kMaxBlocks = 1 << 20;
 constexpr char kKernelName[] = "arrayd_kernel";
+constexpr char kGroupKernelName[] = "arrayd_group";
+// Contiguous ops of at most this many elements are grouped (kernel_source.h,
+// ElementwiseGroupBody): for them a launch costs more host time than the
+// kernel takes on the device.
+constexpr long long kMaxGroupElements = 1 << 18;
 
 // A cuFFT plan of one (type, length, batch), shared by every stream of the
 // device. A plan may not be used by two threads at once, and its stream and
@@ -228,6 +233,7 @@ class CudaStream : public Stream {
       : dev_(std::move(dev)), stream_(stream), id_(id) {}
 
   ~CudaStream() override {
+    group_ = PendingGroup();  // a closing session's unlaunched ops are dropped
     if (cudaSetDevice(dev_->device) != cudaSuccess) return;
     // The shared pool may only get blocks no queued work still uses.
     if (FatalDeviceError().ok()) ARRAYD_CUDA_LOG_IF_ERROR(cudaStreamSynchronize(stream_));
@@ -253,7 +259,7 @@ class CudaStream : public Stream {
   }
 
   absl::StatusOr<std::shared_ptr<Buffer>> Allocate(size_t nbytes) override {
-    ARRAYD_RETURN_IF_ERROR(Enter());
+    ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
     return dev_->allocator->Allocate(nbytes, id_);
   }
 
@@ -329,24 +335,26 @@ class CudaStream : public Stream {
                        1, args);
   }
 
+  // Copy, Unary and Binary may join the group of small ops launched
+  // together (Elementwise's may_group).
   absl::Status Copy(const View& src, const View& dst) override {
-    ARRAYD_RETURN_IF_ERROR(Enter());
-    return Elementwise({&dst, &src}, "v1");
+    ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
+    return Elementwise({&dst, &src}, "v1", /*may_group=*/true);
   }
 
   absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override {
-    ARRAYD_RETURN_IF_ERROR(Enter());
+    ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
     const char* functor = nullptr;
     ARRAYD_RETURN_IF_ERROR(CheckUnaryOp(op, in, out, &functor));
-    return Elementwise({&out, &in}, absl::StrCat(functor, "()(v1)"));
+    return Elementwise({&out, &in}, absl::StrCat(functor, "()(v1)"), /*may_group=*/true);
   }
 
   absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
                       const View& out) override {
-    ARRAYD_RETURN_IF_ERROR(Enter());
+    ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
     const char* functor = nullptr;
     ARRAYD_RETURN_IF_ERROR(CheckBinaryOp(op, a, b, out, &functor));
-    return Elementwise({&out, &a, &b}, absl::StrCat(functor, "()(v1, v2)"));
+    return Elementwise({&out, &a, &b}, absl::StrCat(functor, "()(v1, v2)"), /*may_group=*/true);
   }
 
   absl::Status Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
@@ -401,20 +409,62 @@ class CudaStream : public Stream {
     return absl::OkStatus();
   }
 
+  absl::Status Flush() override { return Enter(); }
+
  private:
-  // Called first by every method: refuses work after a fatal error and makes
-  // the device current on this thread (executor threads differ per call).
+  // Small contiguous elementwise ops of one kernel held back to be
+  // launched as one (ElementwiseGroupBody): a launch costs microseconds of
+  // host time, and sessions' launches contend in the driver. Held ops
+  // keep their buffers alive, so no buffer they use goes back to the pool
+  // (to be reused or freed) before they are queued.
+  struct GroupedOp {
+    char* p[kMaxGroupOperands];
+    long long n;
+    int aligned;
+  };
+  struct PendingGroup {
+    std::string key;  // the single kernel's LaunchKeyed key
+    ElementwiseSpec spec;
+    std::vector<GroupedOp> ops;
+    std::vector<std::shared_ptr<Buffer>> hold;
+    std::vector<std::pair<const char*, const char*>> reads, writes;  // byte ranges
+  };
+
+  // Called first by every method: refuses work after a fatal error, makes
+  // the device current on this thread (executor threads differ per call)
+  // and queues the held group, so that what the method queues comes after.
   absl::Status Enter() {
+    ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
+    return FlushGroup();
+  }
+  // Enter() for methods that queue nothing or may join the group.
+  absl::Status EnterKeepingGroup() {
     ARRAYD_RETURN_IF_ERROR(FatalDeviceError());
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(dev_->device));
     return absl::OkStatus();
   }
 
   // Runs the elementwise kernel out = expr over views[0] (output) and
-  // views[1..] (inputs), with an optional by-value extra parameter.
+  // views[1..] (inputs), with an optional by-value extra parameter. With
+  // may_group, a small contiguous op joins the held group (launched by the
+  // next method that queues work, or by Flush()).
   absl::Status Elementwise(std::vector<const View*> views, const std::string& expr,
                            const std::string& extra_type = "", const std::string& extra_name = "",
-                           const void* extra_value = nullptr);
+                           const void* extra_value = nullptr, bool may_group = false);
+  absl::Status Elementwise(std::vector<const View*> views, const std::string& expr,
+                           bool may_group) {
+    return Elementwise(std::move(views), expr, "", "", nullptr, may_group);
+  }
+  // Adds a contiguous op (pointers `ptrs` of views[0..]) to the group,
+  // launching the held one first when this op cannot join it.
+  absl::Status Group(const std::string& key, const ElementwiseSpec& spec,
+                     const std::vector<const View*>& views, const std::vector<char*>& ptrs,
+                     long long n, int aligned);
+  absl::Status FlushGroup();
+  // The contiguous kernel of `spec` over n elements (ElementwiseBody).
+  absl::Status LaunchContiguous(const std::string& key, const ElementwiseSpec& spec,
+                                std::vector<char*> ptrs, long long n, int aligned,
+                                const void* extra_value);
 
   absl::Status RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
                          const View& out);
@@ -562,6 +612,7 @@ class CudaStream : public Stream {
   std::shared_ptr<DeviceState> dev_;
   cudaStream_t stream_;
   absl::flat_hash_map<std::string, CUfunction> functions_;  // LaunchKeyed's table
+  PendingGroup group_;
   cublasHandle_t cublas_ = nullptr;
   cusolverDnHandle_t cusolver_ = nullptr;
   cusolverDnParams_t solver_params_ = nullptr;
@@ -575,7 +626,7 @@ class CudaStream : public Stream {
 
 absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::string& expr,
                                      const std::string& extra_type, const std::string& extra_name,
-                                     const void* extra_value) {
+                                     const void* extra_value, bool may_group) {
   const long long n = views[0]->size();
   if (n == 0) return absl::OkStatus();
   std::vector<Strides> strides;
@@ -601,28 +652,116 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
 
   std::vector<char*> ptrs;
   for (const View* v : views) ptrs.push_back(v->data());
+  if (contiguous) {
+    int aligned = 1;
+    for (char* p : ptrs) aligned &= reinterpret_cast<uintptr_t>(p) % 16 == 0;
+    if (may_group && extra_value == nullptr && n <= kMaxGroupElements &&
+        views.size() <= static_cast<size_t>(kMaxGroupOperands)) {
+      return Group(key, spec, views, ptrs, n, aligned);
+    }
+    ARRAYD_RETURN_IF_ERROR(FlushGroup());
+    return LaunchContiguous(key, spec, std::move(ptrs), n, aligned, extra_value);
+  }
+  ARRAYD_RETURN_IF_ERROR(FlushGroup());
   std::vector<void*> args;
   for (char*& p : ptrs) args.push_back(&p);
   long long count = n;
   args.push_back(&count);
-  int aligned = 1;
   std::vector<long long> strided;
-  long long work = n;
-  if (contiguous) {
-    for (char* p : ptrs) aligned &= reinterpret_cast<uintptr_t>(p) % 16 == 0;
-    args.push_back(&aligned);
-    work = CeilDiv(n, VectorWidth(spec.dtypes));
-  } else {
-    for (int d = 0; d < nd; ++d) strided.push_back(shape[d]);
-    for (size_t v = 0; v < views.size(); ++v) {
-      for (int d = 0; d < nd; ++d) strided.push_back(strides[v][d]);
-    }
-    args.push_back(strided.data());
+  for (int d = 0; d < nd; ++d) strided.push_back(shape[d]);
+  for (size_t v = 0; v < views.size(); ++v) {
+    for (int d = 0; d < nd; ++d) strided.push_back(strides[v][d]);
   }
+  args.push_back(strided.data());
   if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
-  const long long blocks = std::min(CeilDiv(work, kBlockSize), kMaxBlocks);
+  const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
   return LaunchKeyed(key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks,
                      1, args.data());
+}
+
+absl::Status CudaStream::LaunchContiguous(const std::string& key, const ElementwiseSpec& spec,
+                                          std::vector<char*> ptrs, long long n, int aligned,
+                                          const void* extra_value) {
+  std::vector<void*> args;
+  for (char*& p : ptrs) args.push_back(&p);
+  args.push_back(&n);
+  args.push_back(&aligned);
+  if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
+  const long long blocks = std::min(CeilDiv(CeilDiv(n, VectorWidth(spec.dtypes)), kBlockSize),
+                                    kMaxBlocks);
+  return LaunchKeyed(key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks,
+                     1, args.data());
+}
+
+absl::Status CudaStream::Group(const std::string& key, const ElementwiseSpec& spec,
+                               const std::vector<const View*>& views,
+                               const std::vector<char*>& ptrs, long long n, int aligned) {
+  auto range = [&](size_t v) {
+    return std::pair<const char*, const char*>(ptrs[v], ptrs[v] + n * ItemSize(views[v]->dtype));
+  };
+  auto overlaps = [](const std::pair<const char*, const char*>& r,
+                     const std::vector<std::pair<const char*, const char*>>& ranges) {
+    for (const auto& q : ranges) {
+      if (r.first < q.second && q.first < r.second) return true;
+    }
+    return false;
+  };
+  // One launch runs its ops in no order: an op that reads what a held op
+  // writes, or writes what one reads or writes, waits for the next launch.
+  bool join = !group_.ops.empty() && group_.key == key &&
+              group_.ops.size() < static_cast<size_t>(kMaxGroupOps);
+  if (join) {
+    const auto out = range(0);
+    join = !overlaps(out, group_.reads) && !overlaps(out, group_.writes);
+    for (size_t v = 1; join && v < views.size(); ++v) join = !overlaps(range(v), group_.writes);
+  }
+  if (!join) {
+    ARRAYD_RETURN_IF_ERROR(FlushGroup());
+    group_.key = key;
+    group_.spec = spec;
+  }
+  GroupedOp op{};
+  for (size_t v = 0; v < ptrs.size(); ++v) op.p[v] = ptrs[v];
+  op.n = n;
+  op.aligned = aligned;
+  group_.ops.push_back(op);
+  group_.writes.push_back(range(0));
+  for (size_t v = 0; v < views.size(); ++v) {
+    if (v > 0) group_.reads.push_back(range(v));
+    group_.hold.push_back(views[v]->buffer);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaStream::FlushGroup() {
+  if (group_.ops.empty()) return absl::OkStatus();
+  PendingGroup g = std::move(group_);
+  group_ = PendingGroup();
+  const int operands = static_cast<int>(g.spec.dtypes.size());
+  if (g.ops.size() == 1) {
+    const GroupedOp& op = g.ops[0];
+    return LaunchContiguous(g.key, g.spec, std::vector<char*>(op.p, op.p + operands), op.n,
+                            op.aligned, nullptr);
+  }
+  // gen Group: {count, then per op: p[operands], n, first_block, aligned}.
+  const long long per_op = operands + 3;
+  std::vector<long long> words(1 + kMaxGroupOps * per_op, 0);
+  words[0] = static_cast<long long>(g.ops.size());
+  const long long width = VectorWidth(g.spec.dtypes);
+  long long blocks = 0;
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    long long* w = &words[1 + k * per_op];
+    std::memcpy(w, g.ops[k].p, sizeof(char*) * operands);
+    w[operands] = g.ops[k].n;
+    w[operands + 1] = blocks;
+    w[operands + 2] = g.ops[k].aligned;
+    blocks += CeilDiv(CeilDiv(g.ops[k].n, width), kBlockSize);
+  }
+  void* args[] = {words.data()};
+  return LaunchKeyed(absl::StrCat(g.key, "|group"),
+                     [&] { return ElementwiseGroupBody(g.spec, kGroupKernelName); },
+                     kGroupKernelName, blocks, 1, args);
+  // g.hold lets the buffers go now: whoever reuses them is queued after.
 }
 
 absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<const int> axes,

@@ -191,6 +191,18 @@ TEST(KernelSourceCompileTest, NonzeroKernelsCompile) {
   ExpectCompiles(bodies, "nonzero");
 }
 
+// The kernels that launch groups of small ops (ElementwiseGroupBody).
+TEST(KernelSourceCompileTest, GroupKernelsCompile) {
+  std::vector<std::string> bodies;
+  bodies.push_back(ElementwiseGroupBody(
+      {{DType::kFloat32, DType::kFloat32, DType::kFloat32}, "AddOp()(v1, v2)", "", "", -1}, "add_g"));
+  bodies.push_back(ElementwiseGroupBody(
+      {{DType::kFloat64, DType::kInt8}, "v1", "", "", -1}, "copy_g"));
+  bodies.push_back(ElementwiseGroupBody(
+      {{DType::kComplex128, DType::kComplex128}, "NegativeOp()(v1)", "", "", -1}, "neg_g"));
+  ExpectCompiles(bodies, "group kernels");
+}
+
 TEST(CublasStatusTest, NamesAndKinds) {
   EXPECT_STREQ(CublasStatusName(CUBLAS_STATUS_NOT_SUPPORTED), "CUBLAS_STATUS_NOT_SUPPORTED");
   EXPECT_STREQ(CublasStatusName(static_cast<cublasStatus_t>(12345)), "CUBLAS_STATUS_UNKNOWN");
@@ -957,6 +969,63 @@ Pair UploadInt64(CudaVsCpu* t, const Shape& shape, const std::vector<int64_t>& v
   std::vector<char> bytes(values.size() * sizeof(int64_t));
   if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return t->UploadBytes(DType::kInt64, shape, bytes);
+}
+
+// Small contiguous ops are launched in groups (kernel_source.h,
+// ElementwiseGroupBody). Independent, dependent, in-place and mixed-kernel
+// ops, with outputs dropped (back to the pool) between them, must still give
+// what the CPU backend gives.
+TEST_F(CudaVsCpu, GroupedSmallOpsKeepTheirOrder) {
+  const Shape shape{1000};
+  Pair a = Random(DType::kFloat32, shape, -4, 4, 1);
+  Pair b = Random(DType::kFloat32, shape, -4, 4, 2);
+  auto fresh = [&](DType t, const Shape& s) {
+    const size_t n = static_cast<size_t>(ShapeSize(s) * ItemSize(t));
+    return Pair{MakeContiguousView(*cs_->Allocate(n), t, s), MakeContiguousView(*gs_->Allocate(n), t, s)};
+  };
+  auto binary = [&](kernels::BinaryOp op, const Pair& x, const Pair& y, const Pair& out) {
+    Both([&](Stream* s, const View*) {
+      return s == cs_ ? s->Binary(op, x.c, y.c, out.c) : s->Binary(op, x.g, y.g, out.g);
+    }, "binary");
+  };
+  Pair acc = fresh(DType::kFloat32, shape);
+  binary(kernels::BinaryOp::kAdd, a, b, acc);
+  Pair prev = acc;
+  std::vector<Pair> kept;
+  for (int i = 0; i < 300; ++i) {
+    Pair t = fresh(DType::kFloat32, shape);
+    switch (i % 5) {
+      case 0:  // independent of every held op
+        binary(kernels::BinaryOp::kMultiply, a, b, t);
+        break;
+      case 1:  // reads the previous result
+        binary(kernels::BinaryOp::kSubtract, prev, a, t);
+        break;
+      case 2:  // writes, in place, what held ops read
+        binary(kernels::BinaryOp::kAdd, acc, prev, acc);
+        t = acc;
+        break;
+      case 3:  // another kernel between
+        Both([&](Stream* s, const View*) {
+          return s == cs_ ? s->Unary(kernels::UnaryOp::kNegative, prev.c, t.c)
+                          : s->Unary(kernels::UnaryOp::kNegative, prev.g, t.g);
+        }, "negative");
+        break;
+      case 4:  // an unaligned cast copy
+        t = fresh(DType::kFloat64, {999});
+        Both([&](Stream* s, const View*) {
+          View src = s == cs_ ? prev.c : prev.g;
+          src.offset += 4;
+          src.shape = {999};
+          return s->Copy(src, s == cs_ ? t.c : t.g);
+        }, "copy");
+        break;
+    }
+    if (i % 7 == 0) kept.push_back(t);
+    if (i % 5 != 4) prev = t;
+  }
+  ExpectSame(acc, "accumulated in place");
+  for (size_t k = 0; k < kept.size(); ++k) ExpectSame(kept[k], absl::StrCat("result ", k * 7));
 }
 
 TEST_F(CudaVsCpu, LargeHostCopiesRoundTrip) {

@@ -603,46 +603,41 @@ int VectorWidth(const std::vector<DType>& dtypes) {
   return std::max(1, 16 / widest);
 }
 
-std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name) {
+namespace {
+
+// The start of an elementwise body: namespace `name`_ns with T0..Tn-1 and
+// Apply(i, v1, ..., extra) -> T0.
+std::string ApplyPrelude(const ElementwiseSpec& spec, const std::string& name) {
   const int n = static_cast<int>(spec.dtypes.size());
-  const bool has_extra = !spec.extra_type.empty();
   std::string s = absl::StrCat("namespace ", name, "_ns {\nusing namespace arrayd::kernels;\n",
                                "using namespace arrayd::kernels::gen;\n");
   for (int k = 0; k < n; ++k) {
     absl::StrAppend(&s, "typedef ", KernelTypeName(spec.dtypes[k]), " T", k, ";\n");
   }
-  // Apply(i, v1, ..., extra) -> T0
-  std::string params = "long long i", args_suffix;
+  std::string params = "long long i";
   for (int k = 1; k < n; ++k) absl::StrAppend(&params, ", T", k, " v", k);
-  if (has_extra) {
+  if (!spec.extra_type.empty()) {
     absl::StrAppend(&params, ", const ", spec.extra_type, "& ", spec.extra_name);
-    args_suffix = absl::StrCat(", ", spec.extra_name);
   }
   absl::StrAppend(&s, "__device__ __forceinline__ T0 Apply(", params, ") {\n  return Cast<T0>(",
-                  spec.expr, ");\n}\n}  // namespace ", name, "_ns\n");
+                  spec.expr, ");\n}\n");
+  return s;
+}
 
-  std::string sig = "char* p0";
-  for (int k = 1; k < n; ++k) absl::StrAppend(&sig, ", const char* p", k);
-  absl::StrAppend(&sig, ", long long n");
-  // The kernel is outside the body's namespace: qualify the extra type.
-  const std::string extra_param =
-      has_extra ? absl::StrCat(", ", name, "_ns::", spec.extra_type, " ", spec.extra_name) : "";
-
-  if (spec.ndim < 0) {
-    const int v = VectorWidth(spec.dtypes);
-    std::string vec_loads, vec_args, scalar_args;
-    for (int k = 1; k < n; ++k) {
-      absl::StrAppend(&vec_loads, "      const Vec<T", k, ", V> x", k, " = *reinterpret_cast<const Vec<T",
-                      k, ", V>*>(p", k, " + i0 * sizeof(T", k, "));\n");
-      absl::StrAppend(&vec_args, ", x", k, ".v[j]");
-      absl::StrAppend(&scalar_args, ", reinterpret_cast<const T", k, "*>(p", k, ")[i]");
-    }
-    absl::StrAppend(&s, "extern \"C\" __global__ void ", name, "(", sig, ", int aligned", extra_param,
-                    ") {\n  using namespace ", name, "_ns;\n  const int V = ", v, ";\n",
-                    R"(  const long long chunks = (n + V - 1) / V;
-  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < chunks;
-       c += (long long)gridDim.x * blockDim.x) {
-    const long long i0 = c * V;
+// The step of a contiguous kernel's loop over chunks `c` of V elements of
+// p0 <- Apply(p1, ...), with `n` and `aligned` in scope.
+std::string ContiguousStep(const ElementwiseSpec& spec) {
+  const int n = static_cast<int>(spec.dtypes.size());
+  const std::string args_suffix =
+      spec.extra_type.empty() ? "" : absl::StrCat(", ", spec.extra_name);
+  std::string vec_loads, vec_args, scalar_args;
+  for (int k = 1; k < n; ++k) {
+    absl::StrAppend(&vec_loads, "      const Vec<T", k, ", V> x", k, " = *reinterpret_cast<const Vec<T",
+                    k, ", V>*>(p", k, " + i0 * sizeof(T", k, "));\n");
+    absl::StrAppend(&vec_args, ", x", k, ".v[j]");
+    absl::StrAppend(&scalar_args, ", reinterpret_cast<const T", k, "*>(p", k, ")[i]");
+  }
+  return absl::StrCat(R"(    const long long i0 = c * V;
     if (aligned && i0 + V <= n) {
 )", vec_loads, R"(      Vec<T0, V> r;
 #pragma unroll
@@ -653,9 +648,32 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
         reinterpret_cast<T0*>(p0)[i] = Apply(i)", scalar_args, args_suffix, R"();
       }
     }
-  }
-}
 )");
+}
+
+}  // namespace
+
+std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name) {
+  const int n = static_cast<int>(spec.dtypes.size());
+  const bool has_extra = !spec.extra_type.empty();
+  std::string s = absl::StrCat(ApplyPrelude(spec, name), "}  // namespace ", name, "_ns\n");
+  const std::string args_suffix = has_extra ? absl::StrCat(", ", spec.extra_name) : "";
+
+  std::string sig = "char* p0";
+  for (int k = 1; k < n; ++k) absl::StrAppend(&sig, ", const char* p", k);
+  absl::StrAppend(&sig, ", long long n");
+  // The kernel is outside the body's namespace: qualify the extra type.
+  const std::string extra_param =
+      has_extra ? absl::StrCat(", ", name, "_ns::", spec.extra_type, " ", spec.extra_name) : "";
+
+  if (spec.ndim < 0) {
+    absl::StrAppend(&s, "extern \"C\" __global__ void ", name, "(", sig, ", int aligned", extra_param,
+                    ") {\n  using namespace ", name, "_ns;\n  const int V = ", VectorWidth(spec.dtypes),
+                    ";\n",
+                    R"(  const long long chunks = (n + V - 1) / V;
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < chunks;
+       c += (long long)gridDim.x * blockDim.x) {
+)", ContiguousStep(spec), "  }\n}\n");
     return s;
   }
 
@@ -688,6 +706,37 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
   }
 }
 )");
+  return s;
+}
+
+std::string ElementwiseGroupBody(const ElementwiseSpec& spec, const std::string& name) {
+  const int n = static_cast<int>(spec.dtypes.size());
+  std::string s = absl::StrCat(ApplyPrelude(spec, name), "struct Seg {\n  char* p[", n,
+                               "];\n  long long n, first_block, aligned;\n};\n",
+                               "struct Group {\n  long long count;\n  Seg seg[", kMaxGroupOps,
+                               "];\n};\n}  // namespace ", name, "_ns\n");
+  std::string pointers = "  char* p0 = sg.p[0];\n";
+  for (int k = 1; k < n; ++k) absl::StrAppend(&pointers, "  const char* p", k, " = sg.p[", k, "];\n");
+  // __grid_constant__: g.seg[s] is read where the launch put it, not
+  // copied per thread.
+  absl::StrAppend(&s, "extern \"C\" __global__ void ", name, "(const __grid_constant__ ", name,
+                  "_ns::Group g) {\n  using namespace ", name, "_ns;\n  const int V = ",
+                  VectorWidth(spec.dtypes), ";\n",
+                  R"(  // This block's op: the last one whose first block is at most blockIdx.x.
+  int lo = 0, hi = (int)g.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (g.seg[mid].first_block <= (long long)blockIdx.x) lo = mid; else hi = mid - 1;
+  }
+  const Seg& sg = g.seg[lo];
+)", pointers, R"(  const long long n = sg.n;
+  const long long aligned = sg.aligned;
+  const long long blocks = (lo + 1 < g.count ? g.seg[lo + 1].first_block : (long long)gridDim.x) -
+                           sg.first_block;
+  const long long chunks = (n + V - 1) / V;
+  for (long long c = ((long long)blockIdx.x - sg.first_block) * blockDim.x + threadIdx.x;
+       c < chunks; c += blocks * blockDim.x) {
+)", ContiguousStep(spec), "  }\n}\n");
   return s;
 }
 

@@ -69,6 +69,16 @@ struct ElementwiseSpec {
 //                gen::Strided<N, ndim> s[, extra])
 std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name);
 
+// Small contiguous ops of one kernel (the same `spec`, no extra parameter)
+// launched together: at most kMaxGroupOps ops, each a run of blocks.
+// Parameter: (const __grid_constant__ Group g), host mirror an array of
+// 8-byte words {count, then per op: p[N], n, first_block, aligned}, with
+// room for kMaxGroupOps ops (N = spec.dtypes.size(), at most 3: the struct
+// stays under the 4 KiB of a launch's parameters).
+inline constexpr int kMaxGroupOps = 64;
+inline constexpr int kMaxGroupOperands = 3;
+std::string ElementwiseGroupBody(const ElementwiseSpec& spec, const std::string& name);
+
 // Elements per thread of the contiguous kernel (16 bytes of the widest type).
 int VectorWidth(const std::vector<DType>& dtypes);
 
