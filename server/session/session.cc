@@ -149,6 +149,7 @@ void Session::Run(const v1::ClientMessage& message) {
       Poison(op, error);
     }
   }
+  if (message.ops_size() > 0) stream_busy_ = true;
   // The device gets the ops the stream held back (see Stream::Flush) now,
   // not with the next message.
   absl::Status launched = stream_->Flush();
@@ -297,12 +298,14 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
     const View& v = entry.view;
     f->set_dtype(static_cast<v1::DType>(v.dtype));
     for (int64_t d : v.shape) f->add_shape(d);
+    if (!v.IsCContiguous()) stream_busy_ = true;  // MakeContiguous queues a copy
     absl::StatusOr<View> contiguous = MakeContiguous(v);
     absl::Status status = contiguous.status();
     if (status.ok() && static_cast<uint64_t>(v.nbytes()) <= options_.max_inline_bytes) {
       std::string* data = f->mutable_data();
       data->resize(static_cast<size_t>(v.nbytes()));
       status = stream_->CopyToHost(*contiguous, data->data());
+      if (status.ok() && v.nbytes() > 0) stream_busy_ = false;
       f->set_inline_(true);
     } else if (status.ok()) {
       absl::MutexLock lock(&mu_);
@@ -311,10 +314,14 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
     if (!status.ok()) *f->mutable_error() = *MakeOpError(status, "fetch", op_count_);
   }
   // After the fetches: a fetch's copy is ordered after every op before it
-  // and waits for them, so this wait is then nearly free (one wait on the
-  // device per round trip instead of two).
-  absl::Status device = stream_->Synchronize();
-  if (!device.ok()) pending_errors_.push_back(MakeOpError(device, "synchronize", op_count_));
+  // and waits for them, so there is then nothing left to wait for (one
+  // wait on the device per round trip instead of two); nor is there after
+  // a sync with no ops since the last wait.
+  if (stream_busy_) {
+    absl::Status device = stream_->Synchronize();
+    if (!device.ok()) pending_errors_.push_back(MakeOpError(device, "synchronize", op_count_));
+    stream_busy_ = false;
+  }
   for (const auto& e : pending_errors_) *reply->add_errors() = *e;
   pending_errors_.clear();
   return message;

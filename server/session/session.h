@@ -95,6 +95,10 @@ class Session {
   std::function<void(v1::ServerMessage)> reply_;
   std::shared_ptr<std::atomic<uint64_t>> bytes_in_use_;
   uint64_t op_count_ = 0;  // executor thread only
+  // Whether the stream may have work not known to be done: set by ops,
+  // cleared by a wait (a synchronize, or a fetch's copy to the host, which
+  // waits for everything queued before it). Executor thread only.
+  bool stream_busy_ = false;
   std::vector<std::shared_ptr<const v1::OpError>> pending_errors_;  // executor thread only
 
   absl::Mutex mu_;

@@ -39,13 +39,17 @@ def timeit(fn, sync, repeat: int, warmup: int = 2) -> float:
     return best
 
 
-def workloads(xp, sync, quick: bool) -> dict[str, float]:
-    """Runs every workload with module xp (arrayd or cupy); returns metrics.
+def workloads(xp, sync, quick: bool, only: list[str]) -> dict[str, float]:
+    """Runs the workloads with module xp (arrayd or cupy); returns metrics.
 
-    A workload that fails is reported (NaN) and the others still run."""
+    `only`: run just the workloads whose key contains one of these (all
+    when empty). A workload that fails is reported (NaN) and the others
+    still run."""
     out: dict[str, float] = {}
 
     def measure(key, fn):
+        if only and not any(o in key for o in only):
+            return
         try:
             out[key] = fn()
         except Exception as e:  # noqa: BLE001 - a benchmark reports and goes on
@@ -196,33 +200,43 @@ def main() -> None:
                         help="small sizes: a smoke test of the script, not a measurement")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--json", default="")
+    parser.add_argument("--only", default="",
+                        help="comma-separated parts of workload keys to run (e.g. fft,roundtrip,"
+                             "clients); all when empty")
+    parser.add_argument("--no-cupy", action="store_true",
+                        help="arrayd alone (comparisons between server settings)")
     args = parser.parse_args()
+    only = [o for o in args.only.split(",") if o]
 
-    import cupy as cp
     import arrayd as ad
     ad.connect(args.address)
-    results = {"arrayd": workloads(ad, ad.synchronize, args.quick)}
+    results = {"arrayd": workloads(ad, ad.synchronize, args.quick, only), "cupy": {}}
     ad.disconnect()
-    results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, args.quick)
-    cp.get_default_memory_pool().free_all_blocks()
+    if not args.no_cupy:
+        import cupy as cp
+        results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, args.quick, only)
+        cp.get_default_memory_pool().free_all_blocks()
     server_mem_1 = gpu_memory_by_pid().get(args.server_pid, 0)
     ops = 500 if args.quick else 10_000
-    agg_ad, mem_ad, agg_cp, mem_cp = float("nan"), [], float("nan"), []
-    try:
-        agg_ad, mem_ad = many_clients("arrayd", args.address, args.clients, ops)
-    except Exception as e:  # noqa: BLE001 - report and go on
-        print(f"arrayd: {args.clients} clients failed: {e}", file=sys.stderr)
-    server_mem_n = gpu_memory_by_pid().get(args.server_pid, 0)
-    try:
-        agg_cp, mem_cp = many_clients("cupy", args.address, args.clients, ops)
-    except Exception as e:  # noqa: BLE001
-        print(f"cupy: {args.clients} clients failed: {e}", file=sys.stderr)
-    results["arrayd"][f"{args.clients}_clients_ops_per_s"] = agg_ad
-    results["cupy"][f"{args.clients}_clients_ops_per_s"] = agg_cp
-    results["arrayd"]["gpu_MiB_per_client_process"] = max(mem_ad) if mem_ad else 0
-    results["cupy"]["gpu_MiB_per_client_process"] = statistics.mean(mem_cp) if mem_cp else 0
-    results["arrayd"]["server_gpu_MiB_1_client"] = server_mem_1
-    results["arrayd"][f"server_gpu_MiB_after_{args.clients}_clients"] = server_mem_n
+    if not only or "clients" in only:
+        agg_ad, mem_ad, agg_cp, mem_cp = float("nan"), [], float("nan"), []
+        try:
+            agg_ad, mem_ad = many_clients("arrayd", args.address, args.clients, ops)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            print(f"arrayd: {args.clients} clients failed: {e}", file=sys.stderr)
+        server_mem_n = gpu_memory_by_pid().get(args.server_pid, 0)
+        if not args.no_cupy:
+            try:
+                agg_cp, mem_cp = many_clients("cupy", args.address, args.clients, ops)
+            except Exception as e:  # noqa: BLE001
+                print(f"cupy: {args.clients} clients failed: {e}", file=sys.stderr)
+            results["cupy"][f"{args.clients}_clients_ops_per_s"] = agg_cp
+            results["cupy"]["gpu_MiB_per_client_process"] = (
+                statistics.mean(mem_cp) if mem_cp else 0)
+        results["arrayd"][f"{args.clients}_clients_ops_per_s"] = agg_ad
+        results["arrayd"]["gpu_MiB_per_client_process"] = max(mem_ad) if mem_ad else 0
+        results["arrayd"]["server_gpu_MiB_1_client"] = server_mem_1
+        results["arrayd"][f"server_gpu_MiB_after_{args.clients}_clients"] = server_mem_n
 
     lower_is_better = {"roundtrip_us", "gpu_MiB_per_client_process"}
     print(f"{'workload':34} {'arrayd':>12} {'cupy':>12} {'ratio':>8}")

@@ -461,6 +461,7 @@ class CudaStream : public Stream {
                      const std::vector<const View*>& views, const std::vector<char*>& ptrs,
                      long long n, int aligned);
   absl::Status FlushGroup();
+  absl::Status LaunchGroup();
   // The contiguous kernel of `spec` over n elements (ElementwiseBody).
   absl::Status LaunchContiguous(const std::string& key, const ElementwiseSpec& spec,
                                 std::vector<char*> ptrs, long long n, int aligned,
@@ -613,6 +614,7 @@ class CudaStream : public Stream {
   cudaStream_t stream_;
   absl::flat_hash_map<std::string, CUfunction> functions_;  // LaunchKeyed's table
   PendingGroup group_;
+  std::vector<long long> group_words_;  // LaunchGroup's kernel parameter
   cublasHandle_t cublas_ = nullptr;
   cusolverDnHandle_t cusolver_ = nullptr;
   cusolverDnParams_t solver_params_ = nullptr;
@@ -717,8 +719,10 @@ absl::Status CudaStream::Group(const std::string& key, const ElementwiseSpec& sp
   }
   if (!join) {
     ARRAYD_RETURN_IF_ERROR(FlushGroup());
-    group_.key = key;
-    group_.spec = spec;
+    if (group_.key != key) {
+      group_.key = key;
+      group_.spec = spec;
+    }
   }
   GroupedOp op{};
   for (size_t v = 0; v < ptrs.size(); ++v) op.p[v] = ptrs[v];
@@ -735,33 +739,44 @@ absl::Status CudaStream::Group(const std::string& key, const ElementwiseSpec& sp
 
 absl::Status CudaStream::FlushGroup() {
   if (group_.ops.empty()) return absl::OkStatus();
-  PendingGroup g = std::move(group_);
-  group_ = PendingGroup();
+  absl::Status launched = LaunchGroup();
+  // The buffers go now: whoever reuses them is queued after. The vectors
+  // keep their capacity, key and spec for the next group (an op that
+  // conflicts with the one before it flushes a group of one).
+  group_.ops.clear();
+  group_.hold.clear();
+  group_.reads.clear();
+  group_.writes.clear();
+  return launched;
+}
+
+absl::Status CudaStream::LaunchGroup() {
+  const PendingGroup& g = group_;
   const int operands = static_cast<int>(g.spec.dtypes.size());
   if (g.ops.size() == 1) {
     const GroupedOp& op = g.ops[0];
     return LaunchContiguous(g.key, g.spec, std::vector<char*>(op.p, op.p + operands), op.n,
                             op.aligned, nullptr);
   }
-  // gen Group: {count, then per op: p[operands], n, first_block, aligned}.
+  // gen Group: {count, then per op: p[operands], n, first_block, aligned};
+  // the kernel reads only the first `count` ops.
   const long long per_op = operands + 3;
-  std::vector<long long> words(1 + kMaxGroupOps * per_op, 0);
-  words[0] = static_cast<long long>(g.ops.size());
+  group_words_.resize(1 + kMaxGroupOps * per_op);
+  group_words_[0] = static_cast<long long>(g.ops.size());
   const long long width = VectorWidth(g.spec.dtypes);
   long long blocks = 0;
   for (size_t k = 0; k < g.ops.size(); ++k) {
-    long long* w = &words[1 + k * per_op];
+    long long* w = &group_words_[1 + k * per_op];
     std::memcpy(w, g.ops[k].p, sizeof(char*) * operands);
     w[operands] = g.ops[k].n;
     w[operands + 1] = blocks;
     w[operands + 2] = g.ops[k].aligned;
     blocks += CeilDiv(CeilDiv(g.ops[k].n, width), kBlockSize);
   }
-  void* args[] = {words.data()};
+  void* args[] = {group_words_.data()};
   return LaunchKeyed(absl::StrCat(g.key, "|group"),
                      [&] { return ElementwiseGroupBody(g.spec, kGroupKernelName); },
                      kGroupKernelName, blocks, 1, args);
-  // g.hold lets the buffers go now: whoever reuses them is queued after.
 }
 
 absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
