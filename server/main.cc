@@ -35,7 +35,8 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --no-local-socket    do not offer the same-host op socket (PATH.ops beside the
                        first unix:PATH address)
   --local-poll-us N    same-host socket: poll this long for a client's next
-                       frame before a blocking read (default 50; 0: block)
+                       frame before a blocking read (default 50; at least
+                       1000 after a sync; 0: block)
   --version            print the version and the backends compiled in
   --help               this text
 )";

@@ -58,17 +58,20 @@ def is_small(shape: tuple[int, ...]) -> bool:
 
 def _poll_seconds() -> float:
     """How long a same-host reply is polled for before a blocking read
-    (ARRAYD_LOCAL_POLL_US, default 1000 us; 0 blocks at once). A thread
+    (ARRAYD_LOCAL_POLL_US, default 20000 us; 0 blocks at once). A thread
     woken from a blocking read after a few hundred microseconds of GPU work
     cost ~100 us on the GPU machine (an idle core's wake-up), so the client
-    spins through short waits as CUDA's own synchronize does."""
+    polls through waits as CUDA's own synchronize spins; after the first
+    _SPIN_ONLY_S it yields the core between reads (os.sched_yield), which
+    keeps a long poll from starving the server on a small machine."""
     try:
-        return max(0.0, float(os.environ.get("ARRAYD_LOCAL_POLL_US", "1000")) * 1e-6)
+        return max(0.0, float(os.environ.get("ARRAYD_LOCAL_POLL_US", "20000")) * 1e-6)
     except ValueError:
-        return 1000e-6
+        return 20000e-6
 
 
 _SPIN_S = _poll_seconds()
+_SPIN_ONLY_S = 50e-6
 _CHUNK_BYTES = 4 << 20  # Upload chunk size
 
 
@@ -854,12 +857,16 @@ class _LocalStream:
         if len(buf) < n:
             # Poll briefly before blocking: a reply that comes within
             # _SPIN_S is read without the wake-up of a blocked thread.
-            sock, deadline = self._sock, time.perf_counter() + _SPIN_S
+            sock, start = self._sock, time.perf_counter()
             while len(buf) < n:
                 try:
                     chunk = sock.recv(1 << 16, socket.MSG_DONTWAIT)
                 except BlockingIOError:
-                    if time.perf_counter() < deadline:
+                    waited = time.perf_counter() - start
+                    if waited < _SPIN_ONLY_S:
+                        continue
+                    if waited < _SPIN_S:
+                        os.sched_yield()
                         continue
                     break
                 if not chunk:

@@ -1,5 +1,6 @@
 #include "rpc/local_transport.h"
 
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@ constexpr uint32_t kMaxFrameBytes = 256u << 20;
 class FrameReader {
  public:
   FrameReader(int fd, absl::Duration poll) : fd_(fd), poll_(absl::ToChronoMicroseconds(poll)) {}
+  void set_poll(std::chrono::microseconds poll) { poll_ = poll; }
   // Makes n bytes available at data(); false at end of stream or error.
   bool Fill(size_t n) {
     if (pos_ > 0 && end_ - pos_ < n) {  // keep what is left at the front
@@ -48,14 +50,20 @@ class FrameReader {
  private:
   // Polls with non-blocking reads for up to poll_ before a blocking one:
   // a client's next frame that comes within it is read without the wake-up
-  // of a blocked thread (the larger part of a same-host round trip).
+  // of a blocked thread (the larger part of a same-host round trip). Past
+  // kSpinOnly the poll yields the core between reads, so a long poll does
+  // not take it from runnable threads (clients on a small machine).
   ssize_t ReadSome() {
     if (poll_.count() > 0) {
-      const auto deadline = std::chrono::steady_clock::now() + poll_;
+      constexpr std::chrono::microseconds kSpinOnly(50);
+      const auto start = std::chrono::steady_clock::now();
+      auto now = start;
       do {
         ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, MSG_DONTWAIT);
         if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
-      } while (std::chrono::steady_clock::now() < deadline);
+        if (now - start > kSpinOnly) sched_yield();
+        now = std::chrono::steady_clock::now();
+      } while (now - start < poll_);
     }
     return ::read(fd_, buf_.data() + end_, buf_.size() - end_);
   }
@@ -165,6 +173,13 @@ void LocalTransport::Serve(int fd) {
   writer->fd = fd;
   std::shared_ptr<Session> session;
   FrameReader reader(fd, poll_);
+  // After a sync the client, which has its answer, most often sends its
+  // next ops at once (a loop of batches, a round trip after another): a
+  // longer poll then keeps the device from waiting on this thread's
+  // wake-up, at 1 ms or the poll setting when longer (0 still blocks).
+  const auto op_poll = absl::ToChronoMicroseconds(poll_);
+  const auto sync_poll =
+      op_poll.count() == 0 ? op_poll : std::max(op_poll, std::chrono::microseconds(1000));
   while (true) {
     if (!reader.Fill(4)) break;
     const auto* header = reinterpret_cast<const unsigned char*>(reader.data());
@@ -199,6 +214,7 @@ void LocalTransport::Serve(int fd) {
       message.clear_open();
       if (message.ops_size() == 0 && message.frees_size() == 0 && !message.has_sync()) continue;
     }
+    reader.set_poll(message.has_sync() ? sync_poll : op_poll);
     session->RunOrEnqueue(std::move(message));
   }
   if (session) {
