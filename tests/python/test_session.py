@@ -301,3 +301,33 @@ def test_an_op_naming_a_dropped_array_is_refused():
     with pytest.raises(RuntimeError, match="freed array"):
         sess.record("negative", (h,), (sess.new_handle(),))
     sess.synchronize()
+
+
+def test_small_ops_go_with_the_sync_and_large_ones_at_once(server_address, monkeypatch):
+    # After a quiet spell a large op is sent at once (the device starts it
+    # while the client goes on); a small one waits for the next message:
+    # add + sum + float() of small arrays is then one message with the sync.
+    monkeypatch.setattr(_session, "_FLUSH_DELAY_S", 5.0)  # no flusher tick in between
+    s = ad.connect(server_address, default=False)
+    sent = []
+    flush = s.flush
+
+    def recording_flush(sync=None):
+        sent.append(([op.name for op in s._pending.ops], sync is not None))
+        flush(sync)
+
+    monkeypatch.setattr(s, "flush", recording_flush)
+    with s:
+        a = ad.ones(1000, dtype=np.float32)
+        big = ad.ones(1 << 17, dtype=np.float32)
+        s.synchronize()
+        time.sleep(0.01)  # quiet: past any tick of the flusher's old delay
+        sent.clear()
+        assert float((a + a).sum()) == 2000.0
+        assert sent == [(["add", "sum"], True)]
+        time.sleep(0.01)
+        sent.clear()
+        c = big + big
+        assert sent == [(["add"], False)]
+        np.testing.assert_array_equal(c[:3].get(), [2, 2, 2])
+    s.close()
