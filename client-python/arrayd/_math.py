@@ -124,9 +124,13 @@ def _constant(s: _sess.Session, shape: tuple[int, ...], dtype: np.dtype,
 
 
 def _binary(op: str, uf: np.ufunc, x1: Any, x2: Any, out: Any) -> ndarray:
-    s = session_of(x1, x2, out)
-    a, ka = _operand(s, x1)
-    b, kb = _operand(s, x2)
+    if (type(x1) is ndarray and type(x2) is ndarray and out is None
+            and x1._session is x2._session):  # the common case, in short
+        s, a, ka, b, kb = x1._session, x1, x1._dtype, x2, x2._dtype
+    else:
+        s = session_of(x1, x2, out)
+        a, ka = _operand(s, x1)
+        b, kb = _operand(s, x2)
     key = (op, ka, kb)
     r = _RESOLVED.get(key)
     if r is None:

@@ -73,6 +73,7 @@ def _poll_seconds() -> float:
 _SPIN_S = _poll_seconds()
 _SPIN_ONLY_S = 50e-6
 _CHUNK_BYTES = 4 << 20  # Upload chunk size
+_FRAME_HEADER = struct.Struct("<I")  # same-host frames: length, then message
 
 
 def _env_bytes(name: str, default: int) -> int:
@@ -328,8 +329,9 @@ class Session:
             self._freeing.add(handle)
             self._frees.append(handle)
 
-    def flush(self, sync: pb.Sync | None = None) -> None:
-        """Sends the pending ops and frees (and ``sync``) as one message."""
+    def flush(self, sync: tuple[int, Sequence[int]] | None = None) -> None:
+        """Sends the pending ops and frees (and ``sync``: its id and the
+        handles to fetch) as one message."""
         with self._lock:
             msg = self._pending
             # Frees first: every op naming a handle queued for freeing was
@@ -343,7 +345,9 @@ class Session:
             if sync is None and not n and not msg.ops:
                 return
             if sync is not None:
-                msg.sync.CopyFrom(sync)
+                msg.sync.sync_id = sync[0]
+                if sync[1]:
+                    msg.sync.fetch.extend(sync[1])
                 self._eager = False  # a sync ends the burst
             self._pending = pb.ClientMessage()
             self._pending_large = False
@@ -368,7 +372,7 @@ class Session:
         with self._sync_lock:
             self.check_open()
             sid = next(self._sync_ids)
-            self.flush(pb.Sync(sync_id=sid, fetch=fetch))
+            self.flush((sid, fetch))
             while True:
                 try:
                     msg = next(self._responses)
@@ -399,8 +403,13 @@ class Session:
         errors are kept for the next synchronize().
         """
         reply = self._sync(fetch=handles)
-        self._deferred.extend(reply.errors)
-        by_handle = {f.handle: f for f in reply.fetched}
+        if reply.errors:
+            self._deferred.extend(reply.errors)
+        fetched = reply.fetched
+        if len(handles) == 1 and len(fetched) == 1 and fetched[0].handle == handles[0]:
+            by_handle = {handles[0]: fetched[0]}  # the common case: one array
+        else:
+            by_handle = {f.handle: f for f in fetched}
         out = []
         for h in handles:
             f = by_handle.get(h)
@@ -847,47 +856,52 @@ class _LocalStream:
                 return
             data = msg.SerializeToString()
             with self._send_lock:
-                self._sock.sendall(struct.pack("<I", len(data)) + data)
+                self._sock.sendall(_FRAME_HEADER.pack(len(data)) + data)
         except OSError:
             pass  # the reader sees the end of the stream and reports it
 
-    def _read(self, n: int) -> bytes:
-        # Buffered: a reply's header and message usually arrive in one recv.
+    def _fill(self, n: int) -> None:
+        """Reads until the buffer holds at least n bytes (EOFError at the
+        end of the stream). Buffered: a reply's header and message usually
+        arrive in one recv."""
         buf = self._rbuf
-        if len(buf) < n:
-            # Poll briefly before blocking: a reply that comes within
-            # _SPIN_S is read without the wake-up of a blocked thread.
-            sock, start = self._sock, time.perf_counter()
-            while len(buf) < n:
-                try:
-                    chunk = sock.recv(1 << 16, socket.MSG_DONTWAIT)
-                except BlockingIOError:
-                    waited = time.perf_counter() - start
-                    if waited < _SPIN_ONLY_S:
-                        continue
-                    if waited < _SPIN_S:
-                        os.sched_yield()
-                        continue
-                    break
-                if not chunk:
-                    raise EOFError
-                buf += chunk
+        # Poll first: a reply that comes within _SPIN_S is read without the
+        # wake-up of a blocked thread.
+        sock, start = self._sock, time.perf_counter()
         while len(buf) < n:
-            chunk = self._sock.recv(max(n - len(buf), 1 << 16))
+            try:
+                chunk = sock.recv(1 << 16, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                waited = time.perf_counter() - start
+                if waited < _SPIN_ONLY_S:
+                    continue
+                if waited < _SPIN_S:
+                    os.sched_yield()
+                    continue
+                break
             if not chunk:
                 raise EOFError
             buf += chunk
-        out = bytes(buf[:n])
-        del buf[:n]
-        return out
+        while len(buf) < n:
+            chunk = sock.recv(max(n - len(buf), 1 << 16))
+            if not chunk:
+                raise EOFError
+            buf += chunk
 
     def __iter__(self) -> "_LocalStream":
         return self
 
     def __next__(self) -> pb.ServerMessage:
         try:
-            (n,) = struct.unpack("<I", self._read(4))
-            return pb.ServerMessage.FromString(self._read(n))
+            buf = self._rbuf
+            if len(buf) < 4:
+                self._fill(4)
+            (n,) = _FRAME_HEADER.unpack_from(buf)
+            if len(buf) < 4 + n:
+                self._fill(4 + n)
+            msg = pb.ServerMessage.FromString(bytes(buf[4:4 + n]))
+            del buf[:4 + n]
+            return msg
         except (OSError, EOFError):
             self._finish()
             raise StopIteration from None
