@@ -753,11 +753,15 @@ absl::Status CudaStream::FlushGroup() {
 absl::Status CudaStream::LaunchGroup() {
   const PendingGroup& g = group_;
   const int operands = static_cast<int>(g.spec.dtypes.size());
-  if (g.ops.size() == 1) {
-    const GroupedOp& op = g.ops[0];
-    return LaunchContiguous(g.key, g.spec, std::vector<char*>(op.p, op.p + operands), op.n,
-                            op.aligned, nullptr);
-  }
+  auto one_by_one = [&]() -> absl::Status {
+    for (const GroupedOp& op : g.ops) {
+      ARRAYD_RETURN_IF_ERROR(LaunchContiguous(g.key, g.spec,
+                                              std::vector<char*>(op.p, op.p + operands), op.n,
+                                              op.aligned, nullptr));
+    }
+    return absl::OkStatus();
+  };
+  if (g.ops.size() == 1) return one_by_one();
   // gen Group: {count, then per op: p[operands], n, first_block, aligned};
   // the kernel reads only the first `count` ops.
   const long long per_op = operands + 3;
@@ -773,10 +777,21 @@ absl::Status CudaStream::LaunchGroup() {
     w[operands + 2] = g.ops[k].aligned;
     blocks += CeilDiv(CeilDiv(g.ops[k].n, width), kBlockSize);
   }
+  const std::string key = absl::StrCat(g.key, "|group");
+  auto it = functions_.find(key);
+  if (it == functions_.end()) {
+    absl::StatusOr<CUfunction> made =
+        FunctionForBody(ElementwiseGroupBody(g.spec, kGroupKernelName), kGroupKernelName);
+    if (!made.ok()) {
+      // A device without the group kernel (__grid_constant__ needs sm_70)
+      // launches the ops one by one; remembered as a null function.
+      SPDLOG_WARN("grouped launches off for '{}': {}", g.spec.expr, made.status().ToString());
+    }
+    it = functions_.emplace(key, made.ok() ? *made : nullptr).first;
+  }
+  if (it->second == nullptr) return one_by_one();
   void* args[] = {group_words_.data()};
-  return LaunchKeyed(absl::StrCat(g.key, "|group"),
-                     [&] { return ElementwiseGroupBody(g.spec, kGroupKernelName); },
-                     kGroupKernelName, blocks, 1, args);
+  return LaunchFunction(it->second, blocks, 1, args);
 }
 
 absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
