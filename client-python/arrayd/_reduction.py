@@ -63,10 +63,7 @@ def _reduce(op: str, a: Any, axis: Any, dtype: Any, out: Any,
         # The common case (x.sum()), with the server's defaults (every
         # axis, no keepdims) and so without attributes: a round trip's
         # client time is mostly steps like this one.
-        s = a._session
-        h = s.new_handle()
-        s.record(op, (a._handle,), (h,), small=_sess.is_small(a._shape))
-        return ndarray._new(s, h, (), _result_dtype(op, a._dtype, None))
+        return _finish(op, a, (), _result_dtype(op, a._dtype, None), {}, None)
     a = asarray_in(session_of(a, out), a)
     shape = a._shape
     nd = len(shape)

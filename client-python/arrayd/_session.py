@@ -405,11 +405,7 @@ class Session:
         reply = self._sync(fetch=handles)
         if reply.errors:
             self._deferred.extend(reply.errors)
-        fetched = reply.fetched
-        if len(handles) == 1 and len(fetched) == 1 and fetched[0].handle == handles[0]:
-            by_handle = {handles[0]: fetched[0]}  # the common case: one array
-        else:
-            by_handle = {f.handle: f for f in fetched}
+        by_handle = {f.handle: f for f in reply.fetched}
         out = []
         for h in handles:
             f = by_handle.get(h)

@@ -6,6 +6,7 @@
 #include "absl/synchronization/notification.h"
 #include "backend/cpu/cpu_backend.h"
 #include "gtest/gtest.h"
+#include "session/counting_stream_testing.h"
 
 namespace arrayd {
 namespace {
@@ -213,50 +214,6 @@ TEST_F(SessionTest, ArraysOfOneSessionAreInvisibleToAnother) {
             static_cast<uint32_t>(absl::StatusCode::kNotFound));
 }
 
-// A CPU stream that counts the waits and flushes a session asks of it.
-class CountingStream : public Stream {
- public:
-  explicit CountingStream(std::unique_ptr<Stream> s) : s_(std::move(s)) {}
-  int synchronizes = 0, flushes = 0;
-
-  absl::StatusOr<std::shared_ptr<Buffer>> Allocate(size_t n) override { return s_->Allocate(n); }
-  absl::Status CopyFromHost(const void* src, const View& dst) override {
-    return s_->CopyFromHost(src, dst);
-  }
-  absl::Status CopyToHost(const View& src, void* dst) override { return s_->CopyToHost(src, dst); }
-  absl::Status Fill(const View& out, const Scalar& v) override { return s_->Fill(out, v); }
-  absl::Status Iota(const View& out, const Scalar& a, const Scalar& b) override {
-    return s_->Iota(out, a, b);
-  }
-  absl::Status Copy(const View& src, const View& dst) override { return s_->Copy(src, dst); }
-  absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override {
-    return s_->Unary(op, in, out);
-  }
-  absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
-                      const View& out) override {
-    return s_->Binary(op, a, b, out);
-  }
-  absl::Status Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
-                      const View& out) override {
-    return s_->Reduce(op, in, axes, out);
-  }
-  absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
-                         const View& out) override {
-    return s_->ArgReduce(op, in, axis, out);
-  }
-  absl::Status Synchronize() override {
-    ++synchronizes;
-    return s_->Synchronize();
-  }
-  absl::Status Flush() override {
-    ++flushes;
-    return s_->Flush();
-  }
-
- private:
-  std::unique_ptr<Stream> s_;
-};
-
 // A sync waits on the device when ops ran since the last wait, and only
 // then: a fetch's copy to the host is a wait; every message's ops are
 // flushed to the device at its end.
@@ -270,18 +227,18 @@ TEST_F(SessionTest, SyncWaitsOnTheDeviceOnlyWhenOpsRanSinceTheLastWait) {
       [this](v1::ServerMessage m) { replies_.push_back(std::move(m)); });
 
   RunAndSync({Arange(1, 4)});  // ops, no fetch: a wait
-  EXPECT_EQ(stream->synchronizes, 1);
+  EXPECT_EQ(stream->synchronized, 1);
   EXPECT_EQ(stream->flushes, 1);
   RunAndSync({});  // nothing ran since
-  EXPECT_EQ(stream->synchronizes, 1);
+  EXPECT_EQ(stream->synchronized, 1);
   auto r = RunAndSync({MakeOp("add", {1, 1}, {2})}, {2});  // the inline fetch waited
   EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{0, 2, 4, 6}));
-  EXPECT_EQ(stream->synchronizes, 1);
+  EXPECT_EQ(stream->synchronized, 1);
   RunAndSync({Arange(3, 100)}, {3});  // a staged fetch copies nothing: a wait
   EXPECT_FALSE(replies_.back().sync().fetched(0).inline_());
-  EXPECT_EQ(stream->synchronizes, 2);
+  EXPECT_EQ(stream->synchronized, 2);
   RunAndSync({}, {2});  // an inline fetch with no ops before it
-  EXPECT_EQ(stream->synchronizes, 2);
+  EXPECT_EQ(stream->synchronized, 2);
   EXPECT_EQ(stream->flushes, 5);
 }
 

@@ -9,62 +9,10 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "gtest/gtest.h"
+#include "session/counting_stream_testing.h"
 
 namespace arrayd {
 namespace {
-
-// The CPU stream, counting the pin/unpin hints that a GPU stream acts on.
-class CountingStream : public Stream {
- public:
-  explicit CountingStream(std::unique_ptr<Stream> base) : base_(std::move(base)) {}
-  absl::StatusOr<std::shared_ptr<Buffer>> Allocate(size_t n) override {
-    return base_->Allocate(n);
-  }
-  absl::Status CopyFromHost(const void* src, const View& dst) override {
-    return base_->CopyFromHost(src, dst);
-  }
-  absl::Status CopyToHost(const View& src, void* dst) override {
-    return base_->CopyToHost(src, dst);
-  }
-  absl::Status Fill(const View& out, const Scalar& value) override {
-    return base_->Fill(out, value);
-  }
-  absl::Status Iota(const View& out, const Scalar& start, const Scalar& step) override {
-    return base_->Iota(out, start, step);
-  }
-  absl::Status Copy(const View& src, const View& dst) override { return base_->Copy(src, dst); }
-  absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override {
-    return base_->Unary(op, in, out);
-  }
-  absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
-                      const View& out) override {
-    return base_->Binary(op, a, b, out);
-  }
-  absl::Status Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
-                      const View& out) override {
-    return base_->Reduce(op, in, axes, out);
-  }
-  absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
-                         const View& out) override {
-    return base_->ArgReduce(op, in, axis, out);
-  }
-  absl::Status RegisterHostMemory(void* /*data*/, size_t /*n*/) override {
-    ++registered;
-    return absl::OkStatus();
-  }
-  void UnregisterHostMemory(void* /*data*/) override { ++unregistered; }
-  absl::Status Synchronize() override {
-    ++synchronized;
-    return base_->Synchronize();
-  }
-
-  int registered = 0;
-  int unregistered = 0;
-  int synchronized = 0;
-
- private:
-  std::unique_ptr<Stream> base_;
-};
 
 class SharedMemoryMapTest : public ::testing::Test {
  protected:
