@@ -78,6 +78,14 @@ int ItemSize(DType d) { return Info(d).size; }
 DTypeKind Kind(DType d) { return Info(d).kind; }
 absl::string_view DTypeName(DType d) { return Info(d).name; }
 
+char TypeChar(DType d) {
+  static constexpr char kCodes[] = "?bhilBHILefdFD";
+  for (const char* c = kCodes; *c != 0; ++c) {
+    if (DTypeFromTypeChar(*c) == d) return *c;
+  }
+  return '\0';
+}
+
 absl::StatusOr<DType> ParseDType(absl::string_view name) {
   for (int i = 1; i <= kNumDTypes; ++i) {
     if (name == kInfo[i].name) return kInfo[i].dtype;

@@ -35,6 +35,31 @@ inline constexpr int kNumDTypes = 14;
 
 enum class DTypeKind { kBool, kSigned, kUnsigned, kFloat, kComplex };
 
+// NumPy's one-character type code of a dtype ('?', 'b', 'B', 'h', 'H', 'i',
+// 'I', 'l', 'L', 'e', 'f', 'd', 'F', 'D'), as loop tables spell them
+// (kernels/op_list.h); 'q'/'Q' are read as 'l'/'L' (both 64-bit here).
+constexpr DType DTypeFromTypeChar(char c) {
+  switch (c) {
+    case '?': return DType::kBool;
+    case 'b': return DType::kInt8;
+    case 'h': return DType::kInt16;
+    case 'i': return DType::kInt32;
+    case 'l': case 'q': return DType::kInt64;
+    case 'B': return DType::kUInt8;
+    case 'H': return DType::kUInt16;
+    case 'I': return DType::kUInt32;
+    case 'L': case 'Q': return DType::kUInt64;
+    case 'e': return DType::kFloat16;
+    case 'f': return DType::kFloat32;
+    case 'd': return DType::kFloat64;
+    case 'F': return DType::kComplex64;
+    case 'D': return DType::kComplex128;
+    default: return DType::kInvalid;
+  }
+}
+// The inverse: the type code of a valid dtype ('\0' for kInvalid).
+char TypeChar(DType dtype);
+
 // Size of one element in bytes; 0 for kInvalid.
 int ItemSize(DType dtype);
 DTypeKind Kind(DType dtype);

@@ -1,13 +1,14 @@
 // The elementwise functors: each NumPy ufunc once, for every backend.
 //
 // A functor is a struct with `operator()` templated on the element type; the
-// op registry (ops/elementwise.cc) decides which dtypes reach it, so a
+// loop table of its row (kernels/op_list.h) decides which dtypes reach it, so a
 // functor only needs overloads where types behave differently (bool, ints,
 // floats, complex). The CPU backend instantiates these templates; the CUDA
 // backend pastes this header into NVRTC sources. No standard library here.
 //
-// To add a ufunc: a functor below, a row in ARRAYD_UNARY_OPS/ARRAYD_BINARY_OPS
-// (kernels/op_list.h) and a row in the registry table of ops/elementwise.cc.
+// To add a ufunc: a functor below and its row in kernels/op_list.h (name,
+// loop table, identity, doc); the registry, both backends, Capabilities and
+// both clients follow from the row.
 #ifndef ARRAYD_KERNELS_FUNCTORS_H_
 #define ARRAYD_KERNELS_FUNCTORS_H_
 
@@ -174,8 +175,15 @@ struct MultiplyOp {
   template <typename T> ARRAYD_HD T operator()(T a, T b) const { return static_cast<T>(a * b); }
   ARRAYD_HD bool operator()(bool a, bool b) const { return a && b; }
 };
-struct TrueDivideOp {  // registered for inexact types only
+struct TrueDivideOp {
   template <typename T> ARRAYD_HD T operator()(T a, T b) const { return static_cast<T>(a / b); }
+  // The integer loops (bb->d ... LL->d): float64 division, as NumPy.
+#define ARRAYD_INT_TRUE_DIVIDE(T) \
+  ARRAYD_HD double operator()(T a, T b) const { return static_cast<double>(a) / static_cast<double>(b); }
+  ARRAYD_INT_TRUE_DIVIDE(i8) ARRAYD_INT_TRUE_DIVIDE(i16) ARRAYD_INT_TRUE_DIVIDE(i32)
+  ARRAYD_INT_TRUE_DIVIDE(i64) ARRAYD_INT_TRUE_DIVIDE(u8) ARRAYD_INT_TRUE_DIVIDE(u16)
+  ARRAYD_INT_TRUE_DIVIDE(u32) ARRAYD_INT_TRUE_DIVIDE(u64)
+#undef ARRAYD_INT_TRUE_DIVIDE
 };
 struct FloorDivideOp {
   template <typename T> ARRAYD_HD T operator()(T a, T b) const { return FloorDivInt(a, b); }

@@ -63,19 +63,27 @@ decltype(auto) DispatchDType(DType dtype, Fn&& fn) {
   }
 }
 
-// The KindMask bit of element type T.
+// The bit of element type T in a dtype mask (bit i: DType value i).
 template <typename T>
-constexpr unsigned KindBit() {
-  if constexpr (std::is_same_v<T, bool>) {
-    return kB;
-  } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, float> ||
-                       std::is_same_v<T, double>) {
-    return kF;
-  } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
-    return kC;
-  } else {
-    return kI;
+constexpr unsigned DTypeBit() {
+  return 1u << static_cast<int>(DTypeOf<T>::value);
+}
+
+// The dtype mask of a loop table's input types ("ff->f dd->d": float32 and
+// float64), at compile time: the dtypes an elementwise functor is
+// instantiated for. Characters are NumPy's type codes (kernels/op_list.h).
+constexpr unsigned LoopInputMask(const char* loops) {
+  unsigned mask = 0;
+  bool at_start = true;
+  for (const char* p = loops; *p != 0; ++p) {
+    if (*p == ' ') {
+      at_start = true;
+    } else if (at_start) {
+      at_start = false;
+      mask |= 1u << static_cast<int>(DTypeFromTypeChar(*p));
+    }
   }
+  return mask;
 }
 
 }  // namespace kernels

@@ -1,5 +1,5 @@
 // The host-side check every backend makes before an elementwise kernel:
-// that functor F, registered for the dtype kinds in kMask, accepts the loop
+// that functor F, instantiated for the dtypes in kMask (LoopInputMask), accepts the loop
 // dtype and yields the output's dtype. A kind F does not take is NumPy's
 // TypeError; a mismatch of dtypes is a bug in the op layer (INTERNAL).
 #ifndef ARRAYD_KERNELS_LOOP_CHECK_H_
@@ -18,7 +18,7 @@ template <typename F, unsigned kMask>
 absl::Status CheckUnaryLoop(const View& in, const View& out) {
   return DispatchDType(in.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
+    if constexpr ((DTypeBit<T>() & kMask) == 0) {
       return TypeError(absl::StrCat("ufunc not supported for dtype ", DTypeName(in.dtype)));
     } else {
       using R = decltype(F()(T()));
@@ -34,7 +34,7 @@ template <typename F, unsigned kMask>
 absl::Status CheckBinaryLoop(const View& a, const View& b, const View& out) {
   return DispatchDType(a.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
+    if constexpr ((DTypeBit<T>() & kMask) == 0) {
       return TypeError(absl::StrCat("ufunc not supported for dtype ", DTypeName(a.dtype)));
     } else {
       using R = decltype(F()(T(), T()));

@@ -1,96 +1,115 @@
-// The lists of elementwise ops, as X-macros: X(enum name, functor, ufunc
-// name, kinds of compute dtype the functor accepts). Backends expand them to dispatch tables; the op registry expands
-// them to its names. Adding a ufunc adds one row here.
+// The elementwise ops (NumPy ufuncs), one X-macro row each:
+//
+//   X(enum, functor, ufunc name, loops, identity, doc)
+//
+// `loops` is the op's dtype rule in NumPy's own form, its `ufunc.types`
+// strings restricted to arrayd's dtypes (? b B h H i I l L e f d F D): the
+// first loop, in order, that every input casts to safely is the one that runs
+// (NumPy's linear search), and NEP 50's weak Python scalars are resolved
+// before the search (ops/loop_table.h). The loops' input types are the dtypes
+// the functor is instantiated for, and each loop's output must be what the
+// functor returns for it (checked by ops/loop_table_test.cc). `identity` is
+// what ufunc.reduce starts from ("" none). The registry, both backends,
+// Capabilities (OpSignature) and both clients are built from these rows:
+// adding a ufunc is one row here and one functor in kernels/functors.h.
 #ifndef ARRAYD_KERNELS_OP_LIST_H_
 #define ARRAYD_KERNELS_OP_LIST_H_
 
-#define ARRAYD_UNARY_OPS(X)                 \
-  X(kNegative, NegativeOp, "negative", kI | kF | kC)      \
-  X(kPositive, PositiveOp, "positive", kI | kF | kC)      \
-  X(kAbsolute, AbsoluteOp, "absolute", kAll)      \
-  X(kLogicalNot, LogicalNotOp, "logical_not", kAll) \
-  X(kInvert, InvertOp, "invert", kB | kI)            \
-  X(kExp, ExpOp, "exp", kF | kC)                      \
-  X(kExp2, Exp2Op, "exp2", kF | kC)                   \
-  X(kExpm1, Expm1Op, "expm1", kF | kC)                \
-  X(kLog, LogOp, "log", kF | kC)                      \
-  X(kLog2, Log2Op, "log2", kF | kC)                   \
-  X(kLog10, Log10Op, "log10", kF | kC)                \
-  X(kLog1p, Log1pOp, "log1p", kF | kC)                \
-  X(kSqrt, SqrtOp, "sqrt", kF | kC)                   \
-  X(kCbrt, CbrtOp, "cbrt", kF)                        \
-  X(kSquare, SquareOp, "square", kI | kF | kC)        \
-  X(kReciprocal, ReciprocalOp, "reciprocal", kI | kF | kC) \
-  X(kSin, SinOp, "sin", kF | kC)                      \
-  X(kCos, CosOp, "cos", kF | kC)                      \
-  X(kTan, TanOp, "tan", kF | kC)                      \
-  X(kArcsin, ArcsinOp, "arcsin", kF | kC)             \
-  X(kArccos, ArccosOp, "arccos", kF | kC)             \
-  X(kArctan, ArctanOp, "arctan", kF | kC)             \
-  X(kSinh, SinhOp, "sinh", kF | kC)                   \
-  X(kCosh, CoshOp, "cosh", kF | kC)                   \
-  X(kTanh, TanhOp, "tanh", kF | kC)                   \
-  X(kArcsinh, ArcsinhOp, "arcsinh", kF | kC)          \
-  X(kArccosh, ArccoshOp, "arccosh", kF | kC)          \
-  X(kArctanh, ArctanhOp, "arctanh", kF | kC)          \
-  X(kFloor, FloorOp, "floor", kB | kI | kF)           \
-  X(kCeil, CeilOp, "ceil", kB | kI | kF)              \
-  X(kTrunc, TruncOp, "trunc", kB | kI | kF)           \
-  X(kRint, RintOp, "rint", kF | kC)                   \
-  X(kSign, SignOp, "sign", kI | kF | kC)              \
-  X(kSignbit, SignbitOp, "signbit", kF)               \
-  X(kFabs, FabsOp, "fabs", kF)                        \
-  X(kDegrees, DegreesOp, "degrees", kF)               \
-  X(kRadians, RadiansOp, "radians", kF)               \
-  X(kIsNan, IsNanOp, "isnan", kAll)                   \
-  X(kIsInf, IsInfOp, "isinf", kAll)                   \
-  X(kIsFinite, IsFiniteOp, "isfinite", kAll)          \
-  X(kConjugate, ConjugateOp, "conjugate", kI | kF | kC)
+// Common loop sets (string literals, concatenated into the rows).
+#define ARRAYD_INT1 "b->b B->B h->h H->H i->i I->I l->l L->L "
+#define ARRAYD_FLOAT1 "e->e f->f d->d "
+#define ARRAYD_CPLX1 "F->F D->D "
+#define ARRAYD_INT2 "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L "
+#define ARRAYD_FLOAT2 "ee->e ff->f dd->d "
+#define ARRAYD_CPLX2 "FF->F DD->D "
+#define ARRAYD_TO_BOOL1 "?->? b->? B->? h->? H->? i->? I->? l->? L->? e->? f->? d->? F->? D->? "
+#define ARRAYD_TO_BOOL2 \
+  "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? ff->? dd->? FF->? DD->? "
+
+#define ARRAYD_UNARY_OPS(X)                        \
+  X(kNegative, NegativeOp, "negative", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-x, elementwise.") \
+  X(kPositive, PositiveOp, "positive", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "+x, elementwise (a copy).") \
+  X(kAbsolute, AbsoluteOp, "absolute", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1 "F->f D->d ", "", "|x|, elementwise (the modulus for complex x, as a real).") \
+  X(kLogicalNot, LogicalNotOp, "logical_not", ARRAYD_TO_BOOL1, "", "not x, elementwise, as bool.") \
+  X(kInvert, InvertOp, "invert", "?->? " ARRAYD_INT1, "", "Bitwise not (logical not for bool), elementwise.") \
+  X(kExp, ExpOp, "exp", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "e**x, elementwise.") \
+  X(kExp2, Exp2Op, "exp2", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "2**x, elementwise.") \
+  X(kExpm1, Expm1Op, "expm1", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "exp(x) - 1, exact for small x.") \
+  X(kLog, LogOp, "log", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Natural logarithm, elementwise.") \
+  X(kLog2, Log2Op, "log2", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Base-2 logarithm, elementwise.") \
+  X(kLog10, Log10Op, "log10", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Base-10 logarithm, elementwise.") \
+  X(kLog1p, Log1pOp, "log1p", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "log(1 + x), exact for small x.") \
+  X(kSqrt, SqrtOp, "sqrt", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Non-negative square root, elementwise.") \
+  X(kCbrt, CbrtOp, "cbrt", ARRAYD_FLOAT1, "", "Cube root, elementwise.") \
+  X(kSquare, SquareOp, "square", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "x*x, elementwise.") \
+  X(kReciprocal, ReciprocalOp, "reciprocal", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "1/x, elementwise (integer division for integers).") \
+  X(kSin, SinOp, "sin", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Sine, elementwise (radians).") \
+  X(kCos, CosOp, "cos", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Cosine, elementwise (radians).") \
+  X(kTan, TanOp, "tan", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Tangent, elementwise (radians).") \
+  X(kArcsin, ArcsinOp, "arcsin", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Inverse sine, elementwise.") \
+  X(kArccos, ArccosOp, "arccos", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Inverse cosine, elementwise.") \
+  X(kArctan, ArctanOp, "arctan", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Inverse tangent, elementwise.") \
+  X(kSinh, SinhOp, "sinh", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Hyperbolic sine, elementwise.") \
+  X(kCosh, CoshOp, "cosh", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Hyperbolic cosine, elementwise.") \
+  X(kTanh, TanhOp, "tanh", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Hyperbolic tangent, elementwise.") \
+  X(kArcsinh, ArcsinhOp, "arcsinh", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Inverse hyperbolic sine, elementwise.") \
+  X(kArccosh, ArccoshOp, "arccosh", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Inverse hyperbolic cosine, elementwise.") \
+  X(kArctanh, ArctanhOp, "arctanh", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Inverse hyperbolic tangent, elementwise.") \
+  X(kFloor, FloorOp, "floor", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1, "", "Largest integer <= x, elementwise.") \
+  X(kCeil, CeilOp, "ceil", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1, "", "Smallest integer >= x, elementwise.") \
+  X(kTrunc, TruncOp, "trunc", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1, "", "x rounded toward zero, elementwise.") \
+  X(kRint, RintOp, "rint", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "x rounded to the nearest integer (half to even), elementwise.") \
+  X(kSign, SignOp, "sign", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-1, 0 or 1 by the sign of x (x/|x| for complex), elementwise.") \
+  X(kSignbit, SignbitOp, "signbit", "e->? f->? d->? ", "", "True where the sign bit of x is set, elementwise.") \
+  X(kFabs, FabsOp, "fabs", ARRAYD_FLOAT1, "", "|x| of real x, elementwise.") \
+  X(kDegrees, DegreesOp, "degrees", ARRAYD_FLOAT1, "", "Radians to degrees, elementwise.") \
+  X(kRadians, RadiansOp, "radians", ARRAYD_FLOAT1, "", "Degrees to radians, elementwise.") \
+  X(kIsNan, IsNanOp, "isnan", ARRAYD_TO_BOOL1, "", "True where x is NaN, elementwise.") \
+  X(kIsInf, IsInfOp, "isinf", ARRAYD_TO_BOOL1, "", "True where x is +-inf, elementwise.") \
+  X(kIsFinite, IsFiniteOp, "isfinite", ARRAYD_TO_BOOL1, "", "True where x is neither inf nor NaN, elementwise.") \
+  X(kConjugate, ConjugateOp, "conjugate", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Complex conjugate, elementwise.")
 
 #define ARRAYD_BINARY_OPS(X)                        \
-  X(kAdd, AddOp, "add", kAll)                             \
-  X(kSubtract, SubtractOp, "subtract", kI | kF | kC)              \
-  X(kMultiply, MultiplyOp, "multiply", kAll)              \
-  X(kTrueDivide, TrueDivideOp, "true_divide", kF | kC)       \
-  X(kFloorDivide, FloorDivideOp, "floor_divide", kI | kF)    \
-  X(kRemainder, RemainderOp, "remainder", kI | kF)           \
-  X(kPower, PowerOp, "power", kI | kF | kC)                       \
-  X(kEqual, EqualOp, "equal", kAll)                       \
-  X(kNotEqual, NotEqualOp, "not_equal", kAll)             \
-  X(kLess, LessOp, "less", kAll)                          \
-  X(kLessEqual, LessEqualOp, "less_equal", kAll)          \
-  X(kGreater, GreaterOp, "greater", kAll)                 \
-  X(kGreaterEqual, GreaterEqualOp, "greater_equal", kAll) \
-  X(kLogicalAnd, LogicalAndOp, "logical_and", kAll)       \
-  X(kLogicalOr, LogicalOrOp, "logical_or", kAll)          \
-  X(kLogicalXor, LogicalXorOp, "logical_xor", kAll)       \
-  X(kBitwiseAnd, BitwiseAndOp, "bitwise_and", kB | kI)       \
-  X(kBitwiseOr, BitwiseOrOp, "bitwise_or", kB | kI)          \
-  X(kBitwiseXor, BitwiseXorOp, "bitwise_xor", kB | kI)       \
-  X(kLeftShift, LeftShiftOp, "left_shift", kI)          \
-  X(kRightShift, RightShiftOp, "right_shift", kI)       \
-  X(kMaximum, MaximumOp, "maximum", kAll)                 \
-  X(kMinimum, MinimumOp, "minimum", kAll)       \
-  X(kArctan2, Arctan2Op, "arctan2", kF)         \
-  X(kHypot, HypotOp, "hypot", kF)               \
-  X(kCopysign, CopysignOp, "copysign", kF)      \
-  X(kNextafter, NextafterOp, "nextafter", kF)   \
-  X(kFmax, FmaxOp, "fmax", kAll)                \
-  X(kFmin, FminOp, "fmin", kAll)                \
-  X(kFmod, FmodOp, "fmod", kI | kF)             \
-  X(kGcd, GcdOp, "gcd", kI)                     \
-  X(kLcm, LcmOp, "lcm", kI)                     \
-  X(kLogaddexp, LogaddexpOp, "logaddexp", kF)   \
-  X(kLogaddexp2, Logaddexp2Op, "logaddexp2", kF) \
-  X(kHeaviside, HeavisideOp, "heaviside", kF)
+  X(kAdd, AddOp, "add", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "0", "x1 + x2, elementwise.") \
+  X(kSubtract, SubtractOp, "subtract", ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 - x2, elementwise.") \
+  X(kMultiply, MultiplyOp, "multiply", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "1", "x1 * x2, elementwise.") \
+  X(kTrueDivide, TrueDivideOp, "true_divide", "bb->d BB->d hh->d HH->d ii->d II->d ll->d LL->d " ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 / x2, elementwise (floating point result).") \
+  X(kFloorDivide, FloorDivideOp, "floor_divide", ARRAYD_INT2 ARRAYD_FLOAT2, "", "floor(x1 / x2), elementwise.") \
+  X(kRemainder, RemainderOp, "remainder", ARRAYD_INT2 ARRAYD_FLOAT2, "", "x1 - floor(x1 / x2) * x2 (the sign of x2), elementwise.") \
+  X(kPower, PowerOp, "power", ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 ** x2, elementwise.") \
+  X(kEqual, EqualOp, "equal", ARRAYD_TO_BOOL2, "", "x1 == x2, elementwise.") \
+  X(kNotEqual, NotEqualOp, "not_equal", ARRAYD_TO_BOOL2, "", "x1 != x2, elementwise.") \
+  X(kLess, LessOp, "less", ARRAYD_TO_BOOL2, "", "x1 < x2, elementwise.") \
+  X(kLessEqual, LessEqualOp, "less_equal", ARRAYD_TO_BOOL2, "", "x1 <= x2, elementwise.") \
+  X(kGreater, GreaterOp, "greater", ARRAYD_TO_BOOL2, "", "x1 > x2, elementwise.") \
+  X(kGreaterEqual, GreaterEqualOp, "greater_equal", ARRAYD_TO_BOOL2, "", "x1 >= x2, elementwise.") \
+  X(kLogicalAnd, LogicalAndOp, "logical_and", ARRAYD_TO_BOOL2, "1", "x1 and x2, elementwise, as bool.") \
+  X(kLogicalOr, LogicalOrOp, "logical_or", ARRAYD_TO_BOOL2, "0", "x1 or x2, elementwise, as bool.") \
+  X(kLogicalXor, LogicalXorOp, "logical_xor", ARRAYD_TO_BOOL2, "0", "x1 xor x2, elementwise, as bool.") \
+  X(kBitwiseAnd, BitwiseAndOp, "bitwise_and", "?\?->? " ARRAYD_INT2, "-1", "x1 & x2, elementwise.") \
+  X(kBitwiseOr, BitwiseOrOp, "bitwise_or", "?\?->? " ARRAYD_INT2, "0", "x1 | x2, elementwise.") \
+  X(kBitwiseXor, BitwiseXorOp, "bitwise_xor", "?\?->? " ARRAYD_INT2, "0", "x1 ^ x2, elementwise.") \
+  X(kLeftShift, LeftShiftOp, "left_shift", ARRAYD_INT2, "", "x1 << x2, elementwise.") \
+  X(kRightShift, RightShiftOp, "right_shift", ARRAYD_INT2, "", "x1 >> x2, elementwise.") \
+  X(kMaximum, MaximumOp, "maximum", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "The larger of x1 and x2, elementwise (NaN if either is).") \
+  X(kMinimum, MinimumOp, "minimum", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "The smaller of x1 and x2, elementwise (NaN if either is).") \
+  X(kArctan2, Arctan2Op, "arctan2", ARRAYD_FLOAT2, "", "The angle of the point (x2, x1), elementwise.") \
+  X(kHypot, HypotOp, "hypot", ARRAYD_FLOAT2, "0", "sqrt(x1**2 + x2**2), elementwise.") \
+  X(kCopysign, CopysignOp, "copysign", ARRAYD_FLOAT2, "", "x1 with the sign of x2, elementwise.") \
+  X(kNextafter, NextafterOp, "nextafter", ARRAYD_FLOAT2, "", "The next float after x1 toward x2, elementwise.") \
+  X(kFmax, FmaxOp, "fmax", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "The larger of x1 and x2, elementwise (NaN only if both are).") \
+  X(kFmin, FminOp, "fmin", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "The smaller of x1 and x2, elementwise (NaN only if both are).") \
+  X(kFmod, FmodOp, "fmod", ARRAYD_INT2 ARRAYD_FLOAT2, "", "C's fmod: x1 - trunc(x1 / x2) * x2 (the sign of x1), elementwise.") \
+  X(kGcd, GcdOp, "gcd", ARRAYD_INT2, "0", "Greatest common divisor of |x1| and |x2|, elementwise.") \
+  X(kLcm, LcmOp, "lcm", ARRAYD_INT2, "", "Lowest common multiple of |x1| and |x2|, elementwise.") \
+  X(kLogaddexp, LogaddexpOp, "logaddexp", ARRAYD_FLOAT2, "-inf", "log(exp(x1) + exp(x2)), without overflow.") \
+  X(kLogaddexp2, Logaddexp2Op, "logaddexp2", ARRAYD_FLOAT2, "-inf", "log2(2**x1 + 2**x2), without overflow.") \
+  X(kHeaviside, HeavisideOp, "heaviside", ARRAYD_FLOAT2, "", "Heaviside step: 0 below zero, x2 at zero, 1 above, elementwise.")
 
 namespace arrayd {
 namespace kernels {
 
-// Kinds of dtypes, as bits of a mask.
-enum KindMask : unsigned { kB = 1, kI = 2, kF = 4, kC = 8, kAll = 15 };
-
-#define ARRAYD_ENUM_ROW(e, f, n, k) e,
+#define ARRAYD_ENUM_ROW(e, f, n, loops, id, doc) e,
 enum class UnaryOp { ARRAYD_UNARY_OPS(ARRAYD_ENUM_ROW) kNumUnaryOps };
 enum class BinaryOp { ARRAYD_BINARY_OPS(ARRAYD_ENUM_ROW) kNumBinaryOps };
 #undef ARRAYD_ENUM_ROW

@@ -131,24 +131,31 @@ absl::Status RunUpload(OpContext& ctx) {
 }  // namespace
 
 void RegisterCreationOps(OpRegistry* r) {
-  r->Register({"empty", 0, 1, {"shape", "dtype"}, "Uninitialized array.",
-               [](OpContext& ctx) { return RunFilled(ctx, nullptr); }});
-  r->Register({"zeros", 0, 1, {"shape", "dtype"}, "Array of zeros.", [](OpContext& ctx) {
-                 Scalar zero = Scalar::Int(0);
-                 return RunFilled(ctx, &zero);
-               }});
-  r->Register({"ones", 0, 1, {"shape", "dtype"}, "Array of ones.", [](OpContext& ctx) {
-                 Scalar one = Scalar::Int(1);
-                 return RunFilled(ctx, &one);
-               }});
-  r->Register({"full", 0, 1, {"shape", "dtype", "value"}, "Array filled with a value.", RunFull});
-  r->Register({"arange", 0, 1, {"start", "step", "num", "dtype"},
-               "Evenly spaced values: start + i * step.", RunArange});
-  r->Register({"linspace", 0, 1, {"start", "stop", "num", "endpoint", "dtype"},
-               "Evenly spaced numbers over an interval.", RunLinspace});
-  r->Register({"eye", 0, 1, {"n", "m", "k", "dtype"}, "Ones on a diagonal.", RunEye});
-  r->Register({"upload", 0, 1, {"shape", "dtype", "data"},
-               "Array from inline C-order bytes.", RunUpload});
+  const OpFamily f = OpFamily::kCreation;
+  r->Register(f, "empty(*, shape: shape, dtype: dtype) -> out", "Uninitialized array.",
+              [](OpContext& ctx) { return RunFilled(ctx, nullptr); });
+  r->Register(f, "zeros(*, shape: shape, dtype: dtype) -> out", "Array of zeros.",
+              [](OpContext& ctx) {
+                Scalar zero = Scalar::Int(0);
+                return RunFilled(ctx, &zero);
+              });
+  r->Register(f, "ones(*, shape: shape, dtype: dtype) -> out", "Array of ones.",
+              [](OpContext& ctx) {
+                Scalar one = Scalar::Int(1);
+                return RunFilled(ctx, &one);
+              });
+  r->Register(f, "full(*, shape: shape, dtype: dtype, value: scalar) -> out",
+              "Array filled with a value.", RunFull);
+  r->Register(f, "arange(*, start: scalar, step: scalar, num: int, dtype: dtype) -> out",
+              "Evenly spaced values: start + i * step.", RunArange);
+  r->Register(f,
+              "linspace(*, start: scalar, stop: scalar, num: int, endpoint: bool = True, "
+              "dtype: dtype) -> out",
+              "Evenly spaced numbers over an interval.", RunLinspace);
+  r->Register(f, "eye(*, n: int, m: int, k: int, dtype: dtype) -> out",
+              "Ones on a diagonal.", RunEye);
+  r->Register(f, "upload(*, shape: shape, dtype: dtype, data: data) -> out",
+              "Array from inline C-order bytes.", RunUpload);
 }
 
 }  // namespace arrayd

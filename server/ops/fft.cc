@@ -124,21 +124,17 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
 
 }  // namespace
 
-void RegisterFftOps(OpRegistry *r) {
-  r->Register({"fft",
-               1,
-               1,
-               {"n", "axis", "norm", "inverse"},
-               "numpy.fft.fft / ifft (inverse) along one axis.",
-               [](OpContext &c) { return RunFft(c, FftKind::kC2c); }});
-  r->Register(
-      {"rfft", 1, 1, {"n", "axis", "norm"}, "numpy.fft.rfft along one axis.", [](OpContext &c) {
-         return RunFft(c, FftKind::kR2c);
-       }});
-  r->Register(
-      {"irfft", 1, 1, {"n", "axis", "norm"}, "numpy.fft.irfft along one axis.", [](OpContext &c) {
-         return RunFft(c, FftKind::kC2r);
-       }});
+void RegisterFftOps(OpRegistry* r) {
+  const OpFamily f = OpFamily::kLibrary;
+  r->Register(f,
+              "fft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward', "
+              "inverse: bool = False) -> out",
+              "numpy.fft.fft / ifft (inverse) along one axis.",
+              [](OpContext& c) { return RunFft(c, FftKind::kC2c); });
+  r->Register(f, "rfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
+              "numpy.fft.rfft along one axis.", [](OpContext& c) { return RunFft(c, FftKind::kR2c); });
+  r->Register(f, "irfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
+              "numpy.fft.irfft along one axis.", [](OpContext& c) { return RunFft(c, FftKind::kC2r); });
 }
 
 }  // namespace arrayd

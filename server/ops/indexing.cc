@@ -327,24 +327,33 @@ absl::Status RunPart(OpContext& ctx, bool imag) {
 }  // namespace
 
 void RegisterIndexingOps(OpRegistry* r) {
-  r->Register({"where", 3, 1, {}, "cond ? x : y, with broadcasting.", RunWhere});
-  r->Register({"take", 2, 1, {"axis"}, "np.take (integer indices, NumPy's IndexError).", RunTake});
-  r->Register({"take_along_axis", 2, 1, {"axis"}, "np.take_along_axis.", RunTakeAlongAxis});
-  r->Register({"put", 3, 0, {}, "np.put: x.flat[indices] = values (cyclic values).", RunPut});
-  r->Register({"flatnonzero", 1, 1, {"count"}, "Flat indices of the true elements.",
-               RunFlatNonzero});
-  r->Register({"sort", 1, 1, {"axis"}, "Stable sort along an axis (None: flattened).",
-               [](OpContext& ctx) { return RunSort(ctx, false); }});
-  r->Register({"argsort", 1, 1, {"axis"}, "Stable argsort along an axis (None: flattened).",
-               [](OpContext& ctx) { return RunSort(ctx, true); }});
-  r->Register({"cumsum", 1, 1, {"axis", "dtype"}, "Cumulative sum.",
-               [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kAdd); }});
-  r->Register({"cumprod", 1, 1, {"axis", "dtype"}, "Cumulative product.",
-               [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kMultiply); }});
-  r->Register({"real", 1, 1, {}, "Real part (a view for complex arrays).",
-               [](OpContext& ctx) { return RunPart(ctx, false); }});
-  r->Register({"imag", 1, 1, {}, "Imaginary part (a view for complex arrays).",
-               [](OpContext& ctx) { return RunPart(ctx, true); }});
+  const OpFamily f = OpFamily::kIndex;
+  r->Register(f, "where(condition, x, y) -> out", "condition ? x : y, with broadcasting.", RunWhere);
+  r->Register(f, "take(a, indices, *, axis: int? = None) -> out",
+              "np.take (integer indices, NumPy's IndexError).", RunTake);
+  r->Register(f, "take_along_axis(a, indices, *, axis: int? = None) -> out", "np.take_along_axis.",
+              RunTakeAlongAxis);
+  r->Register(f, "put(a, indices, values) -> ()",
+              "np.put: a.flat[indices] = values (cyclic values).", RunPut);
+  r->Register(f, "flatnonzero(a, *, count: int? = None) -> out",
+              "Flat indices of the true elements (count: the client's expected number).",
+              RunFlatNonzero);
+  r->Register(f, "sort(a, *, axis: int? = None) -> out",
+              "Stable sort along an axis (None: flattened).",
+              [](OpContext& ctx) { return RunSort(ctx, false); });
+  r->Register(f, "argsort(a, *, axis: int? = None) -> out",
+              "Stable argsort along an axis (None: flattened).",
+              [](OpContext& ctx) { return RunSort(ctx, true); });
+  r->Register(OpFamily::kScan, "cumsum(a, *, axis: int? = None, dtype: dtype? = None) -> out",
+              "Cumulative sum (None: flattened).",
+              [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kAdd); });
+  r->Register(OpFamily::kScan, "cumprod(a, *, axis: int? = None, dtype: dtype? = None) -> out",
+              "Cumulative product (None: flattened).",
+              [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kMultiply); });
+  r->Register(OpFamily::kShape, "real(a) -> out", "Real part (a view for complex arrays).",
+              [](OpContext& ctx) { return RunPart(ctx, false); });
+  r->Register(OpFamily::kShape, "imag(a) -> out", "Imaginary part (a view for complex arrays).",
+              [](OpContext& ctx) { return RunPart(ctx, true); });
 }
 
 }  // namespace arrayd

@@ -399,30 +399,30 @@ absl::Status RunEig(OpContext& ctx, bool vectors) {
 }
 
 void RegisterLinalgOps(OpRegistry* r) {
-  r->Register(
-      {"matmul", 2, 1, {}, "NumPy's matmul (batched, broadcasting, 1-D cases).", RunMatmul});
-  r->Register({"solve", 2, 1, {}, "numpy.linalg.solve of a (..., n, n) and b (..., n, k).",
-               RunSolve});
-  r->Register({"inv", 1, 1, {}, "numpy.linalg.inv.", RunInv});
-  r->Register(
-      {"det", 1, 1, {}, "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); }});
-  r->Register({"slogdet", 1, 2, {}, "numpy.linalg.slogdet: outputs sign, logabsdet.",
-               [](OpContext& c) { return RunDet(c, true); }});
-  r->Register({"cholesky", 1, 1, {}, "numpy.linalg.cholesky (lower).", RunCholesky});
-  r->Register({"qr", 1, 2, {"mode"}, "numpy.linalg.qr: outputs q, r; mode reduced|complete.",
-               RunQr});
-  r->Register({"svd", 1, 3, {"full_matrices"}, "numpy.linalg.svd: outputs u, s, vh.",
-               [](OpContext& c) { return RunSvd(c, true); }});
-  r->Register({"svdvals", 1, 1, {}, "numpy.linalg.svd(compute_uv=False).",
-               [](OpContext& c) { return RunSvd(c, false); }});
-  r->Register({"eigh", 1, 2, {"UPLO"}, "numpy.linalg.eigh: outputs w, v.",
-               [](OpContext& c) { return RunEigh(c, true); }});
-  r->Register({"eigvalsh", 1, 1, {"UPLO"}, "numpy.linalg.eigvalsh.",
-               [](OpContext& c) { return RunEigh(c, false); }});
-  r->Register({"eig", 1, 2, {}, "numpy.linalg.eig: outputs w, v (complex).",
-               [](OpContext& c) { return RunEig(c, true); }});
-  r->Register({"eigvals", 1, 1, {}, "numpy.linalg.eigvals (complex).",
-               [](OpContext& c) { return RunEig(c, false); }});
+  const OpFamily f = OpFamily::kLibrary;
+  r->Register(f, "matmul(x1, x2) -> out", "NumPy's matmul (batched, broadcasting, 1-D cases).",
+              RunMatmul);
+  r->Register(f, "solve(a, b) -> x", "numpy.linalg.solve of a (..., n, n) and b (..., n, k).",
+              RunSolve);
+  r->Register(f, "inv(a) -> ainv", "numpy.linalg.inv.", RunInv);
+  r->Register(f, "det(a) -> det", "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); });
+  r->Register(f, "slogdet(a) -> (sign, logabsdet)", "numpy.linalg.slogdet.",
+              [](OpContext& c) { return RunDet(c, true); });
+  r->Register(f, "cholesky(a) -> l", "numpy.linalg.cholesky (lower).", RunCholesky);
+  r->Register(f, "qr(a, *, mode: str = 'reduced') -> (q, r)",
+              "numpy.linalg.qr; mode reduced|complete.", RunQr);
+  r->Register(f, "svd(a, *, full_matrices: bool = True) -> (u, s, vh)", "numpy.linalg.svd.",
+              [](OpContext& c) { return RunSvd(c, true); });
+  r->Register(f, "svdvals(a) -> s", "numpy.linalg.svd(compute_uv=False).",
+              [](OpContext& c) { return RunSvd(c, false); });
+  r->Register(f, "eigh(a, *, UPLO: str = 'L') -> (w, v)", "numpy.linalg.eigh.",
+              [](OpContext& c) { return RunEigh(c, true); });
+  r->Register(f, "eigvalsh(a, *, UPLO: str = 'L') -> w", "numpy.linalg.eigvalsh.",
+              [](OpContext& c) { return RunEigh(c, false); });
+  r->Register(f, "eig(a) -> (w, v)", "numpy.linalg.eig (complex results).",
+              [](OpContext& c) { return RunEig(c, true); });
+  r->Register(f, "eigvals(a) -> w", "numpy.linalg.eigvals (complex results).",
+              [](OpContext& c) { return RunEig(c, false); });
 }
 
 }  // namespace arrayd

@@ -38,11 +38,14 @@ absl::Status RunRandom(OpContext& ctx, RandomDist dist) {
 }  // namespace
 
 void RegisterRandomOps(OpRegistry* r) {
-  const std::vector<std::string> attrs = {"shape", "dtype", "key", "offset"};
-  r->Register({"random_uniform", 0, 1, attrs, "Uniform [0, 1) from Philox4x32-10 (key, offset).",
-               [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kUniform); }});
-  r->Register({"random_normal", 0, 1, attrs, "Standard normal from Philox4x32-10 (key, offset).",
-               [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kNormal); }});
+  r->Register(OpFamily::kRandom,
+              "random_uniform(*, shape: shape, dtype: dtype, key: scalar, offset: scalar) -> out",
+              "Uniform [0, 1) from Philox4x32-10 (key, offset).",
+              [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kUniform); });
+  r->Register(OpFamily::kRandom,
+              "random_normal(*, shape: shape, dtype: dtype, key: scalar, offset: scalar) -> out",
+              "Standard normal from Philox4x32-10 (key, offset).",
+              [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kNormal); });
 }
 
 }  // namespace arrayd

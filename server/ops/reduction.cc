@@ -147,7 +147,7 @@ absl::Status RunArgReduce(OpContext& ctx, kernels::ArgReduceOp op) {
 }  // namespace
 
 void RegisterReductionOps(OpRegistry* r) {
-  const std::vector<std::string> attrs = {"axes", "keepdims", "dtype"};
+  const OpFamily f = OpFamily::kReduction;
   struct Row {
     const char* name;
     ReduceOp op;
@@ -156,14 +156,20 @@ void RegisterReductionOps(OpRegistry* r) {
                   Row{"min", ReduceOp::kMin}, Row{"max", ReduceOp::kMax},
                   Row{"all", ReduceOp::kAll}, Row{"any", ReduceOp::kAny}}) {
     ReduceOp op = row.op;
-    r->Register({row.name, 1, 1, attrs, absl::StrCat("NumPy's ", row.name, " over axes."),
-                 [op](OpContext& ctx) { return RunReduce(ctx, op); }});
+    r->Register(f,
+                absl::StrCat(row.name, "(a, *, axes: ints? = None, keepdims: bool = False, "
+                                       "dtype: dtype? = None) -> out"),
+                absl::StrCat("NumPy's ", row.name, " over axes (None: all)."),
+                [op](OpContext& ctx) { return RunReduce(ctx, op); });
   }
-  r->Register({"mean", 1, 1, attrs, "NumPy's mean over axes.", RunMean});
-  r->Register({"argmin", 1, 1, {"axis", "keepdims"}, "Index of the minimum.",
-               [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMin); }});
-  r->Register({"argmax", 1, 1, {"axis", "keepdims"}, "Index of the maximum.",
-               [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMax); }});
+  r->Register(f, "mean(a, *, axes: ints? = None, keepdims: bool = False, dtype: dtype? = None) -> out",
+              "NumPy's mean over axes (None: all).", RunMean);
+  r->Register(f, "argmin(a, *, axis: int? = None, keepdims: bool = False) -> out",
+              "Index of the minimum (None: of the flattened array).",
+              [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMin); });
+  r->Register(f, "argmax(a, *, axis: int? = None, keepdims: bool = False) -> out",
+              "Index of the maximum (None: of the flattened array).",
+              [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMax); });
 }
 
 }  // namespace arrayd

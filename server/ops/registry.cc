@@ -1,5 +1,7 @@
 #include "ops/registry.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -135,9 +137,29 @@ absl::StatusOr<View> OpContext::OutputFor(int i, DType dtype, const Shape& shape
   return NewArray(dtype, shape);
 }
 
-void OpRegistry::Register(OpDef def) {
-  std::string name = def.name;
-  ops_[name] = std::move(def);
+void OpRegistry::Register(OpFamily family, absl::string_view schema, std::string doc,
+                          OpRunFn run) {
+  absl::StatusOr<OpSignature> sig = ParseSchema(family, schema, std::move(doc));
+  if (!sig.ok()) {
+    std::fprintf(stderr, "arrayd: %s\n", std::string(sig.status().message()).c_str());
+    std::abort();
+  }
+  Register(*std::move(sig), std::move(run));
+}
+
+void OpRegistry::Register(OpSignature sig, OpRunFn run) {
+  OpDef def;
+  def.name = sig.name;
+  def.num_inputs = sig.variadic ? -1 : static_cast<int>(sig.inputs.size());
+  def.num_outputs = static_cast<int>(sig.outputs.size());
+  for (const AttrSpec& a : sig.attrs) def.attrs.push_back(a.name);
+  def.doc = sig.doc;
+  def.sig = std::move(sig);
+  def.run = std::move(run);
+  if (!ops_.emplace(def.name, def).second) {
+    std::fprintf(stderr, "arrayd: op '%s' registered twice\n", def.name.c_str());
+    std::abort();
+  }
 }
 
 const OpDef* OpRegistry::Find(const std::string& name) const {

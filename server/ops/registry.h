@@ -1,9 +1,18 @@
-// The op registry: name -> OpDef {arity, attributes, doc, run}. Every op a
-// client can send is a row here; the executor looks ops up by name, checks
-// arity and attribute names, and calls `run` with an OpContext.
+// The op registry: name -> OpDef {signature, run}. Every op a client can send
+// is a row here, declared once by its signature (ops/signature.h: family,
+// inputs, outputs, typed attributes with defaults, loop table, doc), which
+// Capabilities exports and both clients build their calls from. The
+// executor looks ops up by name, checks arity and attribute names, and calls
+// `run` with an OpContext.
 //
 // To add an op: write its run function next to its kin (creation.cc,
-// elementwise.cc, reduction.cc, shape.cc) and add a Register call there.
+// reduction.cc, shape.cc, ...) and one Register call there with its schema:
+//
+//   r->Register(OpFamily::kIndex, "take(a, indices, *, axis: int? = None) -> out",
+//               "np.take.", RunTake);
+//
+// A ufunc is instead one row of kernels/op_list.h (elementwise.cc registers
+// every row).
 #ifndef ARRAYD_OPS_REGISTRY_H_
 #define ARRAYD_OPS_REGISTRY_H_
 
@@ -19,6 +28,7 @@
 #include "array/view.h"
 #include "arrayd/v1/arrayd.pb.h"
 #include "backend/backend.h"
+#include "ops/signature.h"
 #include "session/shared_memory.h"
 
 namespace arrayd {
@@ -92,19 +102,28 @@ class OpContext {
   std::vector<View> results_;
 };
 
+using OpRunFn = std::function<absl::Status(OpContext&)>;
+
 struct OpDef {
+  OpSignature sig;
+  OpRunFn run;
+  // Derived from `sig`, for the executor's checks.
   std::string name;
   int num_inputs = 0;  // -1: any number
   int num_outputs = 1;
   std::vector<std::string> attrs;  // accepted attribute names
   std::string doc;
-  std::function<absl::Status(OpContext&)> run;
 };
 
 // Thread-safe for lookups once built.
 class OpRegistry {
  public:
-  void Register(OpDef def);
+  // Registers the op of `schema` (ops/signature.h). A malformed schema or a
+  // second op of one name is a bug of this server: it aborts at startup.
+  void Register(OpFamily family, absl::string_view schema, std::string doc, OpRunFn run);
+  // Registers a parsed signature (elementwise ops, whose loops come from
+  // kernels/op_list.h).
+  void Register(OpSignature sig, OpRunFn run);
   // nullptr when unknown.
   const OpDef* Find(const std::string& name) const;
   const std::map<std::string, OpDef>& ops() const { return ops_; }

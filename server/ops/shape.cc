@@ -85,14 +85,17 @@ absl::Status RunCopy(OpContext& ctx) {
 }  // namespace
 
 void RegisterShapeOps(OpRegistry* r) {
-  r->Register({"reshape", 1, 1, {"shape"}, "New shape; a view when the strides allow.",
-               RunReshape});
-  r->Register({"transpose", 1, 1, {"axes"}, "Permuted axes (a view).", RunTranspose});
-  r->Register({"broadcast_to", 1, 1, {"shape"}, "Read-only broadcast view.", RunBroadcastTo});
-  r->Register({"slice", 1, 1, {"index"}, "Basic indexing (a view).", RunSlice});
-  r->Register({"setitem", 2, 0, {"index"}, "x[index] = value.", RunSetItem});
-  r->Register({"astype", 1, 1, {"dtype"}, "Copy cast to a dtype.", RunAstype});
-  r->Register({"copy", 1, 1, {}, "C-order copy.", RunCopy});
+  const OpFamily f = OpFamily::kShape;
+  r->Register(f, "reshape(a, *, shape: ints) -> out", "New shape (one -1); a view when the strides allow.",
+              RunReshape);
+  r->Register(f, "transpose(a, *, axes: ints? = None) -> out", "Permuted axes (a view).",
+              RunTranspose);
+  r->Register(f, "broadcast_to(a, *, shape: shape) -> out", "Read-only broadcast view.",
+              RunBroadcastTo);
+  r->Register(f, "slice(a, *, index: index) -> out", "Basic indexing (a view).", RunSlice);
+  r->Register(f, "setitem(a, value, *, index: index) -> ()", "a[index] = value.", RunSetItem);
+  r->Register(f, "astype(a, *, dtype: dtype) -> out", "Copy cast to a dtype.", RunAstype);
+  r->Register(f, "copy(a) -> out", "C-order copy.", RunCopy);
 }
 
 }  // namespace arrayd

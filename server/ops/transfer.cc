@@ -57,14 +57,15 @@ absl::Status RunReleaseShm(OpContext& ctx) {
 }  // namespace
 
 void RegisterTransferOps(OpRegistry* r) {
-  r->Register({"upload_shm", 0, 1, {"segment", "offset", "shape", "dtype"},
-               "Array from C-order bytes in the client's shared memory segment.", RunUploadShm});
-  r->Register({"download_shm", 1, 0, {"segment", "offset"},
-               "Writes an array's C-order bytes into the client's shared memory segment.",
-               RunDownloadShm});
-  r->Register({"release_shm", 0, 0, {"segment"},
-               "Unmaps (and unpins) a shared memory segment that the client removes.",
-               RunReleaseShm});
+  const OpFamily f = OpFamily::kTransfer;
+  r->Register(f, "upload_shm(*, segment: str, offset: scalar, shape: shape, dtype: dtype) -> out",
+              "Array from C-order bytes in the client's shared memory segment.", RunUploadShm);
+  r->Register(f, "download_shm(a, *, segment: str, offset: scalar) -> ()",
+              "Writes an array's C-order bytes into the client's shared memory segment.",
+              RunDownloadShm);
+  r->Register(f, "release_shm(*, segment: str) -> ()",
+              "Unmaps (and unpins) a shared memory segment that the client removes.",
+              RunReleaseShm);
 }
 
 }  // namespace arrayd

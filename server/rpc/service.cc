@@ -245,6 +245,25 @@ class DownloadReactor : public grpc::ServerWriteReactor<v1::DownloadChunk> {
   bool sent_any_ = false;
 };
 
+// Capabilities' form of an op's signature (ops/signature.h).
+void FillSignature(const OpSignature& sig, v1::OpSignature* out) {
+  out->set_family(static_cast<v1::OpFamily>(static_cast<int>(sig.family) + 1));
+  for (const std::string& in : sig.inputs) out->add_inputs(in);
+  out->set_variadic(sig.variadic);
+  for (const std::string& o : sig.outputs) out->add_outputs(o);
+  for (const AttrSpec& a : sig.attrs) {
+    v1::AttrSignature* attr = out->add_attrs();
+    attr->set_name(a.name);
+    attr->set_type(a.type);
+    attr->set_optional(a.optional);
+    attr->set_default_value(a.default_value);
+  }
+  for (const std::string& loop : sig.loops) out->add_loops(loop);
+  out->set_identity(sig.identity);
+  out->set_doc(sig.doc);
+  out->set_schema(sig.schema);
+}
+
 }  // namespace
 
 ArraydService::ArraydService(Backend* backend, const OpRegistry* registry, ServiceOptions options)
@@ -276,6 +295,7 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
     // Ops are written against the Stream interface, which every compiled
     // backend implements in full.
     for (const std::string& b : CompiledBackends()) op->add_backends(b);
+    FillSignature(def.sig, op->mutable_signature());
   }
   response->set_max_inline_bytes(options_.max_inline_bytes);
   response->set_local_op_socket(options_.local_op_socket);

@@ -13,17 +13,11 @@
 namespace arrayd {
 namespace cpu {
 
-using kernels::kAll;
-using kernels::kB;
-using kernels::kC;
-using kernels::kF;
-using kernels::kI;
-
 namespace {
 
 using kernels::Cast;
 using kernels::DispatchDType;
-using kernels::KindBit;
+using kernels::DTypeBit;
 
 template <typename T>
 T Load(const char* p) { return *reinterpret_cast<const T*>(p); }
@@ -35,7 +29,7 @@ absl::Status UnaryKernel(const View& in, const View& out) {
   ARRAYD_RETURN_IF_ERROR((kernels::CheckUnaryLoop<F, kMask>(in, out)));
   return DispatchDType(in.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) != 0) {  // others are refused above
+    if constexpr ((DTypeBit<T>() & kMask) != 0) {  // others are refused above
       using R = decltype(F()(T()));
       ForEachElement<2>(
           {&in, &out}, [](const std::array<char*, 2>& p) { Store<R>(p[1], F()(Load<T>(p[0]))); },
@@ -54,7 +48,7 @@ absl::Status BinaryKernel(const View& a, const View& b, const View& out) {
   ARRAYD_RETURN_IF_ERROR((kernels::CheckBinaryLoop<F, kMask>(a, b, out)));
   return DispatchDType(a.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) != 0) {  // others are refused above
+    if constexpr ((DTypeBit<T>() & kMask) != 0) {  // others are refused above
       using R = decltype(F()(T(), T()));
       ForEachElement<3>(
           {&a, &b, &out},
@@ -149,9 +143,9 @@ absl::Status CpuCopy(const View& src, const View& dst) {
 
 absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out) {
   switch (op) {
-#define ARRAYD_UNARY_CASE(e, f, n, k) \
-  case kernels::UnaryOp::e:           \
-    return UnaryKernel<kernels::f, k>(in, out);
+#define ARRAYD_UNARY_CASE(e, f, n, loops, id, doc) \
+  case kernels::UnaryOp::e:                        \
+    return UnaryKernel<kernels::f, kernels::LoopInputMask(loops)>(in, out);
     ARRAYD_UNARY_OPS(ARRAYD_UNARY_CASE)
 #undef ARRAYD_UNARY_CASE
     default:
@@ -161,9 +155,9 @@ absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out) {
 
 absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const View& out) {
   switch (op) {
-#define ARRAYD_BINARY_CASE(e, f, n, k) \
-  case kernels::BinaryOp::e:           \
-    return BinaryKernel<kernels::f, k>(a, b, out);
+#define ARRAYD_BINARY_CASE(e, f, n, loops, id, doc) \
+  case kernels::BinaryOp::e:                        \
+    return BinaryKernel<kernels::f, kernels::LoopInputMask(loops)>(a, b, out);
     ARRAYD_BINARY_OPS(ARRAYD_BINARY_CASE)
 #undef ARRAYD_BINARY_CASE
     default:

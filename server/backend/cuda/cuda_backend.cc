@@ -37,12 +37,6 @@ namespace cuda {
 namespace {
 
 using kernels::DispatchDType;
-using kernels::kAll;
-using kernels::kB;
-using kernels::kC;
-using kernels::kF;
-using kernels::kI;
-using kernels::KindBit;
 
 // Pinned staging for host <-> device copies of pageable memory: two buffers
 // per stream, so the host memcpy of one chunk overlaps the DMA of the other.
@@ -184,10 +178,10 @@ absl::Status FftOperand(const View& v, DType dtype, int64_t n, const char* what,
 absl::Status CheckUnaryOp(kernels::UnaryOp op, const View& in, const View& out,
                           const char** functor) {
   switch (op) {
-#define ARRAYD_UNARY_CASE(e, f, n, k) \
-  case kernels::UnaryOp::e:           \
-    *functor = #f;                    \
-    return kernels::CheckUnaryLoop<kernels::f, k>(in, out);
+#define ARRAYD_UNARY_CASE(e, f, n, loops, id, doc) \
+  case kernels::UnaryOp::e:                        \
+    *functor = #f;                                 \
+    return kernels::CheckUnaryLoop<kernels::f, kernels::LoopInputMask(loops)>(in, out);
     ARRAYD_UNARY_OPS(ARRAYD_UNARY_CASE)
 #undef ARRAYD_UNARY_CASE
     default:
@@ -198,10 +192,10 @@ absl::Status CheckUnaryOp(kernels::UnaryOp op, const View& in, const View& out,
 absl::Status CheckBinaryOp(kernels::BinaryOp op, const View& a, const View& b, const View& out,
                            const char** functor) {
   switch (op) {
-#define ARRAYD_BINARY_CASE(e, f, n, k) \
-  case kernels::BinaryOp::e:           \
-    *functor = #f;                     \
-    return kernels::CheckBinaryLoop<kernels::f, k>(a, b, out);
+#define ARRAYD_BINARY_CASE(e, f, n, loops, id, doc) \
+  case kernels::BinaryOp::e:                        \
+    *functor = #f;                                  \
+    return kernels::CheckBinaryLoop<kernels::f, kernels::LoopInputMask(loops)>(a, b, out);
     ARRAYD_BINARY_OPS(ARRAYD_BINARY_CASE)
 #undef ARRAYD_BINARY_CASE
     default:

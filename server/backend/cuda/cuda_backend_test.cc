@@ -30,12 +30,7 @@ namespace cuda {
 namespace {
 
 using kernels::DispatchDType;
-using kernels::kAll;
-using kernels::kB;
-using kernels::kC;
-using kernels::kF;
-using kernels::kI;
-using kernels::KindBit;
+using kernels::DTypeBit;
 
 std::vector<DType> AllDTypes() {
   std::vector<DType> out;
@@ -58,7 +53,7 @@ template <typename F, unsigned kMask, int kArity>
 DType ResultDType(DType in) {
   return DispatchDType(in, [&](auto tag) -> DType {
     using T = typename decltype(tag)::type;
-    if constexpr ((KindBit<T>() & kMask) == 0) {
+    if constexpr ((DTypeBit<T>() & kMask) == 0) {
       return DType::kInvalid;
     } else if constexpr (kArity == 1) {
       return kernels::DTypeOf<decltype(F()(T()))>::value;
@@ -75,14 +70,14 @@ struct OpRow {
 
 std::vector<OpRow> AllOps() {
   std::vector<OpRow> rows;
-#define ARRAYD_UNARY_ROW(e, f, n, k)                                                 \
+#define ARRAYD_UNARY_ROW(e, f, n, loops, id, doc)                                              \
   rows.push_back({OpCase{n, #f, 1, static_cast<int>(kernels::UnaryOp::e)},           \
-                  [](DType d) { return ResultDType<kernels::f, k, 1>(d); }});
+                  [](DType d) { return ResultDType<kernels::f, kernels::LoopInputMask(loops), 1>(d); }});
   ARRAYD_UNARY_OPS(ARRAYD_UNARY_ROW)
 #undef ARRAYD_UNARY_ROW
-#define ARRAYD_BINARY_ROW(e, f, n, k)                                                \
+#define ARRAYD_BINARY_ROW(e, f, n, loops, id, doc)                                             \
   rows.push_back({OpCase{n, #f, 2, static_cast<int>(kernels::BinaryOp::e)},          \
-                  [](DType d) { return ResultDType<kernels::f, k, 2>(d); }});
+                  [](DType d) { return ResultDType<kernels::f, kernels::LoopInputMask(loops), 2>(d); }});
   ARRAYD_BINARY_OPS(ARRAYD_BINARY_ROW)
 #undef ARRAYD_BINARY_ROW
   return rows;
