@@ -70,7 +70,6 @@ absl::StatusOr<DType> ParseDType(absl::string_view name);
 // DType from its wire value; TypeError when out of range.
 absl::StatusOr<DType> DTypeFromWire(int value);
 
-inline bool IsBool(DType d) { return d == DType::kBool; }
 inline bool IsInteger(DType d) {
   return Kind(d) == DTypeKind::kSigned || Kind(d) == DTypeKind::kUnsigned;
 }

@@ -23,6 +23,13 @@
 #define ARRAYD_FLOAT2 "ee->e ff->f dd->d "
 #define ARRAYD_CPLX2 "FF->F DD->D "
 #define ARRAYD_TO_BOOL1 "?->? b->? B->? h->? H->? i->? I->? l->? L->? e->? f->? d->? F->? D->? "
+// Reductions' and scans' loop tables (the result dtype of each input dtype):
+// sum/prod/cumsum/cumprod accumulate small integers in 64 bits; mean is
+// inexact; argmin/argmax give int64 indices.
+#define ARRAYD_SUM_LOOPS "?->l b->l B->L h->l H->L i->l I->L l->l L->L " ARRAYD_FLOAT1 ARRAYD_CPLX1
+#define ARRAYD_SAME_LOOPS "?->? " ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1
+#define ARRAYD_MEAN_LOOPS "?->d b->d B->d h->d H->d i->d I->d l->d L->d " ARRAYD_FLOAT1 ARRAYD_CPLX1
+#define ARRAYD_INDEX_LOOPS "?->l b->l B->l h->l H->l i->l I->l l->l L->l e->l f->l d->l F->l D->l "
 #define ARRAYD_TO_BOOL2 \
   "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? ff->? dd->? FF->? DD->? "
 

@@ -1,8 +1,6 @@
 // Elementwise ops (NumPy ufuncs): the registry entries of the rows of
 // kernels/op_list.h, loop choice from each row's loop table, broadcasting,
 // and the call into the backend's unary/binary kernels.
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -109,16 +107,7 @@ OpSignature UfuncSignature(const UfuncRow& row, int nin) {
   return *std::move(sig);
 }
 
-// The parsed loops of a row; a malformed row is a bug caught at startup.
-std::vector<Loop> RowLoops(const UfuncRow& row) {
-  absl::StatusOr<std::vector<Loop>> loops = ParseLoops(row.loops);
-  if (!loops.ok()) {
-    std::fprintf(stderr, "arrayd: ufunc %s: %s\n", row.name,
-                 std::string(loops.status().message()).c_str());
-    std::abort();
-  }
-  return *std::move(loops);
-}
+std::vector<Loop> RowLoops(const UfuncRow& row) { return MustParseLoops(row.name, row.loops); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "kernels/op_list.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -276,9 +277,11 @@ absl::Status RunSort(OpContext& ctx, bool arg) {
 
 // cumsum/cumprod by doubling steps (Hillis-Steele): log2(n) elementwise
 // passes out[k:] = op(out[k:], out[:-k]), which every backend runs fast.
-absl::Status RunScan(OpContext& ctx, BinaryOp op) {
+absl::Status RunScan(OpContext& ctx, BinaryOp op, const std::vector<Loop>& loops) {
   View x = ctx.input(0);
-  DType acc = SumDType(x.dtype);
+  const Loop* loop = FindLoop(loops, {x.dtype});
+  if (loop == nullptr) return TypeError(absl::StrCat("cumulative op not supported for ", DTypeName(x.dtype)));
+  DType acc = loop->out[0];
   if (ctx.attrs().Has("dtype")) {
     ARRAYD_ASSIGN_OR_RETURN(acc, ctx.attrs().GetDType("dtype"));
   }
@@ -346,10 +349,16 @@ void RegisterIndexingOps(OpRegistry* r) {
               [](OpContext& ctx) { return RunSort(ctx, true); });
   r->Register(OpFamily::kScan, "cumsum(a, *, axis: int? = None, dtype: dtype? = None) -> out",
               "Cumulative sum (None: flattened).",
-              [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kAdd); });
+              [loops = MustParseLoops("cumsum", ARRAYD_SUM_LOOPS)](OpContext& ctx) {
+                return RunScan(ctx, BinaryOp::kAdd, loops);
+              },
+              ARRAYD_SUM_LOOPS);
   r->Register(OpFamily::kScan, "cumprod(a, *, axis: int? = None, dtype: dtype? = None) -> out",
               "Cumulative product (None: flattened).",
-              [](OpContext& ctx) { return RunScan(ctx, BinaryOp::kMultiply); });
+              [loops = MustParseLoops("cumprod", ARRAYD_SUM_LOOPS)](OpContext& ctx) {
+                return RunScan(ctx, BinaryOp::kMultiply, loops);
+              },
+              ARRAYD_SUM_LOOPS);
   r->Register(OpFamily::kShape, "real(a) -> out", "Real part (a view for complex arrays).",
               [](OpContext& ctx) { return RunPart(ctx, false); });
   r->Register(OpFamily::kShape, "imag(a) -> out", "Imaginary part (a view for complex arrays).",

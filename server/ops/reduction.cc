@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "kernels/op_list.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -61,25 +62,22 @@ const char* NumpyName(ReduceOp op) {
   }
 }
 
-absl::Status RunReduce(OpContext& ctx, ReduceOp op) {
+// The result dtype of a reduction of `x` by its loop table.
+absl::StatusOr<DType> ResultDType(const char* name, const std::vector<Loop>& loops, DType x) {
+  const Loop* loop = FindLoop(loops, {x});
+  if (loop == nullptr) return TypeError(absl::StrCat(name, " not supported for ", DTypeName(x)));
+  return loop->out[0];
+}
+
+absl::Status RunReduce(OpContext& ctx, const char* name, ReduceOp op, const std::vector<Loop>& loops) {
   const View& x = ctx.input(0);
   ARRAYD_ASSIGN_OR_RETURN(ReducePlan plan, PlanReduce(ctx, x));
-  DType acc;
-  switch (op) {
-    case ReduceOp::kSum:
-    case ReduceOp::kProd:
-      acc = SumDType(x.dtype);
-      break;
-    case ReduceOp::kAll:
-    case ReduceOp::kAny:
-      acc = x.dtype;  // read as is, result bool
-      break;
-    default:
-      acc = x.dtype;
-      if (plan.count == 0 && ShapeSize(plan.out_shape) != 0) {
-        return ValueError(absl::StrCat("zero-size array to reduction operation ", NumpyName(op),
-                                       " which has no identity"));
-      }
+  ARRAYD_ASSIGN_OR_RETURN(DType acc, ResultDType(name, loops, x.dtype));
+  if (op == ReduceOp::kAll || op == ReduceOp::kAny) acc = x.dtype;  // read as is, result bool
+  if ((op == ReduceOp::kMin || op == ReduceOp::kMax) && plan.count == 0 &&
+      ShapeSize(plan.out_shape) != 0) {
+    return ValueError(absl::StrCat("zero-size array to reduction operation ", NumpyName(op),
+                                   " which has no identity"));
   }
   if (ctx.attrs().Has("dtype")) {
     ARRAYD_ASSIGN_OR_RETURN(acc, ctx.attrs().GetDType("dtype"));
@@ -92,10 +90,10 @@ absl::Status RunReduce(OpContext& ctx, ReduceOp op) {
 }
 
 // mean = sum in the inexact dtype / count (float16 sums in float32, as NumPy).
-absl::Status RunMean(OpContext& ctx) {
+absl::Status RunMean(OpContext& ctx, const std::vector<Loop>& loops) {
   const View& x = ctx.input(0);
   ARRAYD_ASSIGN_OR_RETURN(ReducePlan plan, PlanReduce(ctx, x));
-  DType result = InexactDType(x.dtype);
+  ARRAYD_ASSIGN_OR_RETURN(DType result, ResultDType("mean", loops, x.dtype));
   if (ctx.attrs().Has("dtype")) {
     ARRAYD_ASSIGN_OR_RETURN(result, ctx.attrs().GetDType("dtype"));
   }
@@ -148,28 +146,43 @@ absl::Status RunArgReduce(OpContext& ctx, kernels::ArgReduceOp op) {
 
 void RegisterReductionOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kReduction;
+  // name, op, result dtypes by input dtype (kernels/op_list.h).
   struct Row {
     const char* name;
     ReduceOp op;
+    const char* loops;
   };
-  for (Row row : {Row{"sum", ReduceOp::kSum}, Row{"prod", ReduceOp::kProd},
-                  Row{"min", ReduceOp::kMin}, Row{"max", ReduceOp::kMax},
-                  Row{"all", ReduceOp::kAll}, Row{"any", ReduceOp::kAny}}) {
-    ReduceOp op = row.op;
+  for (Row row : {Row{"sum", ReduceOp::kSum, ARRAYD_SUM_LOOPS},
+                  Row{"prod", ReduceOp::kProd, ARRAYD_SUM_LOOPS},
+                  Row{"min", ReduceOp::kMin, ARRAYD_SAME_LOOPS},
+                  Row{"max", ReduceOp::kMax, ARRAYD_SAME_LOOPS},
+                  Row{"all", ReduceOp::kAll, ARRAYD_TO_BOOL1},
+                  Row{"any", ReduceOp::kAny, ARRAYD_TO_BOOL1}}) {
+    const char* name = row.name;
+    const ReduceOp op = row.op;
     r->Register(f,
                 absl::StrCat(row.name, "(a, *, axes: ints? = None, keepdims: bool = False, "
                                        "dtype: dtype? = None) -> out"),
                 absl::StrCat("NumPy's ", row.name, " over axes (None: all)."),
-                [op](OpContext& ctx) { return RunReduce(ctx, op); });
+                [name, op, loops = MustParseLoops(name, row.loops)](OpContext& ctx) {
+                  return RunReduce(ctx, name, op, loops);
+                },
+                row.loops);
   }
   r->Register(f, "mean(a, *, axes: ints? = None, keepdims: bool = False, dtype: dtype? = None) -> out",
-              "NumPy's mean over axes (None: all).", RunMean);
+              "NumPy's mean over axes (None: all).",
+              [loops = MustParseLoops("mean", ARRAYD_MEAN_LOOPS)](OpContext& ctx) {
+                return RunMean(ctx, loops);
+              },
+              ARRAYD_MEAN_LOOPS);
   r->Register(f, "argmin(a, *, axis: int? = None, keepdims: bool = False) -> out",
               "Index of the minimum (None: of the flattened array).",
-              [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMin); });
+              [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMin); },
+              ARRAYD_INDEX_LOOPS);
   r->Register(f, "argmax(a, *, axis: int? = None, keepdims: bool = False) -> out",
               "Index of the maximum (None: of the flattened array).",
-              [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMax); });
+              [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMax); },
+              ARRAYD_INDEX_LOOPS);
 }
 
 }  // namespace arrayd

@@ -147,6 +147,18 @@ void OpRegistry::Register(OpFamily family, absl::string_view schema, std::string
   Register(*std::move(sig), std::move(run));
 }
 
+void OpRegistry::Register(OpFamily family, absl::string_view schema, std::string doc,
+                          OpRunFn run, absl::string_view loops) {
+  absl::StatusOr<OpSignature> sig = ParseSchema(family, schema, std::move(doc));
+  if (!sig.ok()) {
+    std::fprintf(stderr, "arrayd: %s\n", std::string(sig.status().message()).c_str());
+    std::abort();
+  }
+  (void)MustParseLoops(sig->name, loops);
+  sig->loops = SplitLoops(loops);
+  Register(*std::move(sig), std::move(run));
+}
+
 void OpRegistry::Register(OpSignature sig, OpRunFn run) {
   OpDef def;
   def.name = sig.name;

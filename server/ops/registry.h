@@ -121,6 +121,10 @@ class OpRegistry {
   // Registers the op of `schema` (ops/signature.h). A malformed schema or a
   // second op of one name is a bug of this server: it aborts at startup.
   void Register(OpFamily family, absl::string_view schema, std::string doc, OpRunFn run);
+  // The same for an op whose dtype rule is the loop table `loops`
+  // (reductions, scans), exported with its signature.
+  void Register(OpFamily family, absl::string_view schema, std::string doc, OpRunFn run,
+                absl::string_view loops);
   // Registers a parsed signature (elementwise ops, whose loops come from
   // kernels/op_list.h).
   void Register(OpSignature sig, OpRunFn run);

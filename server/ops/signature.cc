@@ -1,6 +1,8 @@
 #include "ops/signature.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -148,6 +150,16 @@ absl::StatusOr<std::vector<Loop>> ParseLoops(absl::string_view loops) {
     out.push_back(std::move(loop));
   }
   return out;
+}
+
+std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops) {
+  absl::StatusOr<std::vector<Loop>> parsed = ParseLoops(loops);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "arrayd: op %s: %s\n", std::string(op).c_str(),
+                 std::string(parsed.status().message()).c_str());
+    std::abort();
+  }
+  return *std::move(parsed);
 }
 
 const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in, DType out_dtype) {

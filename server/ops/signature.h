@@ -81,6 +81,10 @@ struct Loop {
 absl::StatusOr<std::vector<Loop>> ParseLoops(absl::string_view loops);
 std::vector<std::string> SplitLoops(absl::string_view loops);
 
+// ParseLoops of a table written in this server's source; a malformed one is
+// a bug that aborts at startup, naming `op`.
+std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops);
+
 // NumPy's loop choice for array inputs of dtypes `in`: the first loop that
 // every input casts to safely; with `out_dtype` (NumPy's dtype=, which fixes
 // the output), the first loop with that output that the inputs reach by

@@ -125,12 +125,11 @@ TEST(OpListTest, EveryRegisteredOpHasASignature) {
     EXPECT_FALSE(sig.doc.empty()) << name;
     EXPECT_EQ(def.num_inputs, sig.variadic ? -1 : static_cast<int>(sig.inputs.size())) << name;
     EXPECT_EQ(def.num_outputs, static_cast<int>(sig.outputs.size())) << name;
-    if (sig.family == OpFamily::kElementwise) {
-      EXPECT_FALSE(sig.loops.empty()) << name;
-      EXPECT_TRUE(ParseLoops(absl::StrJoin(sig.loops, " ")).ok()) << name;
-    } else {
-      EXPECT_TRUE(sig.loops.empty()) << name;
-    }
+    // Ufuncs, reductions and scans carry their dtype rule as a loop table.
+    const bool typed = sig.family == OpFamily::kElementwise || sig.family == OpFamily::kReduction ||
+                       sig.family == OpFamily::kScan;
+    EXPECT_EQ(!sig.loops.empty(), typed) << name;
+    EXPECT_TRUE(ParseLoops(absl::StrJoin(sig.loops, " ")).ok()) << name;
   }
 }
 
