@@ -4,8 +4,10 @@
     x = ad.arange(6).reshape(2, 3).astype("f")
     print(x.sum(axis=1))          # array([ 3., 12.], dtype=float32)
 
-Where things live: _session.py (transport, batching, sync, upload and
-download), _ndarray.py (ndarray, views, indexing), _math.py (elementwise
+Where things live: _session.py (Session: batching, sync, upload and
+download), _connect.py (connect, the current session, the private server),
+_transport.py (gRPC and the same-host op stream), _wire.py (codec), _shm.py
+(shared memory), _ndarray.py (ndarray, views, indexing), _math.py (elementwise
 ufuncs, one row each), _reduction.py, _creation.py, _errors.py, _dtypes.py,
 _proto/ (generated messages; see gen_proto.sh).
 """
@@ -33,8 +35,9 @@ from arrayd._math import asarray_in as _asarray_in
 from arrayd._math import session_of as _session_of
 from arrayd._reduction import (all, amax, amin, any, argmax, argmin, max,
                                mean, min, prod, sum)
-from arrayd._session import Session, connect, disconnect
-from arrayd._session import current as current_session
+from arrayd._connect import connect, disconnect
+from arrayd._connect import current as current_session
+from arrayd._session import Session
 # Math, statistics, sorting, products, linalg and random.
 from arrayd._math import (  # noqa: A004
     exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, square,

@@ -8,8 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from arrayd import _dtypes
-from arrayd import _session as _sess
+from arrayd import _connect, _dtypes
 from arrayd._math import asarray_in, session_of
 from arrayd._ndarray import encode_scalar, ndarray, shape_dummy
 
@@ -25,7 +24,7 @@ def _create(op: str, shape: Any, dtype: Any,
             extra: dict[str, Any] | None = None) -> ndarray:
     dt = _dtypes.normalize(dtype)
     shp = _shape(shape)
-    s = _sess.current()
+    s = _connect.current()
     h = s.new_handle()
     attrs: dict[str, Any] = {"shape": list(shp), "dtype": dt}
     if extra:
@@ -167,7 +166,7 @@ def arange(start: Any, stop: Any = None, step: Any = None,
     extra = {"start": conv(start), "step": conv(step), "num": n}
     if conv is int:
         extra["start"] = encode_scalar(start, dt)
-    s = _sess.current()
+    s = _connect.current()
     h = s.new_handle()
     attrs = {"dtype": dt, **extra}
     s.record("arange", (), (h,), attrs)
@@ -190,7 +189,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     dt = _dtypes.normalize(calc if dtype is None else dtype)
     start, stop = _py(start), _py(stop)
     as_c = calc.kind == "c"
-    s = _sess.current()
+    s = _connect.current()
     h = s.new_handle()
     s.record("linspace", (), (h,), {
         "start": complex(start) if as_c else float(start),
@@ -211,7 +210,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float,
     m = n if M is None else operator.index(M)
     dt = _dtypes.normalize(dtype)
     shp = _shape((n, m))
-    s = _sess.current()
+    s = _connect.current()
     h = s.new_handle()
     s.record("eye", (), (h,), {"n": n, "m": m, "k": operator.index(k),
                                "dtype": dt})

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 from numpy._core._exceptions import _UFuncOutputCastingError
 
-from arrayd import _dtypes
+from arrayd import _connect, _dtypes
 from arrayd import _session as _sess
 from arrayd._ndarray import ndarray, scalar
 
@@ -38,7 +38,7 @@ def session_of(*args: Any) -> _sess.Session:
             elif a._session is not s:
                 raise ValueError(
                     "arrays belong to different arrayd sessions")
-    return s if s is not None else _sess.current()
+    return s if s is not None else _connect.current()
 
 
 def asarray_in(s: _sess.Session, x: Any, dtype: Any = None) -> ndarray:

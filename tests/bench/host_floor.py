@@ -61,7 +61,7 @@ def ping_pong_us(poll: bool, n: int = 3000) -> float:
 def main() -> None:
     from google.protobuf.internal import api_implementation
 
-    from arrayd._session import pb as msgs
+    from arrayd._proto import pb as msgs
 
     def build() -> bytes:
         m = msgs.ClientMessage()

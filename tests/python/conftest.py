@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO / "client-python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import arrayd as ad  # noqa: E402
-from arrayd import _session  # noqa: E402
+from arrayd import _connect, _transport  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +45,7 @@ def server_address():
                              backend], stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
-    while not _session._health_ok(address, timeout=0.5):
+    while not _transport.health_ok(address, timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             log.close()
@@ -72,7 +72,7 @@ def session(server_address):
     After the test, a synchronize() must not report a deferred error: a test
     that expects one must consume it itself.
     """
-    s = _session._default
+    s = _connect._default
     if s is None or s.closed or s.address != server_address:
         s = ad.connect(server_address)
     yield s

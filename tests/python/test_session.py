@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import arrayd as ad
-from arrayd import _session
+from arrayd import _session, _transport
 from arrayd._proto import pb
 from conftest import REPO
 from helpers import check
@@ -229,7 +229,7 @@ def test_server_death_raises_connection_error_then_session_closed(tmp_path):
                             stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
-        while not _session._health_ok(sock, timeout=0.5):
+        while not _transport.health_ok(sock, timeout=0.5):
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         s = ad.connect(sock, default=False)

@@ -15,7 +15,7 @@ import numpy.testing as npt
 import pytest
 
 import arrayd as ad
-from arrayd import _session
+from arrayd import _transport
 from helpers import sample
 
 MB = 1 << 20
@@ -28,7 +28,7 @@ def s(server_address, monkeypatch):
     monkeypatch.delenv("ARRAYD_SHM_LOAN_MAX_BYTES", raising=False)
     monkeypatch.delenv("ARRAYD_NO_LOCAL_SOCKET", raising=False)
     sess = ad.connect(server_address, default=False)
-    if not isinstance(sess._requests, _session._LocalStream):
+    if not isinstance(sess._requests, _transport.LocalStream):
         sess.close()
         pytest.skip("the server offers no same-host op socket")
     with sess:

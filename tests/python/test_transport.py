@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import arrayd as ad
-from arrayd import _session
+from arrayd import _transport
 
 
 @pytest.fixture(params=["grpc", "local"])
@@ -17,7 +17,7 @@ def transport_session(request, server_address, monkeypatch):
     if request.param == "grpc":
         monkeypatch.setenv("ARRAYD_NO_LOCAL_SOCKET", "1")
     s = ad.connect(server_address, default=False)
-    uses_local = isinstance(s._requests, _session._LocalStream)
+    uses_local = isinstance(s._requests, _transport.LocalStream)
     if request.param == "local" and not uses_local:
         s.close()
         pytest.skip("the server offers no same-host op socket")
@@ -54,7 +54,7 @@ def test_deferred_error_reaches_the_client(transport_session):
 
 def test_shared_memory_segment_is_removed_with_the_session(server_address):
     s = ad.connect(server_address, default=False)
-    if not isinstance(s._requests, _session._LocalStream):
+    if not isinstance(s._requests, _transport.LocalStream):
         s.close()
         pytest.skip("the server offers no same-host op socket")
     with s:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from arrayd import _composite as _c
-from arrayd import _dtypes
+from arrayd import _connect, _dtypes
 from arrayd import _math as _m
 from arrayd import _reduction as _r
 from arrayd import _session as _sess
@@ -103,7 +103,7 @@ class Generator:
     def _draw(self, op: str, shape: tuple[int, ...], dtype: np.dtype,
               session: Any = None) -> ndarray:
         s = session if session is not None else (
-            self._session or _sess.current())
+            self._session or _connect.current())
         n = 1
         for d in shape:
             if d < 0:
@@ -337,7 +337,7 @@ class Generator:
             raise ValueError("p < 0, p > 1 or p is NaN")
         shape = _shape(size)
         if n == 0 or p == 0 or p == 1:  # no randomness: a constant array
-            s = self._session or _sess.current()
+            s = self._session or _connect.current()
             return _c.new(s, "full", (), shape, _INT64,
                           {"shape": list(shape), "dtype": _INT64,
                            "value": n if p == 1 else 0})
@@ -526,7 +526,7 @@ class Generator:
             raise ValueError("alpha < 0")
         shape = (() if size is None else _shape(size)) + av.shape
         import arrayd as _ad
-        a = _c.upload(_sess.current() if self._session is None
+        a = _c.upload(_connect.current() if self._session is None
                       else self._session, av)
         g = self._standard_gamma(shape, _ad.broadcast_to(a, shape))
         return _m.true_divide(g, _r.sum(g, axis=-1, keepdims=True))
@@ -557,7 +557,7 @@ class Generator:
             raise ValueError("low > high" if endpoint else "low >= high")
         span = hi_incl - low + 1  # number of possible values
         shape = _shape(size)
-        s = self._session or _sess.current()
+        s = self._session or _connect.current()
         if span <= (1 << 53):
             u = self._draw("random_uniform", shape, _F64)
             k = _m.minimum(_m.floor(_m.multiply(u, float(span))),
@@ -656,7 +656,7 @@ class Generator:
                p: Any = None, axis: int = 0, shuffle: bool = True) -> ndarray:
         """Random samples from a (an int n means range(n)), with or without
         replacement, optionally with probabilities p."""
-        s = self._session or _sess.current()
+        s = self._session or _connect.current()
         if isinstance(a, (int, np.integer)):
             pop = None
             n = int(a)

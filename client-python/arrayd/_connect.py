@@ -1,0 +1,131 @@
+"""Which server and session module functions use: connect, disconnect,
+current, and the private per-user server started on demand.
+
+Layer: session (above Session; below the arrays). Without an address,
+ARRAYD_ADDRESS names the server, else a private server of this user on
+unix:/tmp/arrayd-$UID/arrayd.sock, started from the arrayd binary
+(ARRAYD_SERVER_BIN, PATH, or the source checkout's build/) when none
+answers.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from arrayd import _session, _transport
+from arrayd._errors import ConnectionError, SessionClosedError
+
+_default: _session.Session | None = None
+_default_lock = threading.Lock()
+
+
+def current() -> _session.Session:
+    """The session that module functions use; connects on first use."""
+    if _session.entered:
+        return _session.entered[-1]
+    s = _default
+    if s is None:
+        with _default_lock:
+            s = _default if _default is not None else connect()
+    if s._closed:
+        # Lost, not disconnected: do not silently switch servers.
+        raise SessionClosedError(
+            f"{s._closed_reason}; call arrayd.connect() for a new session")
+    return s
+
+
+def connect(address: str | None = None, *,
+            default: bool = True) -> _session.Session:
+    """Opens a session and (by default) makes it the default session.
+
+    The address is ``host:port`` or ``unix:/path``; without one, the env
+    variable ARRAYD_ADDRESS, else a private per-user server (started when
+    none answers).
+    """
+    global _default
+    if address is None:
+        address = os.environ.get("ARRAYD_ADDRESS") or private_server()
+    s = _session.Session(address)
+    if default:
+        _default = s
+    return s
+
+
+def disconnect(session: _session.Session | None = None) -> None:
+    """Closes a session (the default one when none is named)."""
+    global _default
+    s = session if session is not None else _default
+    if s is None:
+        return
+    s.close()
+    if s is _default:
+        _default = None
+
+
+def server_binary() -> str | None:
+    """The arrayd binary to start: ARRAYD_SERVER_BIN, else arrayd on PATH,
+    else the source checkout's build/bin/arrayd (None if there is none)."""
+    env = os.environ.get("ARRAYD_SERVER_BIN")
+    if env:
+        return env
+    found = shutil.which("arrayd")
+    if found:
+        return found
+    # Source checkout: <repo>/client-python/arrayd/_connect.py.
+    repo_bin = Path(__file__).resolve().parents[2] / "build" / "bin" / "arrayd"
+    return str(repo_bin) if repo_bin.is_file() else None
+
+
+def private_server() -> str:
+    """Address of this user's private server, started if none answers."""
+    run_dir = Path(f"/tmp/arrayd-{os.getuid()}")
+    sock = run_dir / "arrayd.sock"
+    address = f"unix:{sock}"
+    if _transport.health_ok(address, timeout=1.0):
+        return address
+    binary = server_binary()
+    if binary is None:
+        raise ConnectionError(
+            f"no arrayd server answers at {address!r} and no arrayd binary "
+            "was found to start one: set ARRAYD_ADDRESS to a running server, "
+            "or ARRAYD_SERVER_BIN to the arrayd binary, or put arrayd on PATH")
+    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    log_path = run_dir / "arrayd.log"
+    with open(run_dir / "start.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one starter at a time
+        if _transport.health_ok(address, timeout=1.0):
+            return address
+        if sock.exists():
+            sock.unlink()  # stale socket of a dead server
+        try:
+            with open(log_path, "ab") as log:
+                proc = subprocess.Popen(
+                    [binary, "--listen", address, "--backend", "auto"],
+                    stdin=subprocess.DEVNULL, stdout=log,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                    close_fds=True)
+        except OSError as e:
+            raise ConnectionError(
+                f"could not start the arrayd server {binary!r}: {e}") from None
+        deadline = time.monotonic() + _transport.START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                break
+            if _transport.health_ok(address, timeout=0.5):
+                return address
+            time.sleep(0.05)
+    try:
+        tail = log_path.read_text(errors="replace")[-2000:]
+    except OSError:
+        tail = ""
+    state = (f"exited with status {proc.returncode}" if proc.poll() is not None
+             else f"did not answer within {_transport.START_TIMEOUT_S:.0f} s")
+    raise ConnectionError(
+        f"could not start arrayd ({binary}) at {address!r}: it {state}; "
+        f"log {log_path}:\n{tail}")
+

@@ -1,0 +1,246 @@
+"""Shared memory for bulk transfers with a server on this host.
+
+Layer: session (below Session; imports nothing of arrayd). ShmArena: one
+growing file per session that uploads and copied downloads go through.
+LoanPool of ShmSegments: files loaned to downloaded arrays, which are
+numpy views on the client's mapping (no copy), and come back to the pool
+when the last view dies. parallel_copy: large copies on several threads.
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import itertools
+import mmap
+import os
+import threading
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+
+def env_bytes(name: str, default: int) -> int:
+    """A byte count from the environment (read at each use, so tests can
+    change it), else ``default``."""
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+# Same-host downloads of at least ARRAYD_SHM_LOAN_MIN_BYTES return a view on
+# a shared memory segment loaned to the result (no client-side copy); all
+# loan segments of a session, loaned or free, stay under
+# ARRAYD_SHM_LOAN_MAX_BYTES. See LoanPool.
+LOAN_MIN_BYTES = 64 << 20
+LOAN_MAX_BYTES = 4 << 30
+
+_COPY_POOL: Any = None
+_PARALLEL_COPY_BYTES = 32 << 20
+
+
+def parallel_copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """dst[:] = src for 1-D uint8 arrays, on several threads when large
+    (numpy releases the GIL while it copies)."""
+    global _COPY_POOL
+    n = src.nbytes
+    workers = min(8, os.cpu_count() or 1)
+    if n < _PARALLEL_COPY_BYTES or workers < 2:
+        np.copyto(dst, src)
+        return
+    if _COPY_POOL is None:
+        _COPY_POOL = ThreadPoolExecutor(workers, thread_name_prefix="arrayd-copy")
+    step = ((n + workers - 1) // workers + 4095) // 4096 * 4096
+    jobs = [_COPY_POOL.submit(np.copyto, dst[i:i + step], src[i:i + step])
+            for i in range(0, n, step)]
+    for j in jobs:
+        j.result()
+
+
+class ShmArena:
+    """A shared memory file (/dev/shm/arrayd-*) for bulk transfers with a
+    server on this host; it grows as needed and is removed with the session."""
+
+    def __init__(self, session_id: int):
+        self.path = f"/dev/shm/arrayd-{os.getpid()}-{session_id}-{id(self):x}"
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        self._size = 0
+        self._buf: np.ndarray | None = None
+
+    def view(self, nbytes: int) -> np.ndarray:
+        """The first nbytes of the segment, as uint8 (grows it if needed)."""
+        if nbytes > self._size or self._buf is None:
+            size = max(nbytes, 2 * self._size, 1 << 20)
+            os.ftruncate(self._fd, size)
+            self._buf = np.frombuffer(mmap.mmap(self._fd, size), dtype=np.uint8)
+            self._size = size
+        return self._buf[:nbytes]
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+class ShmSegment:
+    """One shared memory file of a LoanPool and the client's mapping of it
+    (the mapping outlives the file's removal)."""
+
+    __slots__ = ("path", "size", "mm")
+
+    def __init__(self, path: str, size: int):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            # Allocated now: a full /dev/shm is an OSError here rather than
+            # a SIGBUS when the server or the user touches the page.
+            os.posix_fallocate(fd, 0, size)
+            # Mapped now, so that the result's pages are in this process's
+            # page tables before the user reads them (and stay on reuse).
+            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+            self.mm = mmap.mmap(fd, size, flags=flags)
+        except BaseException:
+            os.close(fd)
+            os.unlink(path)
+            raise
+        os.close(fd)
+        self.path = path
+        self.size = size
+
+    def remove(self) -> None:
+        """Removes the file; unmaps unless an array still uses the mapping."""
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        # Still exported to an array: unmapped when the last user goes.
+        with contextlib.suppress(BufferError):
+            self.mm.close()
+
+
+class LoanPool:
+    """Shared memory segments loaned to downloaded arrays (same host).
+
+    The server writes an array into a segment and the client returns a numpy
+    view on its mapping of it: no copy on the client. The segment comes back
+    to the free list when the last view of it dies; a later download reuses
+    the smallest free segment that fits. New segments (sizes rounded up to
+    2 MiB) are made while all segments together stay within the cap; free
+    segments are dropped to make room, or when the cap was lowered.
+
+    Thread safety: acquire, give_back and close run in the user's threads
+    under ``_lock``. A loan ends in ``_returned``, a weakref.finalize callback
+    that the garbage collector may run on any thread, even in the middle of
+    acquire on the thread that holds ``_lock`` (a collection can start at any
+    allocation). So it takes no lock and sends nothing: it appends to a deque
+    (atomic), and acquire moves what came back to the free list.
+    """
+
+    _ROUND = 2 << 20
+    # A new segment costs more than one copy (on the GPU machine, ~0.6 s per
+    # GiB to zero and pin against ~0.09 s): it pays off when results are
+    # dropped and segments come back. New ones are made only while fewer
+    # than this many are on loan, so a session that keeps every result pays
+    # that cost at most twice, then copies.
+    _MAX_ON_LOAN = 2
+
+    def __init__(self, prefix: str):
+        self._prefix = prefix
+        self._ids = itertools.count()
+        self._lock = threading.Lock()
+        self._free: list[ShmSegment] = []
+        self._back: collections.deque[ShmSegment] = collections.deque()
+        self._closed = False
+        self._sizes: dict[str, int] = {}  # path -> size, loaned and free
+
+    @property
+    def segments(self) -> int:
+        """How many segments the pool has, loaned and free."""
+        return len(self._sizes)
+
+    @property
+    def total_bytes(self) -> int:
+        """Their bytes."""
+        return sum(self._sizes.values())
+
+    def acquire(self, nbytes: int,
+                cap: int) -> tuple[ShmSegment | None, list[ShmSegment]]:
+        """A segment of at least ``nbytes`` (None when the cap leaves no
+        room, or when /dev/shm is full), and the free segments dropped from
+        the pool: the caller has the server release them, then removes
+        them."""
+        dropped: list[ShmSegment] = []
+        with self._lock:
+            if self._closed:
+                return None, dropped
+            back = self._back
+            while back:
+                self._free.append(back.popleft())
+            free = self._free
+            free.sort(key=lambda seg: seg.size)
+            while free and self.total_bytes > cap:  # the cap was lowered
+                dropped.append(free.pop())
+                self._forget(dropped[-1])
+            segment = next((seg for seg in free if seg.size >= nbytes), None)
+            if segment is not None:
+                free.remove(segment)
+            else:
+                size = -(-nbytes // self._ROUND) * self._ROUND
+                loaned = self.total_bytes - sum(seg.size for seg in free)
+                on_loan = self.segments - len(free)
+                if loaned + size <= cap and on_loan < self._MAX_ON_LOAN:
+                    # None of the free ones fits: drop the largest first.
+                    while free and self.total_bytes + size > cap:
+                        dropped.append(free.pop())
+                        self._forget(dropped[-1])
+                    try:
+                        segment = ShmSegment(
+                            f"{self._prefix}{next(self._ids)}-{id(self):x}",
+                            size)
+                    except OSError:
+                        return None, dropped
+                    self._sizes[segment.path] = size
+        return segment, dropped
+
+    def _forget(self, segment: ShmSegment) -> None:
+        del self._sizes[segment.path]
+
+    def lend(self, segment: ShmSegment, dtype: np.dtype,
+             shape: tuple[int, ...], nbytes: int) -> np.ndarray:
+        """A view of ``shape`` on the segment's first ``nbytes``; the
+        segment returns to the pool when the last view of it dies."""
+        # np.frombuffer takes its own buffer export of what it is given, so
+        # a memoryview passed in can die before the array. The flat array
+        # itself is what every view of the result keeps alive: numpy makes
+        # it the base of a reshape, a slice or a view of one (the chain of
+        # bases stops at the first array whose base is no array).
+        flat = np.frombuffer(segment.mm, dtype=dtype,
+                             count=nbytes // dtype.itemsize)
+        weakref.finalize(flat, self._returned, segment).atexit = False
+        return flat.reshape(shape)
+
+    def _returned(self, segment: ShmSegment) -> None:
+        if not self._closed:
+            self._back.append(segment)
+            if self._closed:  # close() ran in between: not taken back
+                self._back.clear()
+
+    def give_back(self, segment: ShmSegment) -> None:
+        """Returns a segment that was not lent (its download failed)."""
+        self._returned(segment)
+
+    def close(self) -> None:
+        """Removes every segment's file; arrays on loan keep their mapping,
+        and their segments are not taken back."""
+        with self._lock:
+            self._closed = True
+            free, self._free = self._free, []
+            while self._back:
+                free.append(self._back.popleft())
+            on_loan = set(self._sizes) - {seg.path for seg in free}
+        for seg in free:
+            seg.remove()  # unmapped too
+        for path in on_loan:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
