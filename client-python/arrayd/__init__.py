@@ -4,80 +4,79 @@
     x = ad.arange(6).reshape(2, 3).astype("f")
     print(x.sum(axis=1))          # array([ 3., 12.], dtype=float32)
 
-Where things live: _session.py (Session: batching, sync, upload and
-download), _connect.py (connect, the current session, the private server),
-_transport.py (gRPC and the same-host op stream), _wire.py (codec), _shm.py
-(shared memory), _ndarray.py (ndarray, views, indexing), _math.py (elementwise
-ufuncs, one row each), _reduction.py, _creation.py, _errors.py, _dtypes.py,
-_proto/ (generated messages; see gen_proto.sh).
+The modules form layers; each imports only from the layers below it:
+
+- session: _proto/ (generated messages; see gen_proto.sh), _errors,
+  _dtypes; _wire (attribute and chunk codec), _transport (gRPC channel
+  and the same-host op stream), _shm (shared memory); _session (Session:
+  handles, batching, sync, upload and download); _connect (connect,
+  current session, private server).
+- core: _ndarray (ndarray, views, session_of, asarray_in, scalar).
+- functions: _math (elementwise ufuncs, one row each, and the operators),
+  _reduction, _creation, _composite, _indexing, _manipulation,
+  _mathfuncs, _statistics, _sorting, _linalg, _decompositions,
+  _protocols. Each attaches its ndarray methods (``x.sum``, ``x + y``,
+  ``x[i]``) to the class, so the core imports none of them.
+- namespaces: fft/, linalg/, random/, and this package.
 """
 from __future__ import annotations
 
+import sys as _sys
 from typing import Any
 
 import numpy as np
 
-# _ndarray first: it imports _math/_reduction, which import it back.
-from arrayd._ndarray import ndarray  # isort: skip
-from arrayd._creation import (arange, array, asarray, ascontiguousarray,
-                              asnumpy, empty, empty_like, eye, full,
-                              full_like, identity, linspace, ones, ones_like,
-                              zeros, zeros_like)
-from arrayd._errors import ConnectionError, OutOfMemoryError, SessionClosedError
-from arrayd._math import (abs, absolute, add, bitwise_and, bitwise_or,
-                          bitwise_xor, divide, equal, floor_divide, greater,
-                          greater_equal, invert, left_shift, less, less_equal,
-                          logical_and, logical_not, logical_or, logical_xor,
-                          maximum, minimum, mod, multiply, negative,
-                          not_equal, positive, power, remainder, right_shift,
-                          subtract, true_divide)
-from arrayd._math import asarray_in as _asarray_in
-from arrayd._math import session_of as _session_of
-from arrayd._reduction import (all, amax, amin, any, argmax, argmin, max,
-                               mean, min, prod, sum)
+from arrayd import _protocols, fft, linalg, random
 from arrayd._connect import connect, disconnect
 from arrayd._connect import current as current_session
-from arrayd._session import Session
-# Math, statistics, sorting, products, linalg and random.
+from arrayd._creation import (arange, array, asarray, asnumpy, empty,
+                              empty_like, eye, full, full_like, identity,
+                              linspace, ones, ones_like, zeros, zeros_like)
+from arrayd._errors import (ConnectionError, OutOfMemoryError,
+                            SessionClosedError)
+from arrayd._indexing import (argwhere, compress, diagonal, flatnonzero,
+                              nonzero, put, take, take_along_axis)
+from arrayd._linalg import (cross, dot, einsum, inner, kron, matmul, outer,
+                            tensordot, vdot, vecdot)
+from arrayd._manipulation import (
+    array_split, ascontiguousarray, atleast_1d, atleast_2d, atleast_3d,
+    broadcast_arrays, broadcast_shapes, broadcast_to, column_stack, concat,
+    concatenate, diag, diagflat, dsplit, dstack, expand_dims, flip, fliplr,
+    flipud, hsplit, hstack, meshgrid, moveaxis, pad, permute_dims, ravel,
+    repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
+    swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
 from arrayd._math import (  # noqa: A004
-    exp, exp2, expm1, log, log2, log10, log1p, sqrt, cbrt, square,
-    reciprocal, sin, cos, tan, arcsin, arccos, arctan, sinh, cosh,
-    tanh, arcsinh, arccosh, arctanh, floor, ceil, trunc, rint, sign,
-    signbit, fabs, degrees, radians, isnan, isinf, isfinite,
-    conjugate, arctan2, hypot, copysign, nextafter, fmax, fmin, fmod,
-    gcd, lcm, logaddexp, logaddexp2, heaviside, conj, pow, asin, acos,
-    atan, atan2, asinh, acosh, atanh)
+    abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh,
+    arctan, arctan2, arctanh, asin, asinh, atan, atan2, atanh, bitwise_and,
+    bitwise_or, bitwise_xor, cbrt, ceil, conj, conjugate, copysign, cos,
+    cosh, degrees, divide, equal, exp, exp2, expm1, fabs, floor,
+    floor_divide, fmax, fmin, fmod, gcd, greater, greater_equal, heaviside,
+    hypot, invert, isfinite, isinf, isnan, lcm, left_shift, less,
+    less_equal, log, log1p, log2, log10, logaddexp, logaddexp2, logical_and,
+    logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
+    negative, nextafter, not_equal, positive, pow, power, radians,
+    reciprocal, remainder, right_shift, rint, sign, signbit, sin, sinh, sqrt,
+    square, subtract, tan, tanh, true_divide, trunc)
 from arrayd._mathfuncs import (  # noqa: A004
-    allclose, angle, around, array_equal, clip, float_power, imag,
-    isclose, nan_to_num, real, round)
-from arrayd._statistics import (  # noqa: A004
-    average, count_nonzero, cumprod, cumsum, diff, median, nanmax,
-    nanmean, nanmin, nansum, percentile, ptp, quantile, std, trace,
-    var)
-from arrayd._sorting import (  # noqa: A004
-    argpartition, argsort, bincount, histogram, isin, partition,
-    searchsorted, sort, unique)
-from arrayd._linalg import (  # noqa: A004
-    cross, dot, einsum, inner, kron, matmul, outer, tensordot, vdot, vecdot)
-from arrayd import fft, linalg, random  # noqa: E402
-# Shape manipulation, advanced indexing, NumPy protocols.
-from arrayd._manipulation import (  # noqa: E402
-    array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
-    broadcast_shapes, broadcast_to, column_stack, concat, concatenate, diag,
-    diagflat, dsplit, dstack, expand_dims, flip, fliplr, flipud, hsplit,
-    hstack, meshgrid, moveaxis, pad, permute_dims, ravel, repeat, reshape,
-    roll, rollaxis, rot90, row_stack, split, squeeze, stack, swapaxes, tile,
-    transpose, tri, tril, triu, vsplit, vstack, where)
-from arrayd._manipulation import ascontiguousarray  # noqa: E402,F811
-from arrayd._indexing import (  # noqa: E402
-    argwhere, compress, diagonal, flatnonzero, nonzero, put, take,
-    take_along_axis)
-from arrayd._protocols import (  # noqa: E402
-    can_cast, finfo, iinfo, isdtype, min_scalar_type, promote_types,
-    result_type)
-from arrayd._protocols import API_VERSION as __array_api_version__  # noqa
+    allclose, angle, around, array_equal, clip, float_power, imag, isclose,
+    nan_to_num, real, round)
+from arrayd._ndarray import asarray_in as _asarray_in
+from arrayd._ndarray import ndarray
+from arrayd._ndarray import session_of as _session_of
+from arrayd._protocols import (can_cast, finfo, iinfo, isdtype,
+                               min_scalar_type, promote_types, result_type)
+from arrayd._reduction import (  # noqa: A004
+    all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum)
+from arrayd._session import Session
+from arrayd._sorting import (argpartition, argsort, bincount, histogram,
+                             isin, partition, searchsorted, sort, unique)
+from arrayd._statistics import (average, count_nonzero, cumprod, cumsum,
+                                diff, median, nanmax, nanmean, nanmin,
+                                nansum, percentile, ptp, quantile, std,
+                                trace, var)
 
 __version__ = "0.1.0"
+__array_api_version__ = _protocols.API_VERSION
 
 # dtypes: NumPy's own classes (ad.float32 is np.float32).
 bool_ = np.bool_
@@ -112,7 +111,8 @@ __all__ = [
     "logical_and", "logical_not", "logical_or", "logical_xor", "max",
     "maximum", "mean", "min", "minimum", "mod", "multiply", "ndarray",
     "negative", "newaxis", "not_equal", "ones", "ones_like", "positive",
-    "power", "prod", "ravel", "remainder", "reshape", "right_shift", "sum",
+    "power", "prod", "ravel", "remainder", "reshape", "right_shift",
+    "subtract", "sum",
     "synchronize", "transpose", "true_divide", "uint16", "uint32", "uint64",
     "uint8", "zeros", "zeros_like",
 ]
@@ -148,3 +148,7 @@ __all__ += [
     "take_along_axis", "tile", "tri", "tril", "triu", "vsplit", "vstack",
     "where",
 ]
+
+# NumPy's protocols (np.sum(x), x.__array_namespace__()) dispatch to this
+# namespace by name: handed down now that it is complete.
+_protocols.set_namespace(_sys.modules[__name__])

@@ -1,11 +1,13 @@
 """Building blocks for functions composed of several server ops.
 
-Private helpers shared by _mathfuncs, _statistics, _sorting, _linalg and
+Layer: functions (imports the core only). Private helpers shared by
+_mathfuncs, _statistics, _sorting, _linalg, _decompositions, fft and
 random: record one op and wrap its result, where/take/concatenate/diagonal
 without a public signature, and NumPy's out= assignment.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -13,8 +15,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _dtypes
 from arrayd import _session as _sess
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray, scalar
+from arrayd._ndarray import asarray_in, ndarray, scalar, session_of
 
 INT64 = np.dtype(np.int64)
 BOOL = np.dtype(np.bool_)
@@ -181,7 +182,6 @@ def ensure(x: Any, s: _sess.Session | None = None) -> ndarray:
 def zero_size_result(fn: Any, a: ndarray, *args: Any, **kw: Any) -> ndarray:
     """For a zero-size input: NumPy on a data-less stand-in, uploaded."""
     with np.errstate(all="ignore"):
-        import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             r = fn(np.zeros(a._shape, a._dtype), *args, **kw)

@@ -128,4 +128,3 @@ def private_server() -> str:
     raise ConnectionError(
         f"could not start arrayd ({binary}) at {address!r}: it {state}; "
         f"log {log_path}:\n{tail}")
-

@@ -1,5 +1,9 @@
 """Array creation: array asarray empty zeros ones full arange linspace eye,
-the *_like variants, and asnumpy."""
+the *_like variants, and asnumpy.
+
+Layer: functions (imports the core only). Attaches ``ndarray(shape,
+dtype)``, which is empty(shape, dtype), as in NumPy.
+"""
 from __future__ import annotations
 
 import math
@@ -9,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from arrayd import _connect, _dtypes
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import encode_scalar, ndarray, shape_dummy
+from arrayd._ndarray import (asarray_in, attach, encode_scalar, ndarray,
+                             session_of, shape_dummy)
 
 _FLOAT64 = np.dtype(np.float64)
 
@@ -219,3 +223,11 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float,
 
 def identity(n: int, dtype: Any = float) -> ndarray:
     return eye(n, dtype=dtype)
+
+
+def _ndarray_new(cls: type, shape: Any = (), dtype: Any = float) -> ndarray:
+    """ndarray(shape, dtype): a new array of unspecified contents."""
+    return empty(shape, dtype)
+
+
+attach(__new__=staticmethod(_ndarray_new))

@@ -1,11 +1,15 @@
 """numpy.linalg's solvers and decompositions: inv, solve, det, slogdet,
 cholesky, qr, svd, eigh, eigvalsh on the server's LAPACK-backed ops, and
-pinv, lstsq, matrix_power, matrix_rank and the SVD norms composed from them.
+pinv, lstsq, matrix_power, matrix_rank, norm and cond composed from them.
 
 Shapes, dtypes and the errors NumPy raises before computing (non-square,
 float16, mismatched shapes) are decided here; singular and
 non-positive-definite matrices are found by the server and raise
 numpy.linalg.LinAlgError at the next sync.
+
+Layer: functions, the top of them (imports the core, _composite, _math,
+_reduction, _mathfuncs, _indexing, _statistics and _linalg); arrayd.linalg
+re-exports it.
 """
 from __future__ import annotations
 
@@ -15,13 +19,14 @@ import operator
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from arrayd import _composite as _c
+from arrayd import _indexing, _mathfuncs, _statistics
 from arrayd import _math as _m
 from arrayd import _reduction as _r
 from arrayd._linalg import matmul
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray
+from arrayd._ndarray import asarray_in, ndarray, session_of
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -49,7 +54,6 @@ except ImportError:  # pragma: no cover
         U: Any
         S: Any
         Vh: Any
-
 
 
 def _common_type(*arrays: ndarray) -> np.dtype:
@@ -427,11 +431,85 @@ def svd_norm(x: ndarray, row: int, col: int,
     return _r.sum(sv, axis=-1)
 
 
+# -- norms -----------------------------------------------------------------
+
+def _abs2(x: ndarray) -> ndarray:
+    if x._dtype.kind == "c":
+        return _m.add(_m.square(_mathfuncs.real(x)),
+                      _m.square(_mathfuncs.imag(x)))
+    return _m.multiply(x, x)
+
+
+def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
+         keepdims: bool = False) -> ndarray:
+    """numpy.linalg.norm: vector norms (any ord) and matrix norms ('fro',
+    'nuc', 1, -1, 2, -2, inf, -inf; the last from the SVD)."""
+    x = _c.ensure(x)
+    if x._dtype.kind not in "fc":
+        x = x.astype(np.float64)
+    nd = x.ndim
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2) or (
+                ord == 2 and nd == 1):
+            r = _m.sqrt(_r.sum(_abs2(x)))
+            return r.reshape((1,) * nd) if keepdims else r
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        axis = (int(axis),)
+    axes = normalize_axis_tuple(axis, nd)
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        ax = axes[0]
+        if ord == np.inf:
+            return _r.max(_m.absolute(x), ax, keepdims=keepdims)
+        if ord == -np.inf:
+            return _r.min(_m.absolute(x), ax, keepdims=keepdims)
+        if ord == 0:
+            rdt = np.dtype(x._dtype.char.lower())
+            return _r.sum(_m.not_equal(x, 0), ax, keepdims=keepdims).astype(
+                rdt)
+        if ord == 1:
+            return _r.sum(_m.absolute(x), ax, keepdims=keepdims)
+        if ord is None or ord == 2:
+            return _m.sqrt(_r.sum(_abs2(x), ax, keepdims=keepdims))
+        try:
+            ordf = float(ord)
+        except TypeError:
+            raise ValueError(f"Invalid norm order '{ord}' for vectors") \
+                from None
+        absx = _m.absolute(x)
+        return _m.power(_r.sum(_m.power(absx, ordf), ax, keepdims=keepdims),
+                        1.0 / ordf)
+    if len(axes) == 2:
+        row, col = axes
+        if row == col:
+            raise ValueError("Duplicate axes given.")
+        if ord in (2, -2, "nuc"):
+            r = svd_norm(x, row, col, ord)
+        elif ord in (None, "fro", "f"):
+            r = _m.sqrt(_r.sum(_abs2(x), axes))
+        elif ord in (1, -1):
+            red = _r.max if ord == 1 else _r.min
+            c = col - 1 if col > row else col
+            r = red(_r.sum(_m.absolute(x), row), c)
+        elif ord in (np.inf, -np.inf):
+            red = _r.max if ord == np.inf else _r.min
+            rr = row - 1 if row > col else row
+            r = red(_r.sum(_m.absolute(x), col), rr)
+        else:
+            raise ValueError("Invalid norm order for matrices.")
+        if keepdims:
+            r = r.reshape(tuple(1 if d in axes else n
+                                for d, n in enumerate(x._shape)))
+        return r
+    raise ValueError("Improper number of dimensions to norm.")
+
+
 def cond(x: Any, p: Any = None) -> ndarray:
     """numpy.linalg.cond: from the singular values (p None, 2, -2) or as
     norm(x, p) * norm(inv(x), p). Unlike NumPy, a singular matrix with the
     latter raises LinAlgError instead of giving inf."""
-    from arrayd._linalg import norm
     x = _c.ensure(x)
     _assert_stacked_2d(x)
     if x.size == 0:
@@ -536,8 +614,6 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False,
                 ord: Any = 2) -> ndarray:  # noqa: A002
     """numpy.linalg.vector_norm: the vector norm over ``axis`` (all axes,
     or several, flattened together)."""
-    from arrayd._linalg import norm
-    from numpy.lib.array_utils import normalize_axis_tuple
     x = _c.ensure(x)
     shape = x._shape
     if axis is None:
@@ -559,25 +635,22 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False,
 def matrix_norm(x: Any, /, *, keepdims: bool = False,
                 ord: Any = "fro") -> ndarray:  # noqa: A002
     """numpy.linalg.matrix_norm over the last two axes."""
-    from arrayd._linalg import norm
     return norm(x, ord, (-2, -1), keepdims)
 
 
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> ndarray:
     """numpy.linalg.trace over the last two axes."""
-    from arrayd._statistics import trace as _trace
-    return _trace(x, offset, -2, -1, dtype)
+    return _statistics.trace(x, offset, -2, -1, dtype)
 
 
 def diagonal(x: Any, /, *, offset: int = 0) -> ndarray:
     """numpy.linalg.diagonal over the last two axes."""
-    from arrayd._indexing import diagonal as _diagonal
-    return _diagonal(x, offset, -2, -1)
+    return _indexing.diagonal(x, offset, -2, -1)
 
 
 __all__ = ["EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult",
            "SlogdetResult", "cholesky", "cond", "det", "diagonal", "eig",
-           "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matrix_norm", "matrix_power",
-           "matrix_rank", "matrix_transpose", "multi_dot", "pinv", "qr",
-           "slogdet", "solve", "svd", "svdvals", "tensorinv", "tensorsolve",
-           "trace", "vector_norm"]
+           "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matrix_norm",
+           "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot",
+           "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+           "tensorinv", "tensorsolve", "trace", "vector_norm"]

@@ -1,6 +1,13 @@
-"""Advanced indexing and index functions: integer-array and boolean-mask
-getitem/setitem, take, take_along_axis, put, compress, nonzero, argwhere,
+"""Indexing and index functions: ``x[key]`` and ``x[key] = value`` (basic
+and advanced), take, take_along_axis, put, compress, nonzero, argwhere,
 flatnonzero, diagonal.
+
+Layer: functions (imports the core, _math and _reduction). Attaches
+ndarray's __getitem__, __setitem__, __iter__, fill, take, put, nonzero,
+compress and diagonal.
+
+A basic key (integers, slices, None, Ellipsis) is one ``slice`` or
+``setitem`` op with the OPS.md ``index`` encoding.
 
 Server ops used: ``take``, ``take_along_axis``, ``put``, ``flatnonzero``,
 ``where`` and arithmetic; the server checks index ranges (NumPy's
@@ -19,15 +26,16 @@ flat ``take``. setitem uses the same positions with ``put`` on ``y``.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from arrayd import _math
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import assignable_shape, ndarray, scalar, shape_dummy
+from arrayd import _dtypes, _math, _reduction
+from arrayd._ndarray import (asarray_in, attach, ndarray, scalar, session_of,
+                             shape_dummy)
 
+_INT64_MIN = -(1 << 63)
 _INT64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
 _INDEX_TYPE_ERROR = ("arrays used as indices must be of integer (or "
@@ -55,7 +63,6 @@ def _arange_in(s: Any, n: int, step: int = 1, start: int = 0) -> ndarray:
 
 def count_true(a: ndarray) -> int:
     """The number of nonzero elements of a server array (one sync)."""
-    from arrayd import _reduction
     b = a if a.dtype == _BOOL else a.astype(_BOOL)
     return int(_reduction.sum(b))
 
@@ -64,6 +71,118 @@ def _flatnonzero_in(a: ndarray, count: int) -> ndarray:
     s = a._session
     return _record1(s, "flatnonzero", (a._handle,), (count,), _INT64,
                     {"count": count})
+
+
+# -- basic keys ----------------------------------------------------------
+
+def assignable_shape(vshape: tuple[int, ...],
+                     target: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape a value of shape vshape takes to be assigned into target
+    (NumPy's setitem rule: leading ones dropped, then broadcasting), or None
+    when it cannot be."""
+    stripped = vshape
+    while len(stripped) > len(target) and stripped[0] == 1:
+        stripped = stripped[1:]
+    try:
+        ok = np.broadcast_shapes(stripped, target) == target
+    except ValueError:
+        ok = False
+    return stripped if ok else None
+
+
+class _AdvancedKey(Exception):
+    """_encode_index met an integer-array or boolean index item."""
+
+
+def _encode_index(shape: tuple[int, ...],
+                  key: Any) -> tuple[list[int], tuple[int, ...]]:
+    """OPS.md ``index`` encoding of a basic index, and the result shape.
+
+    NumPy itself (on a data-less dummy) checks the key, so errors are
+    NumPy's. Slices are sent as concrete in-range start/stop/step.
+    """
+    if not isinstance(key, tuple):
+        key = (key,)
+    for k in key:
+        if isinstance(k, (ndarray, np.ndarray, list, tuple, bool, np.bool_)):
+            raise _AdvancedKey  # integer arrays, masks: below
+    result = shape_dummy(shape)[key]
+    out_shape = result.shape if isinstance(result, np.ndarray) else ()
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    enc: list[int] = []
+    dim = 0
+    for k in key:
+        if k is None:
+            enc += (3, 0, 0, 0)
+        elif k is Ellipsis:
+            enc += (2, 0, 0, 0)
+            dim += len(shape) - n_real
+        elif isinstance(k, slice):
+            n = shape[dim]
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            if length == 0:
+                start, stop, step = 0, 0, 1
+            else:
+                last = start + (length - 1) * step
+                stop = last + (1 if step > 0 else -1)
+                if stop < 0:
+                    stop = _INT64_MIN  # "through index 0" going backwards
+            enc += (1, start, stop, step)
+            dim += 1
+        else:
+            i = operator.index(k)
+            enc += (0, i + shape[dim] if i < 0 else i, 0, 0)
+            dim += 1
+    return enc, out_shape
+
+
+def _getitem(self: ndarray, key: Any) -> ndarray:
+    try:
+        index, shape = _encode_index(self._shape, key)
+    except _AdvancedKey:
+        return _getitem_advanced(self, key)
+    return self._unary_view("slice", shape, {"index": index})
+
+
+def _setitem(self: ndarray, key: Any, value: Any) -> None:
+    try:
+        index, target = _encode_index(self._shape, key)
+    except _AdvancedKey:
+        _setitem_advanced(self, key, value)
+        return
+    s = self._session
+    if isinstance(value, ndarray):
+        if value._session is not s:
+            raise ValueError("arrays belong to different arrayd sessions")
+    elif isinstance(value, (np.ndarray, list, tuple)):
+        arr = np.asarray(value) if isinstance(value, np.ndarray) else (
+            np.asarray(value, dtype=self._dtype))
+        value = ndarray._new(s, s.upload(arr), arr.shape,
+                             _dtypes.normalize(arr.dtype))
+    else:
+        v = np.array(value, dtype=self._dtype)  # NumPy's cast errors
+        value = scalar(s, v.item(), self._dtype)
+    vshape = value._shape
+    if vshape != target:
+        stripped = assignable_shape(vshape, target)
+        if stripped is None:
+            raise ValueError(f"could not broadcast input array from "
+                             f"shape {vshape} into shape {target}")
+        if stripped != vshape:
+            value = value.reshape(stripped)
+    s.record("setitem", (self._handle, value._handle), (),
+             {"index": index})
+
+
+def _iter(self: ndarray) -> Iterator[ndarray]:
+    if not self._shape:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self._shape[0]))
+
+
+def _fill(self: ndarray, value: Any) -> None:
+    self[...] = value
 
 
 # -- parsing a key -------------------------------------------------------
@@ -282,7 +401,7 @@ def _positions(y: ndarray, items: list[_Item],
     return pos
 
 
-def getitem(x: ndarray, key: Any) -> ndarray:
+def _getitem_advanced(x: ndarray, key: Any) -> ndarray:
     """x[key] for a key with integer arrays or boolean masks."""
     ks = key if isinstance(key, tuple) else (key,)
     if (len(ks) == 1 and isinstance(ks[0], ndarray) and ks[0].dtype == _BOOL
@@ -326,7 +445,7 @@ def _value_in(s: Any, value: Any, dtype: np.dtype) -> ndarray:
     return asarray_in(s, arr.astype(dtype))
 
 
-def setitem(x: ndarray, key: Any, value: Any) -> None:
+def _setitem_advanced(x: ndarray, key: Any, value: Any) -> None:
     """x[key] = value for a key with integer arrays or boolean masks."""
     s = x._session
     ks = key if isinstance(key, tuple) else (key,)
@@ -574,3 +693,18 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0,
     flat = t.reshape(tuple(x.shape[d] for d in others) + (-1,))
     return _record1(s, "take", (flat._handle, idx._handle), rshape, x.dtype,
                     {"axis": len(others)})
+
+
+def _put_method(self: ndarray, indices: Any, values: Any,
+                mode: str = "raise") -> None:
+    put(self, indices, values, mode)
+
+
+def _compress_method(self: ndarray, condition: Any, axis: Any = None,
+                     out: Any = None) -> ndarray:
+    return compress(condition, self, axis, out)
+
+
+attach(__getitem__=_getitem, __setitem__=_setitem, __iter__=_iter,
+       fill=_fill, take=take, put=_put_method, nonzero=nonzero,
+       compress=_compress_method, diagonal=diagonal)

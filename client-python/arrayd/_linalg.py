@@ -1,8 +1,12 @@
-"""Products: matmul dot vdot inner outer tensordot kron einsum, and norm.
+"""Products: matmul dot vdot inner outer tensordot kron einsum cross.
 
 Everything reduces to the server's ``matmul`` (NumPy's batching and 1-D
 rules) plus views, elementwise ops and reductions, as NumPy's own
 tensordot and kron do (numpy/_core/numeric.py, lib/_shape_base_impl.py).
+
+Layer: functions (imports the core, _composite, _math, _reduction and
+_manipulation). Attaches ndarray.dot and the ``@`` operators. Norms are in
+_decompositions (the matrix 2-norm needs the SVD).
 """
 from __future__ import annotations
 
@@ -12,13 +16,13 @@ import string
 from typing import Any, Sequence
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
 
 from arrayd import _composite as _c
 from arrayd import _math as _m
 from arrayd import _reduction as _r
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray
+from arrayd._manipulation import moveaxis, stack
+from arrayd._ndarray import (OPERAND_TYPES, asarray_in, attach, ndarray,
+                             session_of)
 
 
 def _matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
@@ -197,7 +201,6 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: Any = None) -> ndarray:
     """numpy.cross of 3-element vectors (and 2-element ones, whose product
     is the scalar z component, deprecated in NumPy 2)."""
-    from arrayd._manipulation import moveaxis, stack
     s = session_of(a, b)
     a, b = asarray_in(s, a), asarray_in(s, b)
     if axis is not None:
@@ -296,12 +299,12 @@ def _parse_einsum(subscripts: str, ndims: Sequence[int]) -> tuple[
                                  f"subscripts string, subscripts must be "
                                  f"letters")
         if len(t) != nd:
-            raise ValueError(f"operand has more dimensions than subscripts "
-                             f"given in einstein sum, but no '...' ellipsis "
-                             f"provided to broadcast the extra dimensions."
+            raise ValueError("operand has more dimensions than subscripts "
+                             "given in einstein sum, but no '...' ellipsis "
+                             "provided to broadcast the extra dimensions."
                              if nd > len(t) else
-                             f"einstein sum subscripts string contains too "
-                             f"many subscripts for operand")
+                             "einstein sum subscripts string contains too "
+                             "many subscripts for operand")
         out_terms.append(t)
     if explicit:
         rhs = rhs.replace("...", ell)
@@ -417,81 +420,22 @@ def einsum(subscripts: str, *operands: Any, out: Any = None,
     return cur if out is None else _c.assign(out, cur, "einsum")
 
 
-# -- norm ------------------------------------------------------------------
-
-def _abs2(x: ndarray) -> ndarray:
-    if x._dtype.kind == "c":
-        from arrayd._mathfuncs import imag, real
-        return _m.add(_m.square(real(x)), _m.square(imag(x)))
-    return _m.multiply(x, x)
-
-
-def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
-         keepdims: bool = False) -> ndarray:
-    """numpy.linalg.norm: vector norms (any ord) and matrix norms ('fro',
-    'nuc', 1, -1, 2, -2, inf, -inf; the last from the SVD)."""
-    x = _c.ensure(x)
-    if x._dtype.kind not in "fc":
-        x = x.astype(np.float64)
-    nd = x.ndim
-    if axis is None:
-        if ord is None or (ord in ("f", "fro") and nd == 2) or (
-                ord == 2 and nd == 1):
-            r = _m.sqrt(_r.sum(_abs2(x)))
-            return r.reshape((1,) * nd) if keepdims else r
-        axis = tuple(range(nd))
-    elif not isinstance(axis, tuple):
-        axis = (int(axis),)
-    axes = normalize_axis_tuple(axis, nd)
-    if len(axes) == 1:
-        if isinstance(ord, str):
-            raise ValueError(f"Invalid norm order '{ord}' for vectors")
-        ax = axes[0]
-        if ord == np.inf:
-            return _r.max(_m.absolute(x), ax, keepdims=keepdims)
-        if ord == -np.inf:
-            return _r.min(_m.absolute(x), ax, keepdims=keepdims)
-        if ord == 0:
-            rdt = np.dtype(x._dtype.char.lower())
-            return _r.sum(_m.not_equal(x, 0), ax, keepdims=keepdims).astype(
-                rdt)
-        if ord == 1:
-            return _r.sum(_m.absolute(x), ax, keepdims=keepdims)
-        if ord is None or ord == 2:
-            return _m.sqrt(_r.sum(_abs2(x), ax, keepdims=keepdims))
-        try:
-            ordf = float(ord)
-        except TypeError:
-            raise ValueError(f"Invalid norm order '{ord}' for vectors") \
-                from None
-        absx = _m.absolute(x)
-        return _m.power(_r.sum(_m.power(absx, ordf), ax, keepdims=keepdims),
-                        1.0 / ordf)
-    if len(axes) == 2:
-        row, col = axes
-        if row == col:
-            raise ValueError("Duplicate axes given.")
-        if ord in (2, -2, "nuc"):
-            from arrayd._decompositions import svd_norm
-            r = svd_norm(x, row, col, ord)
-        elif ord in (None, "fro", "f"):
-            r = _m.sqrt(_r.sum(_abs2(x), axes))
-        elif ord in (1, -1):
-            red = _r.max if ord == 1 else _r.min
-            c = col - 1 if col > row else col
-            r = red(_r.sum(_m.absolute(x), row), c)
-        elif ord in (np.inf, -np.inf):
-            red = _r.max if ord == np.inf else _r.min
-            rr = row - 1 if row > col else row
-            r = red(_r.sum(_m.absolute(x), col), rr)
-        else:
-            raise ValueError("Invalid norm order for matrices.")
-        if keepdims:
-            r = r.reshape(tuple(1 if d in axes else n
-                                for d, n in enumerate(x._shape)))
-        return r
-    raise ValueError("Improper number of dimensions to norm.")
-
-
-__all__ = ["dot", "einsum", "inner", "kron", "matmul", "norm", "outer",
+__all__ = ["dot", "einsum", "inner", "kron", "matmul", "outer",
            "tensordot", "vdot"]
+
+
+def _matmul(self: ndarray, o: Any) -> Any:
+    return matmul(self, o) if isinstance(o, OPERAND_TYPES) else NotImplemented
+
+
+def _rmatmul(self: ndarray, o: Any) -> Any:
+    return matmul(o, self) if isinstance(o, OPERAND_TYPES) else NotImplemented
+
+
+def _imatmul(self: ndarray, o: Any) -> Any:
+    return (matmul(self, o, out=self) if isinstance(o, OPERAND_TYPES)
+            else NotImplemented)
+
+
+attach(dot=dot, __matmul__=_matmul, __rmatmul__=_rmatmul,
+       __imatmul__=_imatmul)

@@ -5,6 +5,10 @@ broadcast_to) and copies (empty + setitem, copy, astype); no op here needs
 server code of its own. Result shapes, dtypes and errors come from NumPy
 itself, run on data-less dummies (``shape_dummy``) or on 1-element arrays of
 the real dtypes, so they are NumPy's exactly.
+
+Layer: functions (imports the core, _creation, _math and _indexing).
+Attaches ndarray.repeat; the view methods (reshape, transpose, squeeze,
+swapaxes, ravel) are the core's own.
 """
 from __future__ import annotations
 
@@ -15,10 +19,10 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from arrayd import _dtypes
+from arrayd import _dtypes, _indexing, _math
 from arrayd._creation import arange, empty, zeros
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray, shape_dummy
+from arrayd._ndarray import (asarray_in, attach, ndarray, session_of,
+                             shape_dummy)
 
 _BOOL = np.dtype(np.bool_)
 
@@ -383,9 +387,8 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
         inter = a.shape[:ax + 1] + (1,) + a.shape[ax + 1:]
         full = a.shape[:ax + 1] + (r,) + a.shape[ax + 1:]
         return a.reshape(inter).view_as_broadcast(full).copy().reshape(shape)
-    from arrayd._indexing import take
     idx = np.repeat(np.arange(n, dtype=np.int64), reps)
-    return take(a, idx, axis=ax)
+    return _indexing.take(a, idx, axis=ax)
 
 
 def flip(m: Any, axis: Any = None) -> ndarray:
@@ -582,7 +585,6 @@ def _cast_value(v: Any, dt: np.dtype) -> Any:
 def _reflect_both(r: ndarray, axis: int, lo: int, hi: int, method: str,
                   period: int, include_edge: bool) -> tuple[int, int]:
     """One round of NumPy's _set_reflect_both on an arrayd view."""
-    from arrayd import _math
     n = r.shape[axis]
     old = n - hi - lo
     if include_edge:
@@ -668,8 +670,7 @@ def _operand_as(s: Any, v: Any, dt: np.dtype) -> ndarray:
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     """numpy.where: 3 arguments choose elementwise; 1 gives nonzero()."""
     if x is None and y is None:
-        from arrayd._indexing import nonzero
-        return nonzero(condition)
+        return _indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     s = session_of(condition, x, y)
@@ -690,7 +691,6 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 def tri(N: int, M: int | None = None, k: int = 0,
         dtype: Any = float) -> ndarray:
     """numpy.tri: ones at and below the k-th diagonal."""
-    from arrayd import _math
     n = max(operator.index(N), 0)
     m = n if M is None else max(operator.index(M), 0)
     dt = _dtypes.normalize(dtype)
@@ -701,7 +701,6 @@ def tri(N: int, M: int | None = None, k: int = 0,
 
 
 def _tri_mask(a: ndarray, k: int, lower: bool) -> ndarray:
-    from arrayd import _math
     if a.ndim == 0:
         raise TypeError("tri() missing 1 required positional argument: 'N'")
     n, m = a.shape[-2:] if a.ndim >= 2 else (a.shape[0], a.shape[0])
@@ -736,12 +735,11 @@ def diag(v: Any, k: int = 0) -> ndarray:
         res = _zeros_in(a._session, (size, size), a.dtype)
         if n:
             start = k if k >= 0 else -k * size
-            from arrayd._indexing import put
-            put(res, arange(start, start + n * (size + 1), size + 1), a)
+            _indexing.put(res, arange(start, start + n * (size + 1),
+                                      size + 1), a)
         return res
     if a.ndim == 2:
-        from arrayd._indexing import diagonal
-        return diagonal(a, k)
+        return _indexing.diagonal(a, k)
     raise ValueError("Input must be 1- or 2-d.")
 
 
@@ -772,3 +770,6 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,
     if copy:
         out = [x.copy() for x in out]
     return tuple(out)
+
+
+attach(repeat=repeat)

@@ -1,9 +1,13 @@
-"""Elementwise ops: NumPy ufuncs that run on the server.
+"""Elementwise ops: NumPy ufuncs that run on the server, and the operators.
 
-Each op is one row at the bottom of this file: public name, server op name
-(OPS.md) and the NumPy ufunc whose rules (dtype resolution, NEP 50 weak
-Python scalars, broadcasting, same_kind casting into out=) the client applies
-to compute the result's dtype and shape without asking the server.
+Layer: functions, the first above the core (_ndarray); imports only the
+core and the session modules. Attaches ndarray's arithmetic, comparison
+and bitwise operators, conj() and conjugate().
+
+Each op is one row below: public name, server op name (OPS.md) and the
+NumPy ufunc whose rules (dtype resolution, NEP 50 weak Python scalars,
+broadcasting, same_kind casting into out=) the client applies to compute
+the result's dtype and shape without asking the server.
 
 The optional ``dtype`` attr is not sent (it costs ~2 us an op); instead
 ndarray.get() checks the server's dtype and shape against the client's.
@@ -15,9 +19,10 @@ from typing import Any, Callable
 import numpy as np
 from numpy._core._exceptions import _UFuncOutputCastingError
 
-from arrayd import _connect, _dtypes
+from arrayd import _dtypes
 from arrayd import _session as _sess
-from arrayd._ndarray import ndarray, scalar
+from arrayd._ndarray import (OPERAND_TYPES, asarray_in, attach, ndarray,
+                             scalar, session_of)
 
 _BOOL = np.dtype(np.bool_)
 # (op, operand dtype or Python scalar type, ...) -> ufunc.resolve_dtypes(...)
@@ -26,28 +31,6 @@ _INT_BOUNDS = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
                for dt in _dtypes.SUPPORTED if dt.kind in "iu"}
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal",
                           "greater", "greater_equal"))
-
-
-def session_of(*args: Any) -> _sess.Session:
-    """The session of the arrayd arrays among args (the default if none)."""
-    s = None
-    for a in args:
-        if isinstance(a, ndarray):
-            if s is None:
-                s = a._session
-            elif a._session is not s:
-                raise ValueError(
-                    "arrays belong to different arrayd sessions")
-    return s if s is not None else _connect.current()
-
-
-def asarray_in(s: _sess.Session, x: Any, dtype: Any = None) -> ndarray:
-    """x as an arrayd array of session s (array-likes are uploaded)."""
-    if isinstance(x, ndarray):
-        return x if dtype is None else x.astype(dtype, copy=False)
-    arr = np.asarray(x, dtype=dtype)
-    dt = _dtypes.normalize(arr.dtype)
-    return ndarray._new(s, s.upload(arr), arr.shape, dt)
 
 
 def _operand(s: _sess.Session, x: Any) -> tuple[Any, Any]:
@@ -314,3 +297,96 @@ UFUNCS: dict[str, Callable[..., ndarray]] = {
               isfinite, conjugate, arctan2, hypot, copysign, nextafter, fmax,
               fmin, fmod, gcd, lcm, logaddexp, logaddexp2, heaviside)
 }
+
+
+# -- ndarray's operators -----------------------------------------------------
+# One closure per operator that calls the ufunc itself: ``x + y`` is a
+# measured path (tests/bench), so no helper call sits in between.
+
+def _named(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    fn.__name__ = name
+    fn.__qualname__ = f"ndarray.{name}"
+    return fn
+
+
+def _binary_operators(f: Callable[..., ndarray],
+                      name: str) -> dict[str, Callable[..., Any]]:
+    """ndarray's __name__, __rname__ and __iname__ for the ufunc f."""
+    def op(self: ndarray, o: Any) -> Any:
+        return f(self, o) if isinstance(o, OPERAND_TYPES) else NotImplemented
+
+    def rop(self: ndarray, o: Any) -> Any:
+        return f(o, self) if isinstance(o, OPERAND_TYPES) else NotImplemented
+
+    def iop(self: ndarray, o: Any) -> Any:
+        return (f(self, o, out=self) if isinstance(o, OPERAND_TYPES)
+                else NotImplemented)
+
+    ops = {f"__{name}__": op, f"__r{name}__": rop, f"__i{name}__": iop}
+    return {key: _named(fn, key) for key, fn in ops.items()}
+
+
+def _comparison(f: Callable[..., ndarray],
+                name: str) -> dict[str, Callable[..., Any]]:
+    def op(self: ndarray, o: Any) -> Any:
+        return f(self, o) if isinstance(o, OPERAND_TYPES) else NotImplemented
+    return {name: _named(op, name)}
+
+
+def _pow(self: ndarray, o: Any, mod: Any = None) -> Any:
+    if mod is not None or not isinstance(o, OPERAND_TYPES):
+        return NotImplemented
+    return power(self, o)
+
+
+def _rpow(self: ndarray, o: Any, mod: Any = None) -> Any:
+    if mod is not None or not isinstance(o, OPERAND_TYPES):
+        return NotImplemented
+    return power(o, self)
+
+
+def _ipow(self: ndarray, o: Any) -> Any:
+    return (power(self, o, out=self) if isinstance(o, OPERAND_TYPES)
+            else NotImplemented)
+
+
+def _neg(self: ndarray) -> ndarray:
+    return negative(self)
+
+
+def _pos(self: ndarray) -> ndarray:
+    return positive(self)
+
+
+def _abs(self: ndarray) -> ndarray:
+    return absolute(self)
+
+
+def _invert(self: ndarray) -> ndarray:
+    return invert(self)
+
+
+def _conjugate(self: ndarray) -> ndarray:
+    return conjugate(self)
+
+
+attach(
+    **_binary_operators(add, "add"),
+    **_binary_operators(subtract, "sub"),
+    **_binary_operators(multiply, "mul"),
+    **_binary_operators(true_divide, "truediv"),
+    **_binary_operators(floor_divide, "floordiv"),
+    **_binary_operators(remainder, "mod"),
+    **_binary_operators(bitwise_and, "and"),
+    **_binary_operators(bitwise_or, "or"),
+    **_binary_operators(bitwise_xor, "xor"),
+    **_binary_operators(left_shift, "lshift"),
+    **_binary_operators(right_shift, "rshift"),
+    __pow__=_pow, __rpow__=_rpow, __ipow__=_ipow,
+    **_comparison(equal, "__eq__"), **_comparison(not_equal, "__ne__"),
+    **_comparison(less, "__lt__"), **_comparison(less_equal, "__le__"),
+    **_comparison(greater, "__gt__"),
+    **_comparison(greater_equal, "__ge__"),
+    __neg__=_neg, __pos__=_pos, __abs__=_abs, __invert__=_invert,
+    conj=_conjugate, conjugate=_conjugate,
+)

@@ -3,6 +3,9 @@ allclose, array_equal, real, imag, angle, float_power.
 
 Each follows NumPy's own composition (numpy/_core/fromnumeric.py,
 numeric.py, lib/_function_base_impl.py), so dtypes and edge cases match.
+
+Layer: functions (imports the core, _composite and _math). Attaches
+ndarray's real and imag properties, round and clip.
 """
 from __future__ import annotations
 
@@ -13,8 +16,7 @@ import numpy as np
 
 from arrayd import _composite as _c
 from arrayd import _math as _m
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray
+from arrayd._ndarray import asarray_in, attach, ndarray, session_of
 
 _PY_SCALARS = (int, float, complex, bool)
 
@@ -219,3 +221,15 @@ def float_power(x1: Any, x2: Any, out: Any = None) -> ndarray:
     if not isinstance(vals[0], ndarray) and not isinstance(vals[1], ndarray):
         vals[0] = _c.const(s, vals[0], rdt)
     return _m.power(vals[0], vals[1], out=out)
+
+
+def _set_real(self: ndarray, value: Any) -> None:
+    real(self)[...] = value
+
+
+def _set_imag(self: ndarray, value: Any) -> None:
+    imag(self)[...] = value
+
+
+attach(real=property(real, _set_real), imag=property(imag, _set_imag),
+       round=round, clip=clip)

@@ -8,14 +8,22 @@
   NumPy's TypeError (no silent download), as in CuPy.
 - ``__array_namespace__`` (Array API standard 2023.12), pickling by value,
   and NumPy's dtype helpers that accept arrayd arrays.
+
+Layer: functions (imports the core, _math and _creation). Attaches those
+protocol methods to ndarray. They dispatch by name to the arrayd
+namespace, which sits above every module: the package hands itself down
+with ``set_namespace`` when its __init__ has run.
 """
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from arrayd._ndarray import ndarray
+from arrayd import _math
+from arrayd._creation import asarray
+from arrayd._ndarray import attach, ndarray
 
 API_VERSION = "2023.12"
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12")
@@ -26,15 +34,26 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max",
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 
 
-def _module() -> Any:
-    import arrayd
-    return arrayd
+_namespace: ModuleType | None = None
 
 
-def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any,
-                **kwargs: Any) -> Any:
-    """ndarray.__array_ufunc__: dispatch to arrayd's function."""
-    from arrayd import _math
+def set_namespace(module: ModuleType) -> None:
+    """Sets the namespace (the arrayd package) that the protocols dispatch
+    to; the package's __init__ calls it once everything is defined."""
+    global _namespace
+    _namespace = module
+
+
+def _module() -> ModuleType:
+    if _namespace is None:
+        raise RuntimeError("arrayd's __init__ has not run (set_namespace)")
+    return _namespace
+
+
+def _array_ufunc(self: ndarray, ufunc: np.ufunc, method: str, *inputs: Any,
+                 **kwargs: Any) -> Any:
+    """ndarray.__array_ufunc__: np.add(x, y), np.add.reduce(x) and
+    numpy_array + arrayd_array run arrayd's function of the same name."""
     ad = _module()
     name = ufunc.__name__
     if method == "__call__":
@@ -64,7 +83,8 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any,
     return NotImplemented
 
 
-def array_function(func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+def _array_function(self: ndarray, func: Any, types: Any, args: Any,
+                    kwargs: Any) -> Any:
     """ndarray.__array_function__: numpy.X -> arrayd.X (numpy.linalg.X ->
     arrayd.linalg.X, ...); NotImplemented (NumPy's TypeError) otherwise."""
     for t in types:
@@ -85,7 +105,8 @@ def array_function(func: Any, types: Any, args: Any, kwargs: Any) -> Any:
     return f(*args, **kwargs)
 
 
-def array_namespace(api_version: str | None = None) -> Any:
+def _array_namespace(self: ndarray, *,
+                     api_version: str | None = None) -> ModuleType:
     """ndarray.__array_namespace__: the arrayd module."""
     if api_version is not None and api_version not in _API_VERSIONS:
         raise ValueError(f"Unrecognized array API version: {api_version!r}")
@@ -94,7 +115,6 @@ def array_namespace(api_version: str | None = None) -> Any:
 
 def rebuild(data: np.ndarray) -> ndarray:
     """Unpickles an array: uploads it to the current default session."""
-    from arrayd._creation import asarray
     return asarray(data)
 
 
@@ -138,3 +158,7 @@ def promote_types(type1: Any, type2: Any) -> np.dtype:
 def isdtype(dtype: Any, kind: Any) -> bool:
     """Array API isdtype (NumPy's), accepting arrayd arrays."""
     return np.isdtype(_dt(dtype), kind)
+
+
+attach(__array_ufunc__=_array_ufunc, __array_function__=_array_function,
+       __array_namespace__=_array_namespace, __reduce__=reduce)

@@ -1,5 +1,8 @@
 """Reductions: sum prod mean min max all any argmin argmax.
 
+Layer: functions (imports the core only). Attaches the ndarray methods of
+the same names: the functions themselves, so ``x.sum()`` is one call.
+
 The result dtype comes from NumPy on a 1-element array; the result shape
 from axis arithmetic (NumPy's normalize_axis_tuple checks the axes). Empty
 inputs are checked by NumPy itself on a zero-size array (cheap), so min/max
@@ -14,8 +17,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from arrayd import _dtypes
 from arrayd import _session as _sess
-from arrayd._math import asarray_in, session_of
-from arrayd._ndarray import ndarray
+from arrayd._ndarray import asarray_in, attach, ndarray, session_of
 
 _RESULT_DTYPE: dict[tuple[Any, ...], np.dtype] = {}
 _NUMPY = {"sum": np.sum, "prod": np.prod, "mean": np.mean, "min": np.min,
@@ -160,3 +162,6 @@ def argmax(a: Any, axis: Any = None, out: Any = None, *,
 
 amin = min
 amax = max
+
+attach(sum=sum, prod=prod, mean=mean, min=min, max=max, all=all, any=any,
+       argmin=argmin, argmax=argmax)

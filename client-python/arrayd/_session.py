@@ -459,7 +459,6 @@ class Session:
                 f"{self.address!r} {state}>")
 
 
-
 _FLUSHER_IDLE_TICKS = 50  # ticks with nothing to send before it sleeps
 
 

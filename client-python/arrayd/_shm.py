@@ -243,4 +243,3 @@ class LoanPool:
         for path in on_loan:
             with contextlib.suppress(OSError):
                 os.unlink(path)
-

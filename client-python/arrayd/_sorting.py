@@ -5,6 +5,10 @@ The server sorts (stable, NaN last: NumPy's order); searchsorted is a
 binary search of log2(n) rounds of take + compare + where, all on the
 server with no sync. Functions whose result size depends on the data
 (unique, bincount, histogram with an automatic range) sync once for it.
+
+Layer: functions (imports the core, _composite, _math, _reduction and
+_statistics). Attaches ndarray's sort and partition (in place), argsort,
+argpartition and searchsorted.
 """
 from __future__ import annotations
 
@@ -19,8 +23,7 @@ from arrayd import _composite as _c
 from arrayd import _math as _m
 from arrayd import _reduction as _r
 from arrayd import _statistics as _st
-from arrayd._math import session_of
-from arrayd._ndarray import ndarray
+from arrayd._ndarray import attach, ndarray, session_of
 
 _INT64 = np.dtype(np.int64)
 
@@ -110,7 +113,7 @@ def _less(x: ndarray, y: Any) -> ndarray:
     return lt
 
 
-def _bsearch(a: ndarray, v: ndarray, right: bool) -> ndarray:
+def bsearch(a: ndarray, v: ndarray, right: bool) -> ndarray:
     """Insertion points of v in the sorted 1-D a (left or right)."""
     s = a._session
     n = a.size
@@ -149,7 +152,7 @@ def searchsorted(a: Any, v: Any, side: str = "left",
             raise ValueError("sorter.size must equal a.size")
         a = _c.take(a, srt)
     vv = _c.ensure(v, s)
-    return _bsearch(a, vv, side == "right")
+    return bsearch(a, vv, side == "right")
 
 
 # -- unique ----------------------------------------------------------------
@@ -246,10 +249,10 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> ndarray:
     bins = _c.upload(s, np.arange(length + 1, dtype=np.int64))
     if w is None:
         srt = _c.new(s, "sort", (xi,), xi._shape, _INT64)
-        pos = _bsearch(srt, bins, False)
+        pos = bsearch(srt, bins, False)
         return _m.subtract(pos[1:], pos[:-1])
     perm = _c.new(s, "argsort", (xi,), xi._shape, _INT64)
-    pos = _bsearch(_c.take(xi, perm), bins, False)
+    pos = bsearch(_c.take(xi, perm), bins, False)
     return _segment_sums(_c.take(w, perm), pos)
 
 
@@ -295,8 +298,8 @@ def histogram(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
     else:
         perm = _c.new(s, "argsort", (flat,), flat._shape, _INT64)
         srt = _c.take(flat, perm)
-    left = _bsearch(srt, e[:-1], False)
-    right = _bsearch(srt, e[-1:], True)
+    left = bsearch(srt, e[:-1], False)
+    right = bsearch(srt, e[-1:], True)
     pos = _c.concatenate([left, right])
     if w is None:
         counts = _m.subtract(pos[1:], pos[:-1])
@@ -320,6 +323,23 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False,
                     "value": int(bool(invert))})
         return r
     srt = _c.new(s, "sort", (t,), t._shape, t._dtype)
-    pos = _m.minimum(_bsearch(srt, el, False), t.size - 1)
+    pos = _m.minimum(bsearch(srt, el, False), t.size - 1)
     found = _m.equal(_c.take(srt, pos), el)
     return _m.logical_not(found) if invert else found
+
+
+def _sort_in_place(self: ndarray, axis: int = -1, kind: Any = None,
+                   order: Any = None, *, stable: Any = None,
+                   descending: bool = False) -> None:
+    """Sorts in place (as numpy.ndarray.sort)."""
+    self[...] = sort(self, axis, kind, order, descending=descending)
+
+
+def _partition_in_place(self: ndarray, kth: Any, axis: int = -1,
+                        kind: str = "introselect", order: Any = None) -> None:
+    """Partitions in place (as numpy.ndarray.partition)."""
+    self[...] = partition(self, kth, axis, kind, order)
+
+
+attach(sort=_sort_in_place, partition=_partition_in_place, argsort=argsort,
+       argpartition=argpartition, searchsorted=searchsorted)

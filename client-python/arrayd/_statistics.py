@@ -6,6 +6,9 @@ NumPy's own implementations (numpy/_core/_methods.py,
 lib/_function_base_impl.py, lib/_nanfunctions_impl.py), so result dtypes
 and NaN handling match. Zero-size inputs are answered by NumPy itself on a
 data-less stand-in (no data, so nothing to compute on the server).
+
+Layer: functions (imports the core, _composite, _math, _reduction and
+_mathfuncs). Attaches ndarray's var, std, ptp, cumsum, cumprod and trace.
 """
 from __future__ import annotations
 
@@ -17,11 +20,10 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from arrayd import _composite as _c
-from arrayd import _dtypes
+from arrayd import _dtypes, _mathfuncs
 from arrayd import _math as _m
 from arrayd import _reduction as _r
-from arrayd._math import session_of
-from arrayd._ndarray import ndarray
+from arrayd._ndarray import attach, ndarray, session_of
 
 
 def _axes(axis: Any, nd: int) -> tuple[int, ...]:
@@ -415,4 +417,5 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1,
     return _r.sum(d, -1, dtype, out)
 
 
-from arrayd import _mathfuncs  # noqa: E402
+attach(var=var, std=std, ptp=ptp, cumsum=cumsum, cumprod=cumprod,
+       trace=trace)

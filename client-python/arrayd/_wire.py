@@ -98,7 +98,6 @@ def parse_download_chunk(raw: bytes) -> tuple[pb.DownloadChunk, memoryview]:
     return pb.DownloadChunk.FromString(b"".join(header)), data
 
 
-
 def upload_chunks(header: bytes, flat: memoryview,
                   chunk_bytes: int = UPLOAD_CHUNK_BYTES) -> Iterator[bytes]:
     """Serialized UploadChunks of ``flat`` (bytes), the first one led by

@@ -5,6 +5,9 @@ ops transform along one axis, with n and norm; the n-dimensional
 transforms apply them axis by axis as NumPy's own do, and hfft/ihfft are
 irfft/rfft of the conjugate. Result shapes and dtypes are NumPy 2's
 (single precision stays single), decided here before anything is sent.
+
+Layer: a public namespace, above the function modules (imports the core,
+_composite, _math, _creation and _manipulation).
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _composite as _c
+from arrayd import _creation, _manipulation
 from arrayd import _math as _m
 from arrayd._ndarray import ndarray
 
@@ -214,18 +218,15 @@ def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
 
 def fftfreq(n: int, d: float = 1.0, device: Any = None) -> ndarray:
     """numpy.fft.fftfreq (computed here, uploaded)."""
-    from arrayd._creation import asarray
-    return asarray(np.fft.fftfreq(n, d))
+    return _creation.asarray(np.fft.fftfreq(n, d))
 
 
 def rfftfreq(n: int, d: float = 1.0, device: Any = None) -> ndarray:
     """numpy.fft.rfftfreq (computed here, uploaded)."""
-    from arrayd._creation import asarray
-    return asarray(np.fft.rfftfreq(n, d))
+    return _creation.asarray(np.fft.rfftfreq(n, d))
 
 
 def _shift(x: Any, axes: Any, sign: int) -> ndarray:
-    from arrayd._manipulation import roll
     x = _c.ensure(x)
     if axes is None:
         axes = tuple(range(x.ndim))
@@ -234,7 +235,7 @@ def _shift(x: Any, axes: Any, sign: int) -> ndarray:
         shift = sign * (x._shape[axes] // 2)
     else:
         shift = [sign * (x._shape[ax] // 2) for ax in axes]
-    return roll(x, shift, axes)
+    return _manipulation.roll(x, shift, axes)
 
 
 def fftshift(x: Any, axes: Any = None) -> ndarray:

@@ -11,6 +11,8 @@ last bits of the platform's log/sin/cos). The streams are arrayd's own: the numb
 differ from NumPy's for the same seed.
 
 Draws return arrayd arrays; with ``size=None`` a 0-d array (as CuPy).
+
+Layer: a public namespace, above the function modules it draws with.
 """
 from __future__ import annotations
 
@@ -22,10 +24,12 @@ from typing import Any
 import numpy as np
 
 from arrayd import _composite as _c
-from arrayd import _connect, _dtypes
+from arrayd import _connect, _dtypes, _indexing, _linalg
+from arrayd import _manipulation as _mp
 from arrayd import _math as _m
 from arrayd import _reduction as _r
 from arrayd import _session as _sess
+from arrayd import _sorting
 from arrayd._ndarray import ndarray
 
 _MASK64 = (1 << 64) - 1
@@ -252,9 +256,8 @@ class Generator:
         e = self._exponential(u)
         if _is_scalar(a):
             return _m.multiply(e, 0.0) if a == 0 else _m.power(e, 1.0 / a)
-        from arrayd import where
-        return where(_m.equal(a, 0.0), 0.0,
-                     _m.power(e, _m.true_divide(1.0, a)))
+        return _mp.where(_m.equal(a, 0.0), 0.0,
+                         _m.power(e, _m.true_divide(1.0, a)))
 
     def pareto(self, a: Any, size: Any = None) -> ndarray:
         """Pareto II (Lomax) with shape a: exp(E / a) - 1, E exponential."""
@@ -302,10 +305,9 @@ class Generator:
         below = _m.sqrt(_m.multiply(u, _m.multiply(width, _m.subtract(mode, left))))
         above = _m.sqrt(_m.multiply(_m.subtract(1.0, u),
                                     _m.multiply(width, _m.subtract(right, mode))))
-        from arrayd import where
         cut = _m.true_divide(_m.subtract(mode, left), width)
-        return where(_m.less(u, cut), _m.add(left, below),
-                     _m.subtract(right, above))
+        return _mp.where(_m.less(u, cut), _m.add(left, below),
+                         _m.subtract(right, above))
 
     def wald(self, mean: Any, scale: Any, size: Any = None) -> ndarray:
         """Wald (inverse Gaussian) by Michael, Schucany and Haas's
@@ -313,7 +315,6 @@ class Generator:
         self._check(mean, lambda v: v <= 0, "mean <= 0")
         self._check(scale, lambda v: v <= 0, "scale <= 0")
         shape, (mu, lam) = self._params(size, mean, scale)
-        import arrayd as _ad
         z = self._draw("random_normal", shape, _F64)
         u = self._draw("random_uniform", shape, _F64)
         y = _m.multiply(_m.multiply(z, z), mu)
@@ -322,7 +323,7 @@ class Generator:
                               _m.multiply(y, y)))
         x = _m.add(mu, _m.multiply(half, _m.subtract(y, root)))
         keep = _m.less_equal(u, _m.true_divide(mu, _m.add(mu, x)))
-        return _ad.where(keep, x, _m.true_divide(_m.multiply(mu, mu), x))
+        return _mp.where(keep, x, _m.true_divide(_m.multiply(mu, mu), x))
 
     def binomial(self, n: Any, p: Any, size: Any = None) -> ndarray:
         """Binomial(n, p) integers (int64), by inversion of the CDF: a
@@ -352,8 +353,7 @@ class Generator:
                   - np.array([lgamma(n - v + 1) for v in k])
                   + k * math.log(p) + (n - k) * math.log1p(-p))
         cdf = np.cumsum(np.exp(logpmf))
-        from arrayd._sorting import _bsearch
-        idx = _bsearch(_c.upload(s, cdf), u, True)
+        idx = _sorting.bsearch(_c.upload(s, cdf), u, True)
         return _m.add(_m.minimum(idx, k1 - k0), k0)
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None,
@@ -399,8 +399,8 @@ class Generator:
         shape = (() if size is None else _shape(size)) + mean_h.shape
         z = self._draw("random_normal", shape, _F64)
         s = z._session
-        from arrayd._linalg import matmul
-        return _m.add(matmul(z, _c.upload(s, factor)), _c.upload(s, mean_h))
+        return _m.add(_linalg.matmul(z, _c.upload(s, factor)),
+                      _c.upload(s, mean_h))
 
     # -- the gamma family ---------------------------------------------------
 
@@ -411,7 +411,6 @@ class Generator:
         """One pass of Marsaglia and Tsang's method for alpha >= 1 (float or
         float64 array broadcast to shape): _GAMMA_ROUNDS candidates per
         value, the first accepted one kept. Returns (values, accepted)."""
-        import arrayd as _ad
         r = self._GAMMA_ROUNDS
         d = _m.subtract(alpha, 1.0 / 3.0) if not _is_scalar(alpha) \
             else alpha - 1.0 / 3.0
@@ -423,27 +422,27 @@ class Generator:
         # log(1 - U) has the law of log(U) and never meets log(0).
         bound = _m.add(_m.multiply(_m.multiply(x, x), 0.5),
                        _m.multiply(d, _m.add(_m.subtract(1.0, v), _m.log(v))))
-        ok = _ad.logical_and(_m.greater(v, 0.0),
-                             _m.less(_m.log1p(_m.negative(u)), bound))
-        first = _ad.argmax(ok, axis=0)[None]
-        value = _ad.take_along_axis(_m.multiply(v, d), first, axis=0)[0]
-        return value, _ad.any(ok, axis=0)
+        ok = _m.logical_and(_m.greater(v, 0.0),
+                            _m.less(_m.log1p(_m.negative(u)), bound))
+        first = _r.argmax(ok, axis=0)[None]
+        value = _indexing.take_along_axis(_m.multiply(v, d), first,
+                                          axis=0)[0]
+        return value, _r.any(ok, axis=0)
 
     def _gamma_ge1(self, alpha: Any, shape: tuple[int, ...]) -> ndarray:
         """Gamma(alpha >= 1) draws: passes until every value is accepted;
         each pass after the first redraws only the rejected ones (about
         1e-4 of them), at the cost of one sync per pass."""
-        import arrayd as _ad
         if not shape:  # one value: as a 1-element draw
             a = alpha if _is_scalar(alpha) else alpha.reshape(1)
             return self._gamma_ge1(a, (1,)).reshape(())
         value, accepted = self._gamma_pass(alpha, shape)
         if 0 in shape:
             return value
-        rejected = _ad.logical_not(accepted)
+        rejected = _m.logical_not(accepted)
         n = int(rejected.sum())
         if n:
-            a = alpha if _is_scalar(alpha) else _ad.broadcast_to(
+            a = alpha if _is_scalar(alpha) else _mp.broadcast_to(
                 alpha, shape)[rejected]
             value[rejected] = self._gamma_ge1(a, (n,))
         return value
@@ -451,7 +450,6 @@ class Generator:
     def _standard_gamma(self, shape: tuple[int, ...], alpha: Any) -> ndarray:
         """Standard Gamma(alpha) as float64; alpha < 1 by Gamma(alpha + 1) *
         U ** (1 / alpha) (0 where alpha == 0)."""
-        import arrayd as _ad
         if _is_scalar(alpha):
             if alpha == 0:
                 return _m.multiply(self._draw("random_uniform", shape, _F64), 0.0)
@@ -461,10 +459,10 @@ class Generator:
             u = self._draw("random_uniform", shape, _F64)
             return _m.multiply(g, _m.power(u, 1.0 / alpha))
         small = _m.less(alpha, 1.0)
-        g = self._gamma_ge1(_ad.where(small, _m.add(alpha, 1.0), alpha), shape)
+        g = self._gamma_ge1(_mp.where(small, _m.add(alpha, 1.0), alpha), shape)
         u = self._draw("random_uniform", shape, _F64)
         boost = _m.power(u, _m.true_divide(1.0, alpha))  # alpha == 0: u ** inf = 0
-        return _ad.where(small, _m.multiply(g, boost), g)
+        return _mp.where(small, _m.multiply(g, boost), g)
 
     def standard_gamma(self, shape: Any, size: Any = None,
                        dtype: Any = np.float64, out: Any = None) -> ndarray:
@@ -525,10 +523,9 @@ class Generator:
         if np.any(av < 0) or np.any(np.isnan(av)):
             raise ValueError("alpha < 0")
         shape = (() if size is None else _shape(size)) + av.shape
-        import arrayd as _ad
         a = _c.upload(_connect.current() if self._session is None
                       else self._session, av)
-        g = self._standard_gamma(shape, _ad.broadcast_to(a, shape))
+        g = self._standard_gamma(shape, _mp.broadcast_to(a, shape))
         return _m.true_divide(g, _r.sum(g, axis=-1, keepdims=True))
 
     # -- integers ----------------------------------------------------------
@@ -606,8 +603,7 @@ class Generator:
         logpmf = k * math.log(lam) - lam - np.array([lgamma(v + 1) for v in k])
         cdf = np.cumsum(np.exp(logpmf))
         # Values below the window have probability < 1e-300: none.
-        from arrayd._sorting import _bsearch
-        idx = _bsearch(_c.upload(s, cdf), u, True)
+        idx = _sorting.bsearch(_c.upload(s, cdf), u, True)
         return _m.add(_m.minimum(idx, k1 - k0), k0)
 
     # -- choice / permutations ---------------------------------------------
@@ -695,8 +691,8 @@ class Generator:
                 cdf = np.cumsum(pv)
                 cdf /= cdf[-1]
                 u = self._draw("random_uniform", shape, _F64, s)
-                from arrayd._sorting import _bsearch
-                idx = _m.minimum(_bsearch(_c.upload(s, cdf), u, True), n - 1)
+                idx = _m.minimum(
+                    _sorting.bsearch(_c.upload(s, cdf), u, True), n - 1)
         else:
             if k > n:
                 raise ValueError("Cannot take a larger sample than "
