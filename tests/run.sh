@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds arrayd if needed and runs every test: the gtest suites through ctest,
-# then pytest against a server that the test fixture starts.
+# Lints the Python client (ruff), builds arrayd if needed and runs every
+# test: the gtest suites through ctest, then pytest against a server that
+# the test fixture starts.
 #
 #   tests/run.sh                  # CPU backend (CUDA backend compiled when a toolkit is present)
 #   tests/run.sh --backend cuda   # same suites against a CUDA server (needs a GPU)
@@ -30,6 +31,15 @@ python=python3
 [ -x "$root/.venv/bin/python" ] && python="$root/.venv/bin/python"
 
 step() { printf '\n==> %s\n' "$*"; }
+
+step "ruff check client-python"
+if "$python" -m ruff --version >/dev/null 2>&1; then
+  "$python" -m ruff check client-python
+elif command -v ruff >/dev/null 2>&1; then
+  ruff check client-python
+else
+  echo "ruff is not installed: lint skipped (pip install ruff)"
+fi
 
 step "build ($build_dir)"
 if [ ! -f "$build_dir/build.ninja" ] && [ ! -f "$build_dir/Makefile" ]; then
