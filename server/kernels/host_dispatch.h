@@ -72,15 +72,17 @@ constexpr unsigned DTypeBit() {
 // The dtype mask of a loop table's input types ("ff->f dd->d": float32 and
 // float64), at compile time: the dtypes an elementwise functor is
 // instantiated for. Characters are NumPy's type codes (kernels/op_list.h).
+// Refusing loops ("?->!") have no kernel.
 constexpr unsigned LoopInputMask(const char* loops) {
   unsigned mask = 0;
-  bool at_start = true;
-  for (const char* p = loops; *p != 0; ++p) {
-    if (*p == ' ') {
-      at_start = true;
-    } else if (at_start) {
-      at_start = false;
-      mask |= 1u << static_cast<int>(DTypeFromTypeChar(*p));
+  const char* start = nullptr;  // of the current loop
+  for (const char* p = loops;; ++p) {
+    if (*p == ' ' || *p == 0) {
+      if (start != nullptr && p[-1] != '!') mask |= 1u << static_cast<int>(DTypeFromTypeChar(*start));
+      start = nullptr;
+      if (*p == 0) break;
+    } else if (start == nullptr) {
+      start = p;
     }
   }
   return mask;

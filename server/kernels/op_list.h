@@ -6,7 +6,9 @@
 // strings restricted to arrayd's dtypes (? b B h H i I l L e f d F D): the
 // first loop, in order, that every input casts to safely is the one that runs
 // (NumPy's linear search), and NEP 50's weak Python scalars are resolved
-// before the search (ops/loop_table.h). The loops' input types are the dtypes
+// before the search (ops/signature.h). One extension to NumPy's form: a loop
+// whose output is `!` ("?\?->!") refuses exactly those input types with
+// NumPy's TypeError, where NumPy's own type resolver does (bool subtract). The loops' input types are the dtypes
 // the functor is instantiated for, and each loop's output must be what the
 // functor returns for it (checked by ops/loop_table_test.cc). `identity` is
 // what ufunc.reduce starts from ("" none). The registry, both backends,
@@ -34,8 +36,8 @@
   "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? ff->? dd->? FF->? DD->? "
 
 #define ARRAYD_UNARY_OPS(X)                        \
-  X(kNegative, NegativeOp, "negative", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-x, elementwise.") \
-  X(kPositive, PositiveOp, "positive", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "+x, elementwise (a copy).") \
+  X(kNegative, NegativeOp, "negative", "?->! " ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-x, elementwise.") \
+  X(kPositive, PositiveOp, "positive", "?->! " ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "+x, elementwise (a copy).") \
   X(kAbsolute, AbsoluteOp, "absolute", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1 "F->f D->d ", "", "|x|, elementwise (the modulus for complex x, as a real).") \
   X(kLogicalNot, LogicalNotOp, "logical_not", ARRAYD_TO_BOOL1, "", "not x, elementwise, as bool.") \
   X(kInvert, InvertOp, "invert", "?->? " ARRAYD_INT1, "", "Bitwise not (logical not for bool), elementwise.") \
@@ -66,7 +68,7 @@
   X(kCeil, CeilOp, "ceil", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1, "", "Smallest integer >= x, elementwise.") \
   X(kTrunc, TruncOp, "trunc", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1, "", "x rounded toward zero, elementwise.") \
   X(kRint, RintOp, "rint", ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "x rounded to the nearest integer (half to even), elementwise.") \
-  X(kSign, SignOp, "sign", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-1, 0 or 1 by the sign of x (x/|x| for complex), elementwise.") \
+  X(kSign, SignOp, "sign", "?->! " ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-1, 0 or 1 by the sign of x (x/|x| for complex), elementwise.") \
   X(kSignbit, SignbitOp, "signbit", "e->? f->? d->? ", "", "True where the sign bit of x is set, elementwise.") \
   X(kFabs, FabsOp, "fabs", ARRAYD_FLOAT1, "", "|x| of real x, elementwise.") \
   X(kDegrees, DegreesOp, "degrees", ARRAYD_FLOAT1, "", "Radians to degrees, elementwise.") \
@@ -78,7 +80,7 @@
 
 #define ARRAYD_BINARY_OPS(X)                        \
   X(kAdd, AddOp, "add", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "0", "x1 + x2, elementwise.") \
-  X(kSubtract, SubtractOp, "subtract", ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 - x2, elementwise.") \
+  X(kSubtract, SubtractOp, "subtract", "?\?->! " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 - x2, elementwise.") \
   X(kMultiply, MultiplyOp, "multiply", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "1", "x1 * x2, elementwise.") \
   X(kTrueDivide, TrueDivideOp, "true_divide", "bb->d BB->d hh->d HH->d ii->d II->d ll->d LL->d " ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 / x2, elementwise (floating point result).") \
   X(kFloorDivide, FloorDivideOp, "floor_divide", ARRAYD_INT2 ARRAYD_FLOAT2, "", "floor(x1 / x2), elementwise.") \
@@ -107,8 +109,8 @@
   X(kFmax, FmaxOp, "fmax", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "The larger of x1 and x2, elementwise (NaN only if both are).") \
   X(kFmin, FminOp, "fmin", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "The smaller of x1 and x2, elementwise (NaN only if both are).") \
   X(kFmod, FmodOp, "fmod", ARRAYD_INT2 ARRAYD_FLOAT2, "", "C's fmod: x1 - trunc(x1 / x2) * x2 (the sign of x1), elementwise.") \
-  X(kGcd, GcdOp, "gcd", ARRAYD_INT2, "0", "Greatest common divisor of |x1| and |x2|, elementwise.") \
-  X(kLcm, LcmOp, "lcm", ARRAYD_INT2, "", "Lowest common multiple of |x1| and |x2|, elementwise.") \
+  X(kGcd, GcdOp, "gcd", "?\?->! " ARRAYD_INT2, "0", "Greatest common divisor of |x1| and |x2|, elementwise.") \
+  X(kLcm, LcmOp, "lcm", "?\?->! " ARRAYD_INT2, "", "Lowest common multiple of |x1| and |x2|, elementwise.") \
   X(kLogaddexp, LogaddexpOp, "logaddexp", ARRAYD_FLOAT2, "-inf", "log(exp(x1) + exp(x2)), without overflow.") \
   X(kLogaddexp2, Logaddexp2Op, "logaddexp2", ARRAYD_FLOAT2, "-inf", "log2(2**x1 + 2**x2), without overflow.") \
   X(kHeaviside, HeavisideOp, "heaviside", ARRAYD_FLOAT2, "", "Heaviside step: 0 below zero, x2 at zero, 1 above, elementwise.")

@@ -135,6 +135,10 @@ absl::StatusOr<std::vector<Loop>> ParseLoops(absl::string_view loops) {
       return absl::InvalidArgumentError(absl::StrCat("malformed loop '", text, "'"));
     }
     Loop loop;
+    if (sides[1] == "!") {
+      loop.refused = true;
+      sides[1] = "";
+    }
     for (int side = 0; side < 2; ++side) {
       for (char c : sides[side]) {
         DType d = DTypeFromTypeChar(c);
@@ -144,7 +148,9 @@ absl::StatusOr<std::vector<Loop>> ParseLoops(absl::string_view loops) {
         (side == 0 ? loop.in : loop.out).push_back(d);
       }
     }
-    if (!out.empty() && (loop.in.size() != out[0].in.size() || loop.out.size() != out[0].out.size())) {
+    const Loop* first = out.empty() ? nullptr : &out[0];
+    if (first != nullptr && (loop.in.size() != first->in.size() ||
+                             (!loop.refused && !first->refused && loop.out.size() != first->out.size()))) {
       return absl::InvalidArgumentError(absl::StrCat("loop '", text, "' has another arity"));
     }
     out.push_back(std::move(loop));
@@ -165,6 +171,10 @@ std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops) 
 const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in, DType out_dtype) {
   for (const Loop& loop : loops) {
     if (loop.in.size() != in.size()) continue;
+    if (loop.refused) {
+      if (loop.in == in) return nullptr;
+      continue;
+    }
     if (out_dtype != DType::kInvalid && loop.out[0] != out_dtype) continue;
     bool fits = true;
     for (size_t i = 0; i < in.size() && fits; ++i) {

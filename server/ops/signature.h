@@ -73,7 +73,8 @@ absl::StatusOr<OpSignature> ParseSchema(OpFamily family, absl::string_view schem
 // One loop of a loop table: its input and output dtypes.
 struct Loop {
   std::vector<DType> in;
-  std::vector<DType> out;
+  std::vector<DType> out;  // empty when `refused`
+  bool refused = false;    // "??->!": exactly these inputs are a TypeError
 };
 
 // "ff->f dd->d" (space separated) or a list of "ff->f": the loops, in order.
@@ -86,7 +87,7 @@ std::vector<std::string> SplitLoops(absl::string_view loops);
 std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops);
 
 // NumPy's loop choice for array inputs of dtypes `in`: the first loop that
-// every input casts to safely; with `out_dtype` (NumPy's dtype=, which fixes
+// every input casts to safely (a refusing loop: that the inputs equal); with `out_dtype` (NumPy's dtype=, which fixes
 // the output), the first loop with that output that the inputs reach by
 // same_kind casting. nullptr when none fits (NumPy's TypeError).
 const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in,
