@@ -1,4 +1,7 @@
-"""The 14 dtypes of the protocol and their wire enum values."""
+"""The 14 dtypes of the protocol and their wire enum values.
+
+Layer: session, the bottom (imports only the generated messages).
+"""
 from __future__ import annotations
 
 from typing import Any

@@ -2,6 +2,8 @@
 
 The server names the Python exception a NumPy user expects (OpError.kind);
 the client raises that exception with the server's message.
+
+Layer: session, the bottom (imports only the generated messages).
 """
 from __future__ import annotations
 
