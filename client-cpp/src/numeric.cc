@@ -84,13 +84,6 @@ absl::StatusOr<DType> CommonType(const Array& a, const Array& b) {
                  : (single ? DType::kFloat32 : DType::kFloat64);
 }
 
-// k times the machine epsilon of the real dtype `t`, computed in t (as
-// NumPy's `max(m, n) * finfo(t).eps`).
-double ScaledEps(DType t, int64_t k) {
-  if (RealOf(t) == DType::kFloat32) return static_cast<float>(k) * std::numeric_limits<float>::epsilon();
-  return static_cast<double>(k) * std::numeric_limits<double>::epsilon();
-}
-
 // Records `name` on one stacked matrix with outputs built from its batch
 // shape, (m, n) and computation dtype by `outputs`.
 template <typename Outputs>
@@ -152,11 +145,6 @@ Array Binary(const char* name, const Array& a, const Scalar& b) {
   return ArrayOps::WithScalar(name, a, b, false);
 }
 
-// A 0-d array of `dtype` (a strong operand, unlike a Scalar).
-Array Const(const std::shared_ptr<Core>& core, const Scalar& value, DType dtype) {
-  return ArrayOps::Full(core, {}, value, dtype);
-}
-
 Array Reduce(const char* name, const Array& a, std::optional<std::vector<int64_t>> axes,
              bool keepdims = false) {
   const DType dtype = std::string(name) == "all" || std::string(name) == "any" ? DType::kBool : a.dtype();
@@ -173,45 +161,8 @@ Array Copy(const Array& a) { return Apply("copy", {&a}, a.dtype(), a.shape()); }
 Array Real(const Array& a) { return Apply("real", {&a}, RealOf(a.dtype()), a.shape()); }
 Array Imag(const Array& a) { return Apply("imag", {&a}, RealOf(a.dtype()), a.shape()); }
 Array Conj(const Array& a) { return Map("conjugate", a); }
-Array Abs(const Array& a) { return Map("absolute", a, RealOf(a.dtype())); }
-// |a|^2 without the square root.
-Array Abs2(const Array& a) {
-  if (IsComplex(a.dtype())) return Map("square", Real(a)) + Map("square", Imag(a));
-  return a * a;
-}
-
 // The helpers below read their inputs' shapes: a refused input (whose shape
 // is unknown) is propagated first.
-
-Array Transpose(const Array& a, const std::vector<int64_t>& perm) {
-  if (auto bad = ArrayOps::CheckInputs("transpose", {&a})) return *bad;
-  Shape shape;
-  for (int64_t d : perm) shape.push_back(a.shape()[d]);
-  return Apply("transpose", {&a}, a.dtype(), std::move(shape), {{"axes", IntsAttr(perm)}});
-}
-// a with `axes` (normalized) moved to the end, in that order.
-Array MoveLast(const Array& a, const std::vector<int64_t>& axes) {
-  std::vector<int64_t> perm;
-  for (int64_t d = 0; d < a.ndim(); ++d) {
-    if (std::find(axes.begin(), axes.end(), d) == axes.end()) perm.push_back(d);
-  }
-  perm.insert(perm.end(), axes.begin(), axes.end());
-  for (int64_t d = 0; d < a.ndim(); ++d) {
-    if (perm[d] != d) return Transpose(a, perm);
-  }
-  return a;
-}
-// The matrix transpose (last two axes swapped) and conjugate transpose.
-Array MatrixT(const Array& a) {
-  if (auto bad = ArrayOps::CheckInputs("transpose", {&a})) return *bad;
-  std::vector<int64_t> perm;
-  for (int64_t d = 0; d < a.ndim(); ++d) perm.push_back(d);
-  std::swap(perm[a.ndim() - 1], perm[a.ndim() - 2]);
-  return Transpose(a, perm);
-}
-Array MatrixH(const Array& a) { return MatrixT(IsComplex(a.dtype()) ? Conj(a) : a); }
-// a[..., None].
-Array Unsqueeze(const Array& a) { return a.Reshape(Append(a.shape(), {1})); }
 
 // numpy.take: along `axis` (normalized), or of the flattened a.
 Array Take(const Array& a, const Array& indices, std::optional<int64_t> axis = std::nullopt) {
@@ -422,119 +373,91 @@ Array Eigvals(const Array& a) {
   return RealIfAllReal(a, {r[0]})[0];
 }
 
-Array Norm(const Array& x_in, const NormOrder& ord, std::optional<std::vector<int64_t>> axis, bool keepdims) {
-  if (auto bad = ArrayOps::CheckInputs("norm", {&x_in})) return *bad;
-  const std::shared_ptr<Core>& core = CoreOf(x_in);
-  const Array x = IsInexact(x_in.dtype()) ? x_in : x_in.Astype(DType::kFloat64);
+Array Norm(const Array& x, const NormOrder& ord, std::optional<std::vector<int64_t>> axis, bool keepdims) {
+  if (auto bad = ArrayOps::CheckInputs("norm", {&x})) return *bad;
+  const std::shared_ptr<Core>& core = CoreOf(x);
   const int nd = x.ndim();
   const std::string& name = ord.name();
   const bool fro = name == "fro" || name == "f";
   auto is = [&ord](double p) { return ord.number() && *ord.number() == p; };
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  if (!axis) {
-    if (ord.is_none() || (fro && nd == 2) || (is(2) && nd == 1)) {
-      Array r = Map("sqrt", Abs2(x).Sum());
-      return keepdims ? r.Reshape(Shape(nd, 1)) : r;
-    }
-    axis = AllAxes(x);
-  }
-  absl::StatusOr<std::vector<int64_t>> axes = NormalizeAxes(x.ndim(), *axis);
-  if (!axes.ok()) return Refuse(core, "norm", axes.status());
-  if (axes->size() == 1) {
-    if (!name.empty()) {
-      return Refuse(core, "norm", ValueError(absl::StrCat("Invalid norm order '", name, "' for vectors")));
-    }
-    const std::vector<int64_t>& ax = *axes;
-    if (is(kInf)) return Reduce("max", Abs(x), ax, keepdims);
-    if (is(-kInf)) return Reduce("min", Abs(x), ax, keepdims);
-    if (is(0)) return Binary("not_equal", x, 0).Sum(ax, keepdims).Astype(RealOf(x.dtype()));
-    if (is(1)) return Abs(x).Sum(ax, keepdims);
-    if (ord.is_none() || is(2)) return Map("sqrt", Abs2(x).Sum(ax, keepdims));
-    const double p = *ord.number();
-    return Binary("power", Binary("power", Abs(x), p).Sum(ax, keepdims), 1.0 / p);
-  }
-  if (axes->size() != 2) return Refuse(core, "norm", ValueError("Improper number of dimensions to norm."));
-  const int64_t row = (*axes)[0], col = (*axes)[1];
-  if (row == col) return Refuse(core, "norm", ValueError("Duplicate axes given."));
-  Array r;
-  if (is(2) || is(-2) || name == "nuc") {
-    Array s = Svdvals(MoveLast(x, {row, col}));
-    r = name == "nuc" ? s.Sum(-1) : Reduce(is(2) ? "max" : "min", s, std::vector<int64_t>{-1});
-  } else if (ord.is_none() || fro) {
-    r = Map("sqrt", Abs2(x).Sum(*axes));
-  } else if (is(1) || is(-1)) {
-    r = Reduce(is(1) ? "max" : "min", Abs(x).Sum(row), std::vector<int64_t>{col > row ? col - 1 : col});
-  } else if (is(kInf) || is(-kInf)) {
-    r = Reduce(is(kInf) ? "max" : "min", Abs(x).Sum(col), std::vector<int64_t>{row > col ? row - 1 : row});
+  v1::Op op = MakeOp("norm", {&x});
+  auto& attrs = *op.mutable_attrs();
+  if (ord.number()) attrs["ord"].set_f(*ord.number());
+  if (!name.empty()) attrs["ord_name"].set_s(name);
+  if (keepdims) attrs["keepdims"].set_b(true);
+  // The server computes; here: NumPy's errors and the result's shape.
+  Shape shape;
+  if (!axis && (ord.is_none() || (fro && nd == 2) || (is(2) && nd == 1))) {
+    if (keepdims) shape = Shape(nd, 1);
   } else {
-    return Refuse(core, "norm", ValueError("Invalid norm order for matrices."));
+    absl::StatusOr<std::vector<int64_t>> axes = NormalizeAxes(nd, axis ? *axis : AllAxes(x));
+    if (!axes.ok()) return Refuse(core, "norm", axes.status());
+    if (axis) attrs["axes"] = IntsAttr(*axes);
+    if (axes->size() == 1) {
+      if (!name.empty()) {
+        return Refuse(core, "norm", ValueError(absl::StrCat("Invalid norm order '", name, "' for vectors")));
+      }
+    } else if (axes->size() == 2) {
+      if ((*axes)[0] == (*axes)[1]) return Refuse(core, "norm", ValueError("Duplicate axes given."));
+      if (is(2) || is(-2) || name == "nuc") {
+        if (absl::StatusOr<DType> t = LinalgDType(x.dtype()); !t.ok())
+          return Refuse(core, "norm", t.status());
+      } else if (!(ord.is_none() || fro || is(1) || is(-1) || is(kInf) || is(-kInf))) {
+        return Refuse(core, "norm", ValueError("Invalid norm order for matrices."));
+      }
+    } else {
+      return Refuse(core, "norm", ValueError("Improper number of dimensions to norm."));
+    }
+    for (int64_t d = 0; d < nd; ++d) {
+      if (std::find(axes->begin(), axes->end(), d) == axes->end()) {
+        shape.push_back(x.shape()[d]);
+      } else if (keepdims) {
+        shape.push_back(1);
+      }
+    }
   }
-  if (keepdims) {
-    Shape shape = x.shape();
-    shape[row] = shape[col] = 1;
-    r = r.Reshape(shape);
-  }
-  return r;
+  return ArrayOps::Emit(core, std::move(op), RealOf(IsInexact(x.dtype()) ? x.dtype() : DType::kFloat64),
+                        std::move(shape));
 }
 
 Array Pinv(const Array& a, double rcond) {
-  if (auto bad = ArrayOps::CheckInputs("pinv", {&a})) return *bad;
-  const std::shared_ptr<Core>& core = CoreOf(a);
-  absl::StatusOr<DType> t = CheckMatrix(a, false);
-  if (!t.ok()) return Refuse(core, "pinv", t.status());
-  const int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
-  if (m == 0 || n == 0) return ArrayOps::Full(core, Append(Head(a.shape(), 2), {n, m}), 0, *t);
-  SvdResult usv = Svd(IsComplex(a.dtype()) ? Conj(a) : a, /*full_matrices=*/false);
-  // rcond is a float64 operand, as NumPy's asarray(rcond).
-  Array cutoff = Const(core, rcond, DType::kFloat64) * Reduce("max", usv.s, std::vector<int64_t>{-1}, true);
-  Array large = Binary("greater", usv.s, cutoff);
-  Array sinv = Where(large, Map("reciprocal", usv.s), Const(core, 0, usv.s.dtype()));
-  return Matmul(MatrixT(usv.vh), Unsqueeze(sinv) * MatrixT(usv.u));
+  v1::AttrValue rc;
+  rc.set_f(rcond);
+  return MatrixOp("pinv", a, false, {{"rcond", rc}}, [](const Shape& batch, int64_t m, int64_t n, DType t) {
+    return std::vector<std::pair<DType, Shape>>{{t, Append(batch, {n, m})}};
+  })[0];
 }
 
-absl::StatusOr<LstsqResult> Lstsq(const Array& a_in, const Array& b_in, std::optional<double> rcond) {
-  if (auto bad = ArrayOps::CheckInputs("lstsq", {&a_in, &b_in})) return bad->status();
-  const std::shared_ptr<Core>& core = CoreOf(a_in);
-  const bool vector = b_in.ndim() == 1;
-  Array a = a_in;
-  Array b = vector ? b_in.Reshape({b_in.shape()[0], 1}) : b_in;
-  for (const Array* x : {&a, &b}) {
-    if (absl::Status s = CheckStacked(*x, false); !s.ok()) return s;
-  }
-  if (a.ndim() != 2 || b.ndim() != 2) {
-    return LinAlgError(absl::StrCat(std::max(a.ndim(), b.ndim()),
-                                    "-dimensional array given. Array must be two-dimensional"));
-  }
-  const int64_t m = a.shape()[0], n = a.shape()[1], nrhs = b.shape()[1];
-  if (b.shape()[0] != m) return LinAlgError("Incompatible dimensions");
-  absl::StatusOr<DType> t = CommonType(a, b);
-  if (!t.ok()) return t.status();
-  const DType rt = RealOf(*t);
-  const double rc = rcond ? *rcond : ScaledEps(rt, std::max(m, n));
-  if (a.dtype() != *t) a = a.Astype(*t);
-  if (b.dtype() != *t) b = b.Astype(*t);
-  LstsqResult r;
-  std::optional<Array> residuals;
-  if (std::min(m, n) == 0) {
-    r.x = ArrayOps::Full(core, {n, nrhs}, 0, *t);
-    r.s = ArrayOps::Full(core, {0}, 0, rt);
-    if (m > n) residuals = (Abs(b) * Abs(b)).Sum(0);
-  } else {
-    SvdResult usv = linalg::Svd(a, /*full_matrices=*/false);
-    r.s = usv.s;
-    Array large = Binary("greater", usv.s, Binary("multiply", Reduce("max", usv.s, std::nullopt), rc));
-    absl::StatusOr<std::vector<int64_t>> rank = large.Sum().ToVector<int64_t>();
-    if (!rank.ok()) return rank.status();
-    r.rank = (*rank)[0];
-    Array sinv = Where(large, Map("reciprocal", usv.s), Const(core, 0, rt)).Astype(*t);
-    r.x = Matmul(MatrixH(usv.vh), Unsqueeze(sinv) * Matmul(MatrixH(usv.u), b));
-    if (r.rank == n && m > n) {
-      Array ar = Abs(Matmul(a, r.x) - b);
-      residuals = (ar * ar).Sum(0).Astype(rt);
+absl::StatusOr<LstsqResult> Lstsq(const Array& a, const Array& b, std::optional<double> rcond) {
+  if (auto bad = ArrayOps::CheckInputs("lstsq", {&a, &b})) return bad->status();
+  const bool vector = b.ndim() == 1;
+  const Shape b2 = vector ? Shape{b.shape()[0], 1} : b.shape();
+  for (int64_t nd : {static_cast<int64_t>(a.ndim()), static_cast<int64_t>(b2.size())}) {
+    if (nd < 2) {
+      return LinAlgError(
+          absl::StrCat(nd, "-dimensional array given. Array must be at least two-dimensional"));
     }
   }
-  r.residuals = residuals && r.rank == n && m > n ? *residuals : ArrayOps::Full(core, {0}, 0, rt);
-  if (vector) r.x = r.x.Reshape({n});
+  if (a.ndim() != 2 || b2.size() != 2) {
+    return LinAlgError(absl::StrCat(std::max<int64_t>(a.ndim(), b2.size()),
+                                    "-dimensional array given. Array must be two-dimensional"));
+  }
+  const int64_t m = a.shape()[0], n = a.shape()[1], nrhs = b2[1];
+  if (b2[0] != m) return LinAlgError("Incompatible dimensions");
+  absl::StatusOr<DType> t = CommonType(a, b);
+  if (!t.ok()) return t.status();
+  v1::Op op = MakeOp("lstsq", {&a, &b});
+  if (rcond) (*op.mutable_attrs())["rcond"].set_f(*rcond);
+  const DType rt = RealOf(*t);
+  std::vector<Array> out = ArrayOps::EmitMany(
+      CoreOf(a), std::move(op),
+      {{*t, vector ? Shape{n} : Shape{n, nrhs}}, {rt, {0}}, {DType::kInt64, {}}, {rt, {std::min(m, n)}}});
+  // The rank is a number (a sync); the residuals are reported only when it is n < m.
+  absl::StatusOr<std::vector<int64_t>> rank = out[2].ToVector<int64_t>();
+  if (!rank.ok()) return rank.status();
+  LstsqResult r{out[0], out[1], (*rank)[0], out[3]};
+  if (r.rank == n && m > n) ArrayOps::State(r.residuals)->shape = {nrhs};
   return r;
 }
 
@@ -570,17 +493,12 @@ Array MatrixPower(const Array& a, int64_t n) {
 
 Array MatrixRank(const Array& a, std::optional<double> tol) {
   if (auto bad = ArrayOps::CheckInputs("matrix_rank", {&a})) return *bad;
-  const std::shared_ptr<Core>& core = CoreOf(a);
-  if (a.ndim() < 2) {
-    return Map("logical_not", Reduce("all", Binary("equal", a, 0), std::nullopt)).Astype(DType::kInt64);
-  }
-  Array s = Svdvals(a);
-  // tol is a float64 operand; the default max(m, n) * eps one has s's dtype.
-  Array limit = tol ? Const(core, *tol, DType::kFloat64)
-                    : Const(core, ScaledEps(s.dtype(), std::max(a.shape()[a.ndim() - 2], a.shape().back())),
-                            s.dtype()) *
-                          Reduce("max", s, std::vector<int64_t>{-1}, true);
-  return Binary("greater", s, limit).Sum(-1);
+  Attrs attrs;
+  if (tol) attrs["tol"].set_f(*tol);
+  if (a.ndim() < 2) return Apply("matrix_rank", {&a}, DType::kInt64, {}, attrs);
+  return MatrixOp("matrix_rank", a, false, attrs, [](const Shape& batch, int64_t, int64_t, DType) {
+    return std::vector<std::pair<DType, Shape>>{{DType::kInt64, batch}};
+  })[0];
 }
 
 }  // namespace linalg
@@ -778,47 +696,50 @@ Array Ifftshift(const Array& x, std::optional<std::vector<int64_t>> axes) {
 }  // namespace fft
 
 namespace random {
-namespace {
 
-uint64_t SplitMix64(uint64_t x) {
-  uint64_t z = x + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+// The server derives the Philox key from the seed (ops/random.cc), as it
+// does for the Python client's default_rng(seed).
+Generator::Generator(Client* client, uint64_t seed) : client_(client), seed_(seed) {}
+
+uint64_t Generator::Reserve(uint64_t blocks) {
+  const uint64_t first = offset_;
+  offset_ += blocks;
+  return first;
 }
 
-}  // namespace
+namespace {
 
-// The Python client's _key_from_seed for a seed below 2^64.
-Generator::Generator(Client* client, uint64_t seed) : client_(client), key_(SplitMix64(seed)) {}
+// Records random op `op` (its other attributes set) of `client` with the
+// generator's seed (one word: its bits) and first block.
+Array EmitRandom(Client* client, v1::Op op, uint64_t seed, uint64_t offset, DType dtype, const Shape& shape) {
+  auto& attrs = *op.mutable_attrs();
+  attrs["seed"] = IntsAttr({static_cast<int64_t>(seed)});
+  attrs["offset"].set_i(static_cast<int64_t>(offset));
+  return ArrayOps::Emit(ArrayOps::CoreOf(*client), std::move(op), dtype, shape);
+}
+
+// Philox blocks of a float64 draw of `n` values (two a block).
+uint64_t Float64Blocks(int64_t n) { return static_cast<uint64_t>((n + 1) / 2); }
+
+}  // namespace
 
 Array Generator::Draw(const char* op_name, const Shape& shape, DType dtype) {
   const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
   if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
     return Refuse(core, op_name,
-                            TypeError(absl::StrCat("Unsupported dtype \"",
-                                                             DTypeName(dtype),
-                                                             "\" for random; float32 and float64 "
-                                                             "are supported")));
+                  TypeError(absl::StrCat("Unsupported dtype \"", DTypeName(dtype),
+                                         "\" for random; float32 and float64 are supported")));
   }
-  if (absl::Status s = CheckShape(shape); !s.ok()) {
-    return Refuse(core, op_name, s);
-  }
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, op_name, s);
   v1::Op op;
   op.set_name(op_name);
   auto& attrs = *op.mutable_attrs();
   attrs["shape"] = IntsAttr(shape);
   attrs["dtype"] = DTypeAttr(dtype);
-  // Above INT64_MAX an integer attribute travels as its decimal string (OPS.md).
-  if (key_ > static_cast<uint64_t>(INT64_MAX)) {
-    attrs["key"].set_s(absl::StrCat(key_));
-  } else {
-    attrs["key"].set_i(static_cast<int64_t>(key_));
-  }
-  attrs["offset"].set_i(static_cast<int64_t>(offset_));
   const int64_t per_block = 16 / ItemSize(dtype);  // values per Philox block
-  offset_ += static_cast<uint64_t>((ShapeSize(shape) + per_block - 1) / per_block);
-  return ArrayOps::Emit(core, std::move(op), dtype, shape);
+  return EmitRandom(client_, std::move(op), seed_,
+                    Reserve(static_cast<uint64_t>((ShapeSize(shape) + per_block - 1) / per_block)), dtype,
+                    shape);
 }
 
 Array Generator::Random(const Shape& shape, DType dtype) { return Draw("random_uniform", shape, dtype); }
@@ -905,27 +826,19 @@ Array Generator::Integers(int64_t low, int64_t high, const Shape& shape, DType d
   }
   if (low > high_incl) return Refuse(core, "integers", ValueError(empty));
   if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "integers", s);
+  v1::Op op;
+  op.set_name("random_integers");
+  auto& attrs = *op.mutable_attrs();
+  attrs["shape"] = IntsAttr(shape);
+  attrs["dtype"] = DTypeAttr(dtype);
+  attrs["low"].set_i(low);
+  attrs["high"].set_i(high);
+  if (endpoint) attrs["endpoint"].set_b(true);
+  // One float64 draw, or two when the range has more than 2^53 values (ops/random.cc).
   const uint64_t last = static_cast<uint64_t>(high_incl) - static_cast<uint64_t>(low);  // span - 1
-  Array k;
-  if (last < (uint64_t{1} << 53)) {
-    const double span = static_cast<double>(last) + 1;
-    Array u = Draw("random_uniform", shape, DType::kFloat64);
-    if (!u.ok()) return u;
-    k = Binary("minimum", Map("floor", u * span), span - 1).Astype(DType::kInt64);
-  } else {
-    // Two 32-bit halves, reduced modulo the span (bias below 2^-64 * span).
-    constexpr double k32 = 4294967296.0;
-    Array high32 = Map("floor", Draw("random_uniform", shape, DType::kFloat64) * k32);
-    Array low32 = Map("floor", Draw("random_uniform", shape, DType::kFloat64) * k32);
-    k = Binary("left_shift", high32.Astype(DType::kUInt64), Const(core, 32, DType::kUInt64)) +
-        low32.Astype(DType::kUInt64);
-    if (last != UINT64_MAX) k = Binary("remainder", k, Const(core, last + 1, DType::kUInt64));
-  }
-  if (low == 0) return k.Astype(dtype);
-  if (Kind(dtype) == DTypeKind::kUnsigned || low > 0) {
-    return (k.Astype(DType::kUInt64) + Const(core, static_cast<uint64_t>(low), DType::kUInt64)).Astype(dtype);
-  }
-  return (k.Astype(DType::kInt64) + Const(core, low, DType::kInt64)).Astype(dtype);
+  const uint64_t draws = last < (uint64_t{1} << 53) ? 1 : 2;
+  return EmitRandom(client_, std::move(op), seed_, Reserve(draws * Float64Blocks(ShapeSize(shape))), dtype,
+                    shape);
 }
 
 Array Generator::Poisson(double lam, const Shape& shape) {
@@ -936,27 +849,24 @@ Array Generator::Poisson(double lam, const Shape& shape) {
                   internal::WithKind(absl::UnimplementedError("poisson: lam above 1e8 is not supported"),
                                      "NotImplementedError"));
   }
-  Array u = Draw("random_uniform", shape, DType::kFloat64);
-  if (!u.ok()) return u;
-  if (lam == 0) return client_->Zeros(shape, DType::kInt64);
-  // The CDF over lam +- 40 sd + 40; values outside have probability < 1e-300.
-  const double width = 40.0 * std::sqrt(lam) + 40;
-  const int64_t k0 = static_cast<int64_t>(std::max(0.0, std::floor(lam - width)));
-  const int64_t k1 = static_cast<int64_t>(std::ceil(lam + width));
-  std::vector<double> pmf;
-  for (int64_t k = k0; k <= k1; ++k) {
-    const double kf = static_cast<double>(k);
-    pmf.push_back(std::exp(kf * std::log(lam) - lam - std::lgamma(kf + 1)));
-  }
-  return Binary("minimum", SearchRight(client_, CumSum(pmf), u), k1 - k0) + k0;
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "poisson", s);
+  v1::Op op;
+  op.set_name("random_poisson");
+  auto& attrs = *op.mutable_attrs();
+  attrs["shape"] = IntsAttr(shape);
+  attrs["lam"].set_f(lam);
+  return EmitRandom(client_, std::move(op), seed_, Reserve(Float64Blocks(ShapeSize(shape))), DType::kInt64,
+                    shape);
 }
 
 Array Generator::Permutation(int64_t n) {
   if (n < 0)
     return Refuse(ArrayOps::CoreOf(*client_), "permutation",
                   ValueError("negative dimensions are not allowed"));
-  Array keys = Draw("random_uniform", {n}, DType::kFloat64);
-  return Apply("argsort", {&keys}, DType::kInt64, {n});
+  v1::Op op;
+  op.set_name("random_permutation");
+  (*op.mutable_attrs())["n"].set_i(n);
+  return EmitRandom(client_, std::move(op), seed_, Reserve(Float64Blocks(n)), DType::kInt64, {n});
 }
 
 Array Generator::Permutation(const Array& x, int64_t axis) {
@@ -966,7 +876,10 @@ Array Generator::Permutation(const Array& x, int64_t axis) {
   }
   absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(x.ndim(), {axis});
   if (!ax.ok()) return Refuse(CoreOf(x), "permutation", ax.status());
-  return Take(x, Permutation(x.shape()[(*ax)[0]]), (*ax)[0]);
+  v1::Op op = MakeOp("random_permutation", {&x});
+  (*op.mutable_attrs())["axis"].set_i((*ax)[0]);
+  return EmitRandom(client_, std::move(op), seed_, Reserve(Float64Blocks(x.shape()[(*ax)[0]])), x.dtype(),
+                    x.shape());
 }
 
 void Generator::Shuffle(const Array& x, int64_t axis) {

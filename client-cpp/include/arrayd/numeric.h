@@ -182,10 +182,11 @@ namespace random {
 class GlobalGenerator;
 
 // numpy.random.Generator on the server: counter-based Philox4x32-10 streams
-// keyed by the seed exactly as the Python client's default_rng(seed), so a
+// whose key the server derives from the seed, for both clients alike, so a
 // seed gives the same numbers in both clients and on every backend: each
-// method below draws the same blocks of the stream as its Python namesake
-// and transforms them with the same ops. dtype, where NumPy has it, is
+// method below sends the same ops (random_uniform, random_integers,
+// random_poisson, random_permutation, ...) at the same blocks of the stream
+// as its Python namesake. dtype, where NumPy has it, is
 // float32 or float64 (else the Array carries a TypeError); invalid
 // parameters give NumPy's ValueError and draw nothing. A Generator is used
 // by one thread at a time, as its Client.
@@ -226,12 +227,14 @@ class Generator {
 
  private:
   friend class GlobalGenerator;  // the legacy functions' generator binds a Client per call
+  // The next Philox block, then advanced past the `blocks` an op uses.
+  uint64_t Reserve(uint64_t blocks);
   Array Draw(const char* op, const Shape& shape, DType dtype);
   // Choice's indices into a population of n.
   Array ChoiceIndices(const char* name, int64_t n, const Shape& shape, bool replace,
                       const std::optional<std::vector<double>>& p);
   Client* client_;
-  uint64_t key_;
+  uint64_t seed_;
   uint64_t offset_ = 0;  // the next Philox block
 };
 

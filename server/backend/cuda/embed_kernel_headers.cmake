@@ -1,12 +1,30 @@
 # Writes OUTPUT, a C++ source defining arrayd::cuda::kKernelHeaders: the text
-# of kernels/types.h and kernels/functors.h (in that order), with their
-# includes of each other removed, for pasting into NVRTC sources.
-# Usage: cmake -DSRC_DIR=<server dir> -DOUTPUT=<file> -P embed_kernel_headers.cmake
+# of HEADERS (paths under SRC_DIR, comma-separated, in that order) for
+# pasting into NVRTC sources (KernelPrelude in kernel_source.cc). Includes of
+# one embedded header by another are removed; a header that includes a
+# project header not embedded before it is an error, so the list's order is
+# checked here and not at the first NVRTC compile. System includes (<...>)
+# are kept: they sit in #if !defined(__CUDACC_RTC__) blocks.
+# Usage: cmake -DSRC_DIR=<server dir> -DHEADERS=<a.h,b.cuh,...> -DOUTPUT=<file>
+#              -P embed_kernel_headers.cmake
+cmake_minimum_required(VERSION 3.25)  # script mode: the policies of IN_LIST
+string(REPLACE "," ";" headers "${HEADERS}")
 set(text "")
-foreach(header kernels/types.h kernels/functors.h)
+set(embedded "")
+foreach(header IN LISTS headers)
   file(READ "${SRC_DIR}/${header}" body)
-  string(REGEX REPLACE "#include \"kernels/[a-z_]+\\.h\"" "// (include removed by embed_kernel_headers.cmake)" body "${body}")
+  string(REGEX MATCHALL "#include \"[^\"]+\"" includes "${body}")
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "#include \"([^\"]+)\"" "\\1" included "${line}")
+    if(NOT included IN_LIST embedded)
+      message(FATAL_ERROR "${header} includes ${included}, which is not embedded before it "
+                          "(ARRAYD_NVRTC_HEADERS in server/backend/cuda/CMakeLists.txt)")
+    endif()
+    string(REPLACE "${line}" "// (include of ${included} removed by embed_kernel_headers.cmake)"
+           body "${body}")
+  endforeach()
   string(APPEND text "// ---- ${header} ----\n${body}\n")
+  list(APPEND embedded "${header}")
 endforeach()
 string(FIND "${text}" ")ARRAYD_EMBED\"" clash)
 if(NOT clash EQUAL -1)

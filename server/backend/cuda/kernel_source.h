@@ -1,9 +1,10 @@
 // Generation of NVRTC sources for the CUDA backend's kernels. Pure string
 // work, no CUDA calls: usable (and tested) on machines without a GPU.
 //
-// A source is the prelude (kernels/types.h + kernels/functors.h, embedded at
-// build time, plus the indexing and reduction templates of this backend)
-// followed by one or more kernel bodies. Each body defines one
+// A source is the prelude (the device code: kernels/types.h,
+// kernels/functors.h and this backend's device/*.cuh, embedded at build time
+// in the order of ARRAYD_NVRTC_HEADERS in CMakeLists.txt) followed by one or
+// more kernel bodies generated here. Each body defines one
 // extern "C" __global__ function; its parameters are described next to each
 // generator, and the host mirrors of the by-value structs are below.
 #ifndef ARRAYD_BACKEND_CUDA_KERNEL_SOURCE_H_

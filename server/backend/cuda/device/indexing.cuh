@@ -1,0 +1,98 @@
+// Device code of the CUDA backend's generated kernels (NVRTC): scatter
+// (the last write wins, as in a sequential loop) and nonzero (count per
+// chunk, then write in order). Gather is an elementwise kernel over
+// FlatOffset (layout.cuh). See ScatterBody and NonzeroBody in
+// kernel_source.h for the kernels' parameters.
+#ifndef ARRAYD_BACKEND_CUDA_DEVICE_INDEXING_CUH_
+#define ARRAYD_BACKEND_CUDA_DEVICE_INDEXING_CUH_
+
+#include "backend/cuda/device/layout.cuh"
+#include "kernels/functors.h"
+
+namespace arrayd {
+namespace kernels {
+namespace gen {
+
+// Sum over the block (every thread gets it); every thread must call it.
+__device__ __forceinline__ long long BlockSumLL(long long v) {
+  __shared__ long long warp_sums[32];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = v;
+  __syncthreads();
+  long long total = 0;
+  for (unsigned w = 0; w < (blockDim.x + 31) / 32; ++w) total += warp_sums[w];
+  __syncthreads();
+  return total;
+}
+
+// Scatter: pass 0 records the last position k writing each target element
+// (atomicMax), pass 1 writes the values of those positions only, so that the
+// last write wins as in a sequential loop. `winner` null: one pass, no
+// duplicates possible.
+template <typename S, typename D, int ND>
+__device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, long long n,
+                                            const Strided<2, ND>& s, const FlatLayout& t,
+                                            long long* winner, int pass) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long flat =
+        *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
+    if (pass == 0) {
+      atomicMax(winner + flat, i);
+    } else if (winner == nullptr || winner[flat] == i) {
+      *reinterpret_cast<D*>(t.base + FlatOffset(t, flat)) =
+          Cast<D>(*reinterpret_cast<const S*>(vals + Offset<ND>(i, s.shape, s.stride[1])));
+    }
+  }
+}
+
+// Nonzero: block b handles flat positions [b * chunk, (b + 1) * chunk).
+template <int ND>
+__device__ __forceinline__ void NonzeroCount(const char* mask, long long n, long long chunk,
+                                             const Strided<1, ND>& s, long long* counts) {
+  const long long begin = blockIdx.x * chunk;
+  const long long end = begin + chunk < n ? begin + chunk : n;
+  long long c = 0;
+  for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) {
+    c += *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0])) ? 1 : 0;
+  }
+  c = BlockSumLL(c);
+  if (threadIdx.x == 0) counts[blockIdx.x] = c;
+}
+
+template <int ND>
+__device__ __forceinline__ void NonzeroWrite(const char* mask, long long n, long long chunk,
+                                             const Strided<1, ND>& s, const long long* counts,
+                                             long long* out, long long out_n) {
+  __shared__ long long warp_counts[32];
+  long long base = 0;
+  for (long long j = threadIdx.x; j < blockIdx.x; j += blockDim.x) base += counts[j];
+  base = BlockSumLL(base);
+  const long long begin = blockIdx.x * chunk;
+  const long long end = begin + chunk < n ? begin + chunk : n;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned warps = (blockDim.x + 31) / 32;
+  for (long long t0 = begin; t0 < end; t0 += blockDim.x) {
+    const long long i = t0 + threadIdx.x;
+    const bool f =
+        i < end && *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0]));
+    const unsigned ballot = __ballot_sync(0xffffffffu, f);
+    if (lane == 0) warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    long long before = base, total = base;
+    for (unsigned w = 0; w < warps; ++w) {
+      if (w < warp) before += warp_counts[w];
+      total += warp_counts[w];
+    }
+    before += __popc(ballot & ((1u << lane) - 1u));
+    if (f && before < out_n) out[before] = i;
+    __syncthreads();
+    base = total;
+  }
+}
+
+}  // namespace gen
+}  // namespace kernels
+}  // namespace arrayd
+
+#endif  // ARRAYD_BACKEND_CUDA_DEVICE_INDEXING_CUH_
