@@ -12,7 +12,8 @@ The modules form layers; each imports only from the layers below it:
   handles, batching, sync, upload and download); _connect (connect,
   current session, private server).
 - core: _ndarray (ndarray, views, session_of, asarray_in, scalar).
-- functions: _math (elementwise ufuncs, one row each, and the operators),
+- functions: _ufunc (the ufunc type), _math (every ufunc, built from
+  _ufuncs_gen.py, and the operators),
   _reduction, _creation, _composite, _indexing, _manipulation,
   _mathfuncs, _statistics, _sorting, _linalg, _decompositions,
   _protocols. Each attaches its ndarray methods (``x.sum``, ``x + y``,
@@ -45,18 +46,7 @@ from arrayd._manipulation import (
     flipud, hsplit, hstack, meshgrid, moveaxis, pad, permute_dims, ravel,
     repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
     swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
-from arrayd._math import (  # noqa: A004
-    abs, absolute, acos, acosh, add, arccos, arccosh, arcsin, arcsinh,
-    arctan, arctan2, arctanh, asin, asinh, atan, atan2, atanh, bitwise_and,
-    bitwise_or, bitwise_xor, cbrt, ceil, conj, conjugate, copysign, cos,
-    cosh, degrees, divide, equal, exp, exp2, expm1, fabs, floor,
-    floor_divide, fmax, fmin, fmod, gcd, greater, greater_equal, heaviside,
-    hypot, invert, isfinite, isinf, isnan, lcm, left_shift, less,
-    less_equal, log, log1p, log2, log10, logaddexp, logaddexp2, logical_and,
-    logical_not, logical_or, logical_xor, maximum, minimum, mod, multiply,
-    negative, nextafter, not_equal, positive, pow, power, radians,
-    reciprocal, remainder, right_shift, rint, sign, signbit, sin, sinh, sqrt,
-    square, subtract, tan, tanh, true_divide, trunc)
+from arrayd._math import UFUNCS as _UFUNCS
 from arrayd._mathfuncs import (  # noqa: A004
     allclose, angle, around, array_equal, clip, float_power, imag, isclose,
     nan_to_num, real, round)
@@ -74,6 +64,12 @@ from arrayd._statistics import (average, count_nonzero, cumprod, cumsum,
                                 diff, median, nanmax, nanmean, nanmin,
                                 nansum, percentile, ptp, quantile, std,
                                 trace, var)
+
+from arrayd._ufunc import ufunc
+
+# Every ufunc of the server (one row each in server/kernels/op_list.h) and
+# NumPy's aliases: arrayd.add, arrayd.hypot, arrayd.divide, ...
+globals().update(_UFUNCS)
 
 __version__ = "0.1.0"
 __array_api_version__ = _protocols.API_VERSION
@@ -148,6 +144,8 @@ __all__ += [
     "take_along_axis", "tile", "tri", "tril", "triu", "vsplit", "vstack",
     "where",
 ]
+
+__all__ += sorted(set(_UFUNCS) - set(__all__)) + ["ufunc"]
 
 # NumPy's protocols (np.sum(x), x.__array_namespace__()) dispatch to this
 # namespace by name: handed down now that it is complete.

@@ -28,12 +28,6 @@ from arrayd._ndarray import attach, ndarray
 API_VERSION = "2023.12"
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12")
 
-# ufunc.reduce / ufunc.accumulate -> arrayd function.
-_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max",
-           "minimum": "min", "logical_and": "all", "logical_or": "any"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-
-
 _namespace: ModuleType | None = None
 
 
@@ -52,35 +46,19 @@ def _module() -> ModuleType:
 
 def _array_ufunc(self: ndarray, ufunc: np.ufunc, method: str, *inputs: Any,
                  **kwargs: Any) -> Any:
-    """ndarray.__array_ufunc__: np.add(x, y), np.add.reduce(x) and
-    numpy_array + arrayd_array run arrayd's function of the same name."""
-    ad = _module()
-    name = ufunc.__name__
-    if method == "__call__":
-        f = _math.UFUNCS.get(name) or getattr(ad, name, None)
-        if f is None or not callable(f):
+    """ndarray.__array_ufunc__: np.add(x, y), np.add.reduce(x), np.add.at
+    and numpy_array + arrayd_array run arrayd's ufunc of the same name (or
+    arrayd's function, for NumPy ufuncs the server has not)."""
+    ours = _math.UFUNCS.get(ufunc.__name__)
+    if ours is None:
+        f = getattr(_module(), ufunc.__name__, None)
+        if method != "__call__" or f is None or not callable(f):
             return NotImplemented
         return f(*inputs, **kwargs)
-    if method == "reduce":
-        f = getattr(ad, _REDUCE.get(name, ""), None)
-        if f is None or len(inputs) != 1:
-            return NotImplemented
-        axis = kwargs.pop("axis", 0)
-        return f(inputs[0], axis=axis, **kwargs)
-    if method == "accumulate":
-        f = getattr(ad, _ACCUMULATE.get(name, ""), None)
-        if f is None or len(inputs) != 1:
-            return NotImplemented
-        axis = kwargs.pop("axis", 0)
-        return f(inputs[0], axis=axis, **kwargs)
-    if method == "outer":
-        f = _math.UFUNCS.get(name) or getattr(ad, name, None)
-        if f is None or len(inputs) != 2:
-            return NotImplemented
-        a, b = (x if isinstance(x, ndarray) else ad.asarray(x)
-                for x in inputs)
-        return f(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
-    return NotImplemented
+    target = ours if method == "__call__" else getattr(ours, method, None)
+    if target is None:
+        return NotImplemented
+    return target(*inputs, **kwargs)
 
 
 def _array_function(self: ndarray, func: Any, types: Any, args: Any,

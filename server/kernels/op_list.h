@@ -10,8 +10,8 @@
 // whose output is `!` ("?\?->!") refuses exactly those input types with
 // NumPy's TypeError, where NumPy's own type resolver does (bool subtract). The loops' input types are the dtypes
 // the functor is instantiated for, and each loop's output must be what the
-// functor returns for it (checked by ops/loop_table_test.cc). `identity` is
-// what ufunc.reduce starts from ("" none). The registry, both backends,
+// functor returns for it (checked by ops/signature_test.cc). `identity` is
+// what ufunc.reduce starts from, as a Python literal ("" none). The registry, both backends,
 // Capabilities (OpSignature) and both clients are built from these rows:
 // adding a ufunc is one row here and one functor in kernels/functors.h.
 #ifndef ARRAYD_KERNELS_OP_LIST_H_
@@ -92,9 +92,9 @@
   X(kLessEqual, LessEqualOp, "less_equal", ARRAYD_TO_BOOL2, "", "x1 <= x2, elementwise.") \
   X(kGreater, GreaterOp, "greater", ARRAYD_TO_BOOL2, "", "x1 > x2, elementwise.") \
   X(kGreaterEqual, GreaterEqualOp, "greater_equal", ARRAYD_TO_BOOL2, "", "x1 >= x2, elementwise.") \
-  X(kLogicalAnd, LogicalAndOp, "logical_and", ARRAYD_TO_BOOL2, "1", "x1 and x2, elementwise, as bool.") \
-  X(kLogicalOr, LogicalOrOp, "logical_or", ARRAYD_TO_BOOL2, "0", "x1 or x2, elementwise, as bool.") \
-  X(kLogicalXor, LogicalXorOp, "logical_xor", ARRAYD_TO_BOOL2, "0", "x1 xor x2, elementwise, as bool.") \
+  X(kLogicalAnd, LogicalAndOp, "logical_and", ARRAYD_TO_BOOL2, "True", "x1 and x2, elementwise, as bool.") \
+  X(kLogicalOr, LogicalOrOp, "logical_or", ARRAYD_TO_BOOL2, "False", "x1 or x2, elementwise, as bool.") \
+  X(kLogicalXor, LogicalXorOp, "logical_xor", ARRAYD_TO_BOOL2, "False", "x1 xor x2, elementwise, as bool.") \
   X(kBitwiseAnd, BitwiseAndOp, "bitwise_and", "?\?->? " ARRAYD_INT2, "-1", "x1 & x2, elementwise.") \
   X(kBitwiseOr, BitwiseOrOp, "bitwise_or", "?\?->? " ARRAYD_INT2, "0", "x1 | x2, elementwise.") \
   X(kBitwiseXor, BitwiseXorOp, "bitwise_xor", "?\?->? " ARRAYD_INT2, "0", "x1 ^ x2, elementwise.") \
