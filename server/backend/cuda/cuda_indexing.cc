@@ -1,0 +1,218 @@
+// CudaStream's selection and reordering: Gather (an elementwise kernel over
+// a flat layout), Scatter (last write wins, as a sequential loop), Nonzero
+// (count per chunk, then write in order) and Sort (a stable segmented
+// bitonic sort along the last axis, NumPy's order), with the kernels of
+// device/indexing.cuh and device/sort.cuh.
+//
+// Assumes: flat positions are in range (ops/ checks them); outputs of
+// Nonzero and Sort are C-contiguous (checked here).
+// Thread-safety: as CudaStream (one thread at a time).
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/cuda_status.h"
+#include "backend/cuda/cuda_stream.h"
+#include "backend/cuda/kernel_source.h"
+#include "common/status.h"
+
+namespace arrayd {
+namespace cuda {
+
+namespace {
+
+// `v` collapsed alone (flat C order is kept); rank 0 becomes rank 1.
+absl::Status CollapseOne(const View& v, Shape* shape, Strides* strides) {
+  std::vector<Strides> s;
+  const View* views[1] = {&v};
+  *shape = CollapseDims(views, &s);
+  *strides = s[0];
+  if (shape->empty()) {
+    shape->push_back(1);
+    strides->push_back(0);
+  }
+  if (static_cast<int>(shape->size()) > kMaxKernelDims) {
+    return TooManyDims(static_cast<int>(shape->size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<FlatLayoutArgs> MakeFlatLayout(const View& v) {
+  Shape shape;
+  Strides strides;
+  ARRAYD_RETURN_IF_ERROR(CollapseOne(v, &shape, &strides));
+  FlatLayoutArgs l{};
+  l.base = v.data();
+  l.nd = static_cast<long long>(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    l.shape[d] = shape[d];
+    l.stride[d] = strides[d];
+  }
+  return l;
+}
+
+}  // namespace
+
+absl::Status CudaStream::Gather(const View& in, const View& index, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (index.dtype != DType::kInt64 || out.dtype != in.dtype || out.shape != index.shape) {
+    return absl::InternalError("gather: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  if (in.size() == 0) return IndexError("gather: index out of range of an empty array");
+  ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout, MakeFlatLayout(in));
+  return Elementwise({&out, &index}, "*reinterpret_cast<const T0*>(fl.base + FlatOffset(fl, v1))",
+                     "FlatLayout", "fl", &layout);
+}
+
+absl::Status CudaStream::Scatter(const View& values, const View& index, const View& target) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (index.dtype != DType::kInt64 || values.shape != index.shape) {
+    return absl::InternalError("scatter: unexpected dtypes or shapes");
+  }
+  long long n = index.size();
+  if (n == 0) return absl::OkStatus();
+  if (target.size() == 0) return IndexError("scatter: index out of range of an empty array");
+  ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout_value, MakeFlatLayout(target));
+
+  std::vector<Strides> strides;
+  const View* views[2] = {&index, &values};
+  Shape shape = CollapseDims(views, &strides);
+  if (shape.empty()) {
+    shape.push_back(1);
+    strides[0].push_back(0);
+    strides[1].push_back(0);
+  }
+  const int nd = static_cast<int>(shape.size());
+  if (nd > kMaxKernelDims) return TooManyDims(nd);
+  std::vector<long long> strided;
+  for (int d = 0; d < nd; ++d) strided.push_back(shape[d]);
+  for (int v = 0; v < 2; ++v) {
+    for (int d = 0; d < nd; ++d) strided.push_back(strides[v][d]);
+  }
+
+  const std::string name = "arrayd_scatter";
+  const std::string source = BuildSource({ScatterBody(values.dtype, target.dtype, nd, name)});
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
+  // With one position nothing repeats: write directly. Else first find the
+  // last position writing each target element.
+  std::shared_ptr<Buffer> winner_buf;
+  long long* winner = nullptr;
+  if (n > 1) {
+    const size_t bytes = static_cast<size_t>(target.size()) * sizeof(long long);
+    ARRAYD_ASSIGN_OR_RETURN(winner_buf, Temp(bytes));
+    winner = static_cast<long long*>(winner_buf->data());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(winner, 0xff, bytes, stream_));  // -1
+  }
+  const char* idx = index.data();
+  const char* vals = values.data();
+  const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
+  for (int pass = winner == nullptr ? 1 : 0; pass < 2; ++pass) {
+    void* args[] = {&idx, &vals, &n, strided.data(), &layout_value, &winner, &pass};
+    ARRAYD_RETURN_IF_ERROR(LaunchFunction(fn, blocks, 1, args));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (mask.dtype != DType::kBool || out.dtype != DType::kInt64 || out.ndim() != 1 ||
+      !out.IsCContiguous()) {
+    return absl::InternalError("nonzero: needs a bool mask and a contiguous 1-D int64 output");
+  }
+  long long out_n = out.size();
+  long long n = mask.size();
+  if (out_n == 0 || n == 0) return absl::OkStatus();
+  Shape shape;
+  Strides strides;
+  ARRAYD_RETURN_IF_ERROR(CollapseOne(mask, &shape, &strides));
+  const int nd = static_cast<int>(shape.size());
+  std::vector<long long> strided(shape.begin(), shape.end());
+  strided.insert(strided.end(), strides.begin(), strides.end());
+
+  // Chunks of at least 4096 positions, at most 4096 chunks.
+  long long chunk = std::max<long long>(kBlockSize * 16LL, CeilDiv(n, 4096));
+  chunk = CeilDiv(chunk, kBlockSize) * kBlockSize;
+  const long long blocks = CeilDiv(n, chunk);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> counts_buf,
+                          Temp(static_cast<size_t>(blocks) * sizeof(long long)));
+  long long* counts = static_cast<long long*>(counts_buf->data());
+  const char* m = mask.data();
+  long long* o = reinterpret_cast<long long*>(out.data());
+  const std::string name = "arrayd_nonzero";
+  const std::string source = BuildSource({NonzeroBody(nd, name)});
+  void* count_args[] = {&m, &n, &chunk, strided.data(), &counts};
+  ARRAYD_RETURN_IF_ERROR(Launch(source, name + "_count", blocks, 1, count_args));
+  void* write_args[] = {&m, &n, &chunk, strided.data(), &counts, &o, &out_n};
+  return Launch(source, name + "_write", blocks, 1, write_args);
+}
+
+absl::Status CudaStream::Sort(const View& in, const View& out, const View* indices) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (out.dtype != in.dtype || out.shape != in.shape || !out.IsCContiguous()) {
+    return absl::InternalError("sort: needs a C-contiguous output of the input's shape and dtype");
+  }
+  if (indices != nullptr &&
+      (indices->dtype != DType::kInt64 || indices->shape != in.shape || !indices->IsCContiguous())) {
+    return absl::InternalError("sort: indices must be C-contiguous int64 of the input's shape");
+  }
+  if (in.size() == 0) return absl::OkStatus();
+  long long n = in.ndim() == 0 ? 1 : in.shape.back();
+  long long lines = in.size() / n;
+  long long p = 1;
+  while (p < n) p *= 2;
+  long long total = lines * p;
+  Shape shape;
+  Strides strides;
+  ARRAYD_RETURN_IF_ERROR(CollapseOne(in, &shape, &strides));
+  const int nd = static_cast<int>(shape.size());
+  std::vector<long long> strided(shape.begin(), shape.end());
+  strided.insert(strided.end(), strides.begin(), strides.end());
+
+  const size_t item = static_cast<size_t>(ItemSize(in.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> keys_buf, Temp(static_cast<size_t>(total) * item));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> idx_buf,
+                          Temp(static_cast<size_t>(total) * sizeof(long long)));
+  char* keys = static_cast<char*>(keys_buf->data());
+  long long* idx = static_cast<long long*>(idx_buf->data());
+  const std::string name = "arrayd_sort";
+  const std::string source = BuildSource({SortBody(in.dtype, nd, name)});
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction init_fn, dev_->kernels->Get(source, name + "_init"));
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction step_fn, dev_->kernels->Get(source, name + "_step"));
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction out_fn, dev_->kernels->Get(source, name + "_out"));
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction local_fn, dev_->kernels->Get(source, name + "_local"));
+
+  const char* src = in.data();
+  const long long grid = std::min(CeilDiv(total, kBlockSize), kMaxBlocks);
+  void* init_args[] = {&src, &lines, &n, &p, strided.data(), &keys, &idx};
+  ARRAYD_RETURN_IF_ERROR(LaunchFunction(init_fn, grid, 1, init_args));
+  // Bitonic sort of every line: the steps (k, j) with j < kSortTile run in
+  // shared memory (a block per tile of kSortTile elements, several steps per
+  // launch); the others one launch each over global memory.
+  const long long tiles = std::min(CeilDiv(total, kSortTile), kMaxBlocks);
+  auto local = [&](long long k_first, long long k_last, long long j_first) {
+    void* local_args[] = {&keys, &idx, &total, &n, &p, &k_first, &k_last, &j_first};
+    return LaunchFunction(local_fn, tiles, 1, local_args);
+  };
+  if (p >= 2) ARRAYD_RETURN_IF_ERROR(local(2, std::min(p, kSortTile), 1));
+  for (long long k = 2 * kSortTile; k <= p; k *= 2) {
+    for (long long j = k / 2; j >= kSortTile; j /= 2) {
+      void* step_args[] = {&keys, &idx, &total, &n, &p, &k, &j};
+      ARRAYD_RETURN_IF_ERROR(LaunchFunction(step_fn, grid, 1, step_args));
+    }
+    ARRAYD_RETURN_IF_ERROR(local(k, k, kSortTile / 2));
+  }
+  const char* ckeys = keys;
+  const long long* cidx = idx;
+  char* dst = out.data();
+  long long* ind = indices == nullptr ? nullptr : reinterpret_cast<long long*>(indices->data());
+  void* out_args[] = {&ckeys, &cidx, &lines, &n, &p, &dst, &ind};
+  const long long out_grid = std::min(CeilDiv(lines * n, kBlockSize), kMaxBlocks);
+  return LaunchFunction(out_fn, out_grid, 1, out_args);
+}
+
+}  // namespace cuda
+}  // namespace arrayd
