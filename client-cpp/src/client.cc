@@ -19,10 +19,14 @@ const absl::Status& Array::status() const {
   return state_ ? state_->status : InvalidArrayStatus();
 }
 
-DType Array::dtype() const { return state_ ? state_->dtype : DType::kFloat64; }
+DType Array::dtype() const {
+  if (state_ && state_->meta_pending) internal::ResolveMeta(*state_);
+  return state_ ? state_->dtype : DType::kFloat64;
+}
 
 const Shape& Array::shape() const {
   static const Shape* const kEmpty = new Shape();
+  if (state_ && state_->meta_pending) internal::ResolveMeta(*state_);
   return state_ ? state_->shape : *kEmpty;
 }
 
@@ -33,7 +37,7 @@ Array Array::Sum(int64_t axis, bool keepdims) const {
 }
 
 Array Array::Sum(std::optional<std::vector<int64_t>> axes, bool keepdims) const {
-  return ArrayOps::Reduce("sum", *this, axes, keepdims, SumDType(dtype()));
+  return arrayd::Reduce("sum", *this, std::move(axes), keepdims);
 }
 
 Array Array::Reshape(const Shape& new_shape) const {
@@ -80,6 +84,7 @@ Array Array::Astype(DType dtype) const {
 absl::Status Array::FetchInto(DType want, size_t elem_size, std::string* bytes) const {
   if (!state_) return InvalidArrayStatus();
   ArrayState& x = *state_;
+  if (x.meta_pending) internal::ResolveMeta(x);
   if (!x.status.ok()) {
     if (x.core && x.error_id != 0) x.core->ForgetLocalError(x.error_id);  // reported here
     return x.status;

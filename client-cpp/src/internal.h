@@ -9,6 +9,7 @@
 #include <chrono>
 #include <initializer_list>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "arrayd/client.h"
+#include "arrayd/ops.h"
 #include "arrayd/v1/arrayd.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 
@@ -43,6 +45,14 @@ inline absl::Status WithKind(absl::Status status, absl::string_view kind) {
 }
 
 
+// One loop of an op's loop table (v1::OpSignature.loops, NumPy's
+// "ff->f" form; "??->!" refuses exactly those inputs).
+struct Loop {
+  std::vector<DType> in;
+  std::vector<DType> out;
+  bool refused = false;
+};
+
 // An error the client found itself: it happened after `position` ops.
 struct LocalError {
   uint64_t position;
@@ -60,6 +70,10 @@ struct Core {
   v1::Capabilities capabilities;
   uint64_t session_id = 0;
   std::string session_token;
+  // The ops of `capabilities` by name, and their parsed loop tables, filled
+  // on first use (ops.cc).
+  std::map<std::string, const v1::OpInfo*> op_index;
+  std::map<std::string, std::vector<Loop>> loop_tables;
 
   uint64_t next_handle = 1;
   uint64_t ops_recorded = 0;  // = the server's index of the next op
@@ -166,11 +180,28 @@ struct ArrayState {
   Shape shape;
   absl::Status status;
   uint64_t error_id = 0;  // the client-found error this array carries
+  // dtype and shape are the server's to tell (a result of Call): read with
+  // one sync when first needed (ResolveMeta).
+  bool meta_pending = false;
 
   ~ArrayState() {
     if (handle != 0 && core) core->QueueFree(handle);
   }
 };
+
+// The op `name` of `core`'s server (its capabilities); nullptr when the
+// server has none (ops.cc).
+const v1::OpInfo* FindOp(Core& core, const std::string& name);
+// The op's parsed loop table; empty when its signature has none.
+const std::vector<Loop>& LoopsOf(Core& core, const v1::OpInfo& op);
+// NumPy's loop choice for inputs of dtypes `in` (the server's rule,
+// ops/signature.h): the first loop every input casts to safely; with `out`
+// (dtype=), the first with that output reached by same_kind casts. nullptr
+// when none fits or a refusing loop matches.
+const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in,
+                     std::optional<DType> out = std::nullopt);
+// Reads the dtype and shape of a Call result from the server (one sync).
+void ResolveMeta(ArrayState& x);
 
 inline absl::Status StatusFromOpError(const v1::OpError& e) {
   return WithKind(absl::Status(static_cast<absl::StatusCode>(e.code()),
@@ -347,6 +378,7 @@ class ArrayOps {
   static std::optional<Array> CheckInputs(absl::string_view op, std::initializer_list<const Array*> inputs) {
     const std::shared_ptr<Core>* core = nullptr;
     for (const Array* a : inputs) {
+      if (a->state_ && a->state_->meta_pending) internal::ResolveMeta(*a->state_);
       if (!a->state_ || !a->state_->status.ok()) return Propagate(*a);
       if (core == nullptr) {
         core = &a->state_->core;
@@ -360,18 +392,11 @@ class ArrayOps {
     return std::nullopt;
   }
 
-  // Binary ops whose result is bool: comparisons and logical ops.
-  static bool IsPredicate(const std::string& name) {
-    static const char* const kNames[] = {"equal",       "not_equal",  "less",
-                                         "less_equal",  "greater",    "greater_equal",
-                                         "logical_and", "logical_or", "logical_xor"};
-    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
-  }
-
   // A reduction (sum, prod, min, max, all, any, ...) over `axes` (negative
   // ones count from the end; none: every axis) whose result has `dtype`.
+  // `dtype_attr`: the caller's dtype= (sent to the server).
   static Array Reduce(const char* name, const Array& a, const std::optional<std::vector<int64_t>>& axes,
-                      bool keepdims, DType dtype) {
+                      bool keepdims, DType dtype, std::optional<DType> dtype_attr = std::nullopt) {
     if (auto bad = CheckInputs(name, {&a})) return *bad;
     const ArrayState& x = *a.state_;
     const int nd = static_cast<int>(x.shape.size());
@@ -388,6 +413,7 @@ class ArrayOps {
       (*op.mutable_attrs())["axes"] = IntsAttr(*normalized);
     }
     if (keepdims) (*op.mutable_attrs())["keepdims"].set_b(true);
+    if (dtype_attr) (*op.mutable_attrs())["dtype"] = DTypeAttr(*dtype_attr);
     Shape shape;
     for (int d = 0; d < nd; ++d) {
       if (!reduced[d]) {
@@ -400,37 +426,20 @@ class ArrayOps {
     return Emit(x.core, std::move(op), dtype, std::move(shape));
   }
 
+  // The ufunc `name` on `operands` (Arrays of `core` and weak scalars), its
+  // result dtype from the op's loop table (ops.cc; arrayd::Ufunc).
+  static Array Ufunc(const std::shared_ptr<Core>& core, const std::string& name,
+                     const std::vector<Operand>& operands);
+
   static Array Binary(const char* name, const Array& a, const Array& b) {
     if (auto bad = CheckInputs(name, {&a, &b})) return *bad;
-    const ArrayState& x = *a.state_;
-    const ArrayState& y = *b.state_;
-    std::optional<Shape> shape = BroadcastShapes(x.shape, y.shape);
-    if (!shape) return Refuse(x.core, name, BroadcastError(x.shape, y.shape));
-    DType dtype = PromoteTypes(x.dtype, y.dtype);
-    const std::string op_name = name;
-    if (op_name == "subtract" && dtype == DType::kBool) {
-      return Refuse(x.core, name,
-                    TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
-                              "bitwise_xor, the `^` operator, or the logical_xor function instead."));
-    }
-    if (op_name == "true_divide" && !IsInexact(dtype)) dtype = DType::kFloat64;
-    if (IsPredicate(op_name)) dtype = DType::kBool;
-    v1::Op op;
-    op.set_name(op_name);
-    op.add_inputs(x.handle);
-    op.add_inputs(y.handle);
-    return Emit(x.core, std::move(op), dtype, std::move(*shape));
+    return Ufunc(a.state_->core, name, {a, b});
   }
 
-  // `a op s` (or `s op a` when `scalar_first`): s is a weak scalar, sent as
-  // a 0-d array of the dtype NumPy gives it next to `a`.
+  // `a op s` (or `s op a` when `scalar_first`): s is a weak scalar.
   static Array WithScalar(const char* name, const Array& a, const Scalar& s, bool scalar_first) {
     if (auto bad = CheckInputs(name, {&a})) return *bad;
-    const std::shared_ptr<Core>& core = a.state_->core;
-    absl::StatusOr<DType> dtype = s.WeakDType(a.state_->dtype);
-    if (!dtype.ok()) return Refuse(core, name, internal::WithKind(dtype.status(), "OverflowError"));
-    Array scalar = Full(core, {}, s, *dtype);
-    return scalar_first ? Binary(name, scalar, a) : Binary(name, a, scalar);
+    return scalar_first ? Ufunc(a.state_->core, name, {s, a}) : Ufunc(a.state_->core, name, {a, s});
   }
 
   // Client::FromBytes on `core`.
