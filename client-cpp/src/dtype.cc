@@ -119,18 +119,6 @@ DType PromoteTypes(DType a, DType b) {
   return b;
 }
 
-DType SumDType(DType d) {
-  switch (Kind(d)) {
-    case DTypeKind::kBool:
-    case DTypeKind::kSigned:
-      return ItemSize(d) < 8 ? DType::kInt64 : d;
-    case DTypeKind::kUnsigned:
-      return ItemSize(d) < 8 ? DType::kUInt64 : d;
-    default:
-      return d;
-  }
-}
-
 std::string ShapeString(const Shape& shape) {
   if (shape.size() == 1) return absl::StrCat("(", shape[0], ",)");
   return absl::StrCat("(", absl::StrJoin(shape, ", "), ")");

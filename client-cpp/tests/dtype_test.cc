@@ -75,18 +75,6 @@ TEST(ClientDTypeTest, WeakScalarsFollowNep50) {
   EXPECT_FALSE(Scalar(uint64_t{1} << 63).WeakDType(D::kInt64).ok());
 }
 
-TEST(ClientDTypeTest, SumDTypeIsNumpysAccumulator) {
-  // np.ones(3, dtype).sum().dtype
-  EXPECT_EQ(SumDType(D::kBool), D::kInt64);
-  EXPECT_EQ(SumDType(D::kInt8), D::kInt64);
-  EXPECT_EQ(SumDType(D::kInt32), D::kInt64);
-  EXPECT_EQ(SumDType(D::kUInt16), D::kUInt64);
-  EXPECT_EQ(SumDType(D::kUInt64), D::kUInt64);
-  EXPECT_EQ(SumDType(D::kFloat16), D::kFloat16);
-  EXPECT_EQ(SumDType(D::kFloat32), D::kFloat32);
-  EXPECT_EQ(SumDType(D::kComplex64), D::kComplex64);
-}
-
 TEST(ClientDTypeTest, ShapeStringIsNumpys) {
   EXPECT_EQ(ShapeString({}), "()");
   EXPECT_EQ(ShapeString({4}), "(4,)");

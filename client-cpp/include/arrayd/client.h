@@ -79,7 +79,8 @@ class Array {
   uint64_t handle() const;
 
   // NumPy's a.sum(axis=..., keepdims=...). Negative axes count from the end;
-  // no axes: every axis. Result dtype: SumDType(dtype()).
+  // no axes: every axis. Result dtype: the server's loop table for sum
+  // (small integers accumulate in 64 bits), as NumPy.
   Array Sum(std::optional<std::vector<int64_t>> axes = std::nullopt, bool keepdims = false) const;
   Array Sum(int64_t axis, bool keepdims = false) const;
   // NumPy's a.reshape(shape); one dimension may be -1.

@@ -61,9 +61,6 @@ inline bool IsInexact(DType d) {
 
 // NumPy's np.promote_types(a, b).
 DType PromoteTypes(DType a, DType b);
-// NumPy's default sum/prod accumulator: bool and small signed ints -> int64,
-// small unsigned ints -> uint64, others unchanged.
-DType SumDType(DType d);
 
 // "(2, 3)", "(4,)", "()" as NumPy prints shapes.
 std::string ShapeString(const Shape& shape);
