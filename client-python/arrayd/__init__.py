@@ -46,6 +46,7 @@ from arrayd._manipulation import (
     flipud, hsplit, hstack, meshgrid, moveaxis, pad, permute_dims, ravel,
     repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
     swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
+from arrayd import _math
 from arrayd._math import UFUNCS as _UFUNCS
 from arrayd._mathfuncs import (  # noqa: A004
     allclose, angle, around, array_equal, clip, float_power, imag, isclose,
@@ -70,6 +71,17 @@ from arrayd._ufunc import ufunc
 # Every ufunc of the server (one row each in server/kernels/op_list.h) and
 # NumPy's aliases: arrayd.add, arrayd.hypot, arrayd.divide, ...
 globals().update(_UFUNCS)
+
+
+
+def __getattr__(name: str) -> Any:
+    """A ufunc of the server that this client's generated table lacks."""
+    if not name.startswith("_"):
+        uf = _math.server_ufunc(current_session(), name)
+        if uf is not None:
+            return uf
+    raise AttributeError(f"module 'arrayd' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 __array_api_version__ = _protocols.API_VERSION

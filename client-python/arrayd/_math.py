@@ -39,6 +39,24 @@ UFUNCS: dict[str, ufunc] = {**BY_NAME, **{
 _U = BY_NAME
 
 
+def server_ufunc(session: Any, name: str) -> ufunc | None:
+    """The ufunc `name` of the session's server that the generated table
+    lacks (a server newer than this client's table), built from its
+    signature in the server's capabilities and remembered; None if the
+    server has no such ufunc."""
+    uf = BY_NAME.get(name)
+    if uf is not None:
+        return uf
+    for op in session.capabilities.ops:
+        sig = op.signature
+        if op.name == name and sig.family == 1 and sig.loops:  # ELEMENTWISE
+            uf = ufunc(name, len(sig.inputs), len(sig.outputs), sig.identity,
+                       " ".join(sig.loops), sig.doc)
+            BY_NAME[name] = UFUNCS[name] = uf
+            return uf
+    return None
+
+
 # -- ndarray's operators -----------------------------------------------------
 # One closure per operator that calls the ufunc itself: ``x + y`` is a
 # measured path (tests/bench), so no helper call sits in between.

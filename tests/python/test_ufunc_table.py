@@ -24,19 +24,36 @@ def _gen_module():
     return mod
 
 
+def _tables(text):
+    namespace = {}
+    exec(compile(text, "_ufuncs_gen.py", "exec"), namespace)  # noqa: S102
+    return namespace["UFUNCS"], namespace["LOOPS"]
+
+
 def test_generated_table_is_current_against_the_server():
-    caps = ad.current_session().capabilities
-    text = (ROOT / "client-python" / "arrayd" / "_ufuncs_gen.py").read_text()
-    assert _gen_module().render(caps) == text, (
-        "client-python/arrayd/_ufuncs_gen.py is stale: run deploy/gen_ufuncs.py")
+    # Every entry of the checked-in table is the server's signature, and
+    # every op of the table is still on the server. A server ufunc the table
+    # lacks (added after it was generated) is built from the server's
+    # signature when first used (next test); deploy/gen_ufuncs.py adds it.
+    live_ufuncs, live_loops = _tables(
+        _gen_module().render(ad.current_session().capabilities))
+    ufuncs, loops = _tables(
+        (ROOT / "client-python" / "arrayd" / "_ufuncs_gen.py").read_text())
+    stale = {n for n in ufuncs if live_ufuncs.get(n) != ufuncs[n]}
+    assert not stale, f"_ufuncs_gen.py is stale for {sorted(stale)}: run deploy/gen_ufuncs.py"
+    assert loops == live_loops, "_ufuncs_gen.py is stale: run deploy/gen_ufuncs.py"
 
 
 def test_every_server_ufunc_is_an_arrayd_ufunc():
     caps = ad.current_session().capabilities
     names = {op.name for op in caps.ops if op.signature.family == 1}
-    assert names and names == set(ad._math.BY_NAME)
+    assert names and names >= set(_tables(
+        (ROOT / "client-python" / "arrayd" / "_ufuncs_gen.py").read_text())[0])
     for name in names:
-        assert isinstance(getattr(ad, name), ad.ufunc)
+        uf = getattr(ad, name)
+        assert isinstance(uf, ad.ufunc) and uf.__name__ == name
+    with pytest.raises(AttributeError):
+        ad.no_such_ufunc  # noqa: B018
 
 
 def _numpy_resolve(uf, keys):
