@@ -1,6 +1,8 @@
 """numpy.linalg's solvers and decompositions: inv, solve, det, slogdet,
-cholesky, qr, svd, eigh, eigvalsh on the server's LAPACK-backed ops, and
-pinv, lstsq, matrix_power, matrix_rank, norm and cond composed from them.
+cholesky, qr, svd, eigh, eigvalsh on the server's LAPACK-backed ops; pinv,
+lstsq, matrix_rank and norm on the server's composite ops of the same
+names (ops/linalg.cc, shared with the C++ client); matrix_power, cond and
+the tensor functions composed here.
 
 Shapes, dtypes and the errors NumPy raises before computing (non-square,
 float16, mismatched shapes) are decided here; singular and
@@ -8,7 +10,7 @@ non-positive-definite matrices are found by the server and raise
 numpy.linalg.LinAlgError at the next sync.
 
 Layer: functions, the top of them (imports the core, _composite, _math,
-_reduction, _mathfuncs, _indexing, _statistics and _linalg); arrayd.linalg
+_reduction, _indexing, _statistics and _linalg); arrayd.linalg
 re-exports it.
 """
 from __future__ import annotations
@@ -19,10 +21,10 @@ import operator
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from arrayd import _composite as _c
-from arrayd import _indexing, _mathfuncs, _statistics
+from arrayd import _indexing, _statistics
 from arrayd import _math as _m
 from arrayd import _reduction as _r
 from arrayd._linalg import matmul
@@ -291,80 +293,71 @@ def eigvals(a: Any) -> ndarray:
     return _real_if_all_real(t, w)[0]
 
 
+def _tolerance(a: ndarray, value: Any) -> ndarray | float:
+    """A tolerance of pinv/matrix_rank: a float attribute, or (NumPy's
+    array_like) an array input broadcast against a's batch."""
+    if not isinstance(value, ndarray) and np.ndim(value) == 0:
+        return float(value)
+    return _c.ensure(value, a._session)
+
+
 def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *,
          rtol: Any = np._NoValue) -> ndarray:  # type: ignore[attr-defined]
-    """numpy.linalg.pinv via the SVD."""
+    """numpy.linalg.pinv: the server's pinv op (from the SVD, or eigh when
+    hermitian)."""
     a = _c.ensure(a)
     _assert_stacked_2d(a)
+    if hermitian:
+        _assert_stacked_square(a)
     t = _common_type(a)
-    if rcond is None:
-        if rtol is np._NoValue:  # type: ignore[attr-defined]
-            rcond = 1e-15
-        elif rtol is None:
-            rcond = builtins.max(a._shape[-2:]) * np.finfo(t).eps
+    if rcond is None and rtol is not None:
+        rcond = 1e-15 if rtol is np._NoValue else rtol  # type: ignore[attr-defined]
+    inputs: tuple[ndarray, ...] = (a,)
+    attrs: dict[str, Any] = {"hermitian": True} if hermitian else {}
+    if rcond is not None:  # None: the server's max(m, n) * eps (rtol=None)
+        tol = _tolerance(a, rcond)
+        if isinstance(tol, ndarray):
+            inputs += (tol,)
         else:
-            rcond = rtol
+            attrs["rcond"] = tol
     m, n = a._shape[-2:]
-    if m == 0 or n == 0:
-        return _c.new(a._session, "zeros", (), a._shape[:-2] + (n, m), t,
-                      {"shape": list(a._shape[:-2] + (n, m)), "dtype": t})
-    u, s, vh = svd(_m.conjugate(a) if a._dtype.kind == "c" else a,
-                   full_matrices=False)
-    rc = _c.ensure(np.asarray(rcond), a._session)
-    cutoff = _m.multiply(rc[..., None] if rc.ndim else rc,
-                         _r.max(s, axis=-1, keepdims=True))
-    large = _m.greater(s, cutoff)
-    sinv = _c.where(large, _m.reciprocal(s), 0)
-    return matmul(_mT(vh), _m.multiply(sinv[..., None], _mT(u)))
+    return _c.new(a._session, "pinv", inputs, a._shape[:-2] + (n, m), t, attrs)
 
 
 def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, int, Any]:
-    """numpy.linalg.lstsq via the SVD: (x, residuals, rank, s). The rank
-    is a Python int, so this syncs."""
+    """numpy.linalg.lstsq: the server's lstsq op, (x, residuals, rank, s).
+    The rank is a Python int, so this syncs; the residuals' shape follows
+    from it ((k,) when rank == n < m, else (0,))."""
     s_ = session_of(a, b)
     a, b = asarray_in(s_, a), asarray_in(s_, b)
     is_1d = b.ndim == 1
-    if is_1d:
-        b = b.reshape(b._shape[0], 1)
-    if a.ndim != 2 or b.ndim != 2:
-        _assert_stacked_2d(a, b)
-        if a.ndim != 2 or b.ndim != 2:
-            raise LinAlgError(f"{builtins.max(a.ndim, b.ndim)}-dimensional "
-                              f"array given. Array must be two-dimensional")
+    bshape = (b._shape[0], 1) if is_1d else b._shape
+    for nd in (a.ndim, len(bshape)):
+        if nd < 2:
+            raise LinAlgError(f"{nd}-dimensional array given. Array must "
+                              f"be at least two-dimensional")
+    if a.ndim != 2 or len(bshape) != 2:
+        raise LinAlgError(f"{builtins.max(a.ndim, len(bshape))}-dimensional "
+                          f"array given. Array must be two-dimensional")
     m, n = a._shape
-    m2, nrhs = b._shape
+    m2, nrhs = bshape
     if m != m2:
         raise LinAlgError("Incompatible dimensions")
     t = _common_type(a, b)
     rt = _real(t)
-    if rcond is None:
-        rcond = np.finfo(t).eps * builtins.max(n, m)
-    a, b = a.astype(t, copy=False), b.astype(t, copy=False)
-    k = builtins.min(m, n)
-    if k == 0:
-        x = _c.new(s_, "zeros", (), (n, nrhs), t,
-                   {"shape": [n, nrhs], "dtype": t})
-        sv = _c.new(s_, "zeros", (), (0,), rt, {"shape": [0], "dtype": rt})
-        rank = 0
-        resid = (_r.sum(_m.multiply(_m.absolute(b), _m.absolute(b)), axis=0)
-                 if m > n else None)
-    else:
-        u, sv, vh = svd(a, full_matrices=False)
-        cutoff = _m.multiply(_r.max(sv), rcond)
-        large = _m.greater(sv, cutoff)
-        rank = int(_r.sum(large).get())
-        sinv = _c.where(large, _m.reciprocal(sv), 0).astype(t)
-        uhb = matmul(_mH(u), b)
-        x = matmul(_mH(vh), _m.multiply(sinv[:, None], uhb))
-        resid = None
-        if rank == n and m > n:
-            r = _m.subtract(matmul(a, x), b)
-            ar = _m.absolute(r)
-            resid = _r.sum(_m.multiply(ar, ar), axis=0).astype(rt)
-    if resid is None or rank != n or m <= n:
-        resid = _c.new(s_, "zeros", (), (0,), rt, {"shape": [0], "dtype": rt})
-    if is_1d:
-        x = x.reshape(n)
+    handles = tuple(s_.new_handle() for _ in range(4))
+    s_.record("lstsq", (a._handle, b._handle), handles,
+              {} if rcond is None else {"rcond": float(rcond)})
+    x = ndarray._new(s_, handles[0], (n,) if is_1d else (n, nrhs), t)
+    rank_a = ndarray._new(s_, handles[2], (), np.dtype(np.int64))
+    sv = ndarray._new(s_, handles[3], (builtins.min(m, n),), rt)
+    try:
+        rank = int(rank_a.get())
+    except BaseException:
+        ndarray._new(s_, handles[1], (0,), rt)  # frees the handle
+        raise
+    resid = ndarray._new(s_, handles[1],
+                         (nrhs,) if rank == n and m > n else (0,), rt)
     return x, resid, rank, sv
 
 
@@ -402,108 +395,80 @@ def matrix_power(a: Any, n: Any) -> ndarray:
 def matrix_rank(A: Any, tol: Any = None,  # noqa: N803
                 hermitian: bool = False, *,
                 rtol: Any = None) -> Any:
-    """numpy.linalg.matrix_rank (from the singular values)."""
+    """numpy.linalg.matrix_rank: the server's matrix_rank op (int64 per
+    matrix; a 0-d array for 0-d and 1-D A)."""
     A = _c.ensure(A)  # noqa: N806
-    if A.ndim < 2:
-        return _m.logical_not(_r.all(_m.equal(A, 0))).astype(np.int64)
-    S = svd(A, compute_uv=False)  # noqa: N806
-    smax = _r.max(S, axis=-1, keepdims=True)
-    if tol is None:
-        if rtol is None:
-            rtol = builtins.max(A._shape[-2:]) * np.finfo(S._dtype).eps
-        rt = _c.ensure(np.asarray(rtol), A._session)
-        tol = _m.multiply(rt[..., None] if rt.ndim else rt, smax)
-    else:
-        tt = _c.ensure(np.asarray(tol), A._session)
-        tol = tt[..., None] if tt.ndim else tt
-    return _r.sum(_m.greater(S, tol), axis=-1)
-
-
-def svd_norm(x: ndarray, row: int, col: int,
-             ord: Any) -> ndarray:  # noqa: A002
-    """Matrix norms 2, -2 and 'nuc' over axes (row, col) of x."""
-    y = _c.moveaxes_last(x, (row, col))
-    sv = svd(y, compute_uv=False)
-    if ord == 2:
-        return _r.max(sv, axis=-1)
-    if ord == -2:
-        return _r.min(sv, axis=-1)
-    return _r.sum(sv, axis=-1)
+    if tol is not None and rtol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    inputs: tuple[ndarray, ...] = (A,)
+    attrs: dict[str, Any] = {"hermitian": True} if hermitian else {}
+    for name, value in (("tol", tol), ("rtol", rtol)):
+        if value is not None:
+            t = _tolerance(A, value)
+            if isinstance(t, ndarray):
+                inputs += (t,)
+                attrs["relative"] = name == "rtol"
+            else:
+                attrs[name] = t
+    shape: tuple[int, ...] = ()
+    if A.ndim >= 2:
+        _common_type(A)
+        if hermitian:
+            _assert_stacked_square(A)
+        shape = A._shape[:-2]
+    return _c.new(A._session, "matrix_rank", inputs, shape,
+                  np.dtype(np.int64), attrs)
 
 
 # -- norms -----------------------------------------------------------------
 
-def _abs2(x: ndarray) -> ndarray:
-    if x._dtype.kind == "c":
-        return _m.add(_m.square(_mathfuncs.real(x)),
-                      _m.square(_mathfuncs.imag(x)))
-    return _m.multiply(x, x)
-
-
 def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
          keepdims: bool = False) -> ndarray:
-    """numpy.linalg.norm: vector norms (any ord) and matrix norms ('fro',
-    'nuc', 1, -1, 2, -2, inf, -inf; the last from the SVD)."""
+    """numpy.linalg.norm: the server's norm op (vector norms of any ord,
+    matrix norms 'fro', 'nuc', 1, -1, 2, -2, inf, -inf). NumPy's errors and
+    the result's shape are decided here."""
     x = _c.ensure(x)
-    if x._dtype.kind not in "fc":
-        x = x.astype(np.float64)
     nd = x.ndim
-    if axis is None:
-        if ord is None or (ord in ("f", "fro") and nd == 2) or (
-                ord == 2 and nd == 1):
-            r = _m.sqrt(_r.sum(_abs2(x)))
-            return r.reshape((1,) * nd) if keepdims else r
-        axis = tuple(range(nd))
-    elif not isinstance(axis, tuple):
-        axis = (int(axis),)
-    axes = normalize_axis_tuple(axis, nd)
-    if len(axes) == 1:
-        if isinstance(ord, str):
-            raise ValueError(f"Invalid norm order '{ord}' for vectors")
-        ax = axes[0]
-        if ord == np.inf:
-            return _r.max(_m.absolute(x), ax, keepdims=keepdims)
-        if ord == -np.inf:
-            return _r.min(_m.absolute(x), ax, keepdims=keepdims)
-        if ord == 0:
-            rdt = np.dtype(x._dtype.char.lower())
-            return _r.sum(_m.not_equal(x, 0), ax, keepdims=keepdims).astype(
-                rdt)
-        if ord == 1:
-            return _r.sum(_m.absolute(x), ax, keepdims=keepdims)
-        if ord is None or ord == 2:
-            return _m.sqrt(_r.sum(_abs2(x), ax, keepdims=keepdims))
+    attrs: dict[str, Any] = {"keepdims": True} if keepdims else {}
+    if isinstance(ord, str):
+        attrs["ord_name"] = ord
+    elif ord is not None:
         try:
-            ordf = float(ord)
-        except TypeError:
+            attrs["ord"] = float(ord)
+        except (TypeError, ValueError):
             raise ValueError(f"Invalid norm order '{ord}' for vectors") \
                 from None
-        absx = _m.absolute(x)
-        return _m.power(_r.sum(_m.power(absx, ordf), ax, keepdims=keepdims),
-                        1.0 / ordf)
-    if len(axes) == 2:
-        row, col = axes
-        if row == col:
-            raise ValueError("Duplicate axes given.")
-        if ord in (2, -2, "nuc"):
-            r = svd_norm(x, row, col, ord)
-        elif ord in (None, "fro", "f"):
-            r = _m.sqrt(_r.sum(_abs2(x), axes))
-        elif ord in (1, -1):
-            red = _r.max if ord == 1 else _r.min
-            c = col - 1 if col > row else col
-            r = red(_r.sum(_m.absolute(x), row), c)
-        elif ord in (np.inf, -np.inf):
-            red = _r.max if ord == np.inf else _r.min
-            rr = row - 1 if row > col else row
-            r = red(_r.sum(_m.absolute(x), col), rr)
+    if axis is None and (ord is None or (ord in ("f", "fro") and nd == 2)
+                         or (ord == 2 and nd == 1)):
+        shape: tuple[int, ...] = (1,) * nd if keepdims else ()
+    else:
+        if axis is None:
+            axes = tuple(range(nd))
         else:
-            raise ValueError("Invalid norm order for matrices.")
-        if keepdims:
-            r = r.reshape(tuple(1 if d in axes else n
-                                for d, n in enumerate(x._shape)))
-        return r
-    raise ValueError("Improper number of dimensions to norm.")
+            if not isinstance(axis, tuple):
+                try:
+                    axis = (operator.index(axis),)
+                except TypeError:
+                    raise TypeError("'axis' must be None, an integer or a "
+                                    "tuple of integers") from None
+            axes = tuple(normalize_axis_index(ax, nd) for ax in axis)
+            attrs["axes"] = list(axes)
+        if len(axes) == 1:
+            if isinstance(ord, str):
+                raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        elif len(axes) == 2:
+            if axes[0] == axes[1]:
+                raise ValueError("Duplicate axes given.")
+            if ord in (2, -2, "nuc"):
+                _common_type(x)  # the SVD's TypeError for float16
+            elif ord not in (None, "fro", "f", 1, -1, np.inf, -np.inf):
+                raise ValueError("Invalid norm order for matrices.")
+        else:
+            raise ValueError("Improper number of dimensions to norm.")
+        shape = tuple(1 if d in axes else k for d, k in enumerate(x._shape)
+                      if keepdims or d not in axes)
+    dt = x._dtype if x._dtype.kind in "fc" else np.dtype(np.float64)
+    return _c.new(x._session, "norm", (x,), shape, _real(dt), attrs)
 
 
 def cond(x: Any, p: Any = None) -> ndarray:

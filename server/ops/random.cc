@@ -42,14 +42,9 @@ absl::StatusOr<uint64_t> U64Attr(const Attrs& attrs, const std::string& name) {
   return TypeError(absl::StrCat("attribute '", name, "' must be an integer"));
 }
 
-// The Philox key of a seed: splitmix64 folded over its words (no words:
-// the seed 0), key = splitmix64(key ^ word) from key 0. Or, with the
-// attribute `key` instead of `seed`, that key as it is.
+// The Philox key of a seed: splitmix64 folded over its words, key =
+// splitmix64(key ^ word) from key 0 (no words: the seed 0).
 absl::StatusOr<uint64_t> KeyFromSeed(const Attrs& attrs) {
-  if (attrs.Has("key")) {
-    if (attrs.Has("seed")) return ValueError("random: give seed or key, not both");
-    return U64Attr(attrs, "key");
-  }
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> words, attrs.Ints("seed"));
   if (words.empty()) words.push_back(0);
   uint64_t key = 0;
@@ -297,34 +292,31 @@ absl::Status RunPermutation(OpContext& ctx) {
 
 void RegisterRandomOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kRandom;
+  r->Register(f,
+              "random_uniform(*, shape: shape, dtype: dtype, seed: ints, "
+              "offset: scalar) -> out",
+              "Uniform [0, 1) from Philox4x32-10 (seed words, offset): ceil(n / K) blocks.",
+              [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kUniform); });
+  r->Register(f,
+              "random_normal(*, shape: shape, dtype: dtype, seed: ints, "
+              "offset: scalar) -> out",
+              "Standard normal from Philox4x32-10 (seed words, offset): ceil(n / K) blocks.",
+              [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kNormal); });
+  r->Register(f,
+              "random_integers(*, shape: shape, low: scalar, high: scalar, endpoint: bool = False, "
+              "dtype: dtype = 'int64', seed: ints, offset: scalar) -> out",
+              "Generator.integers: uniform integers in [low, high) ([low, high] with endpoint); "
+              "ceil(n / 2) blocks when the range has at most 2^53 values, else 2 * ceil(n / 2).",
+              RunIntegers);
   r->Register(
       f,
-      "random_uniform(*, shape: shape, dtype: dtype, seed: ints? = None, key: scalar? = None, "
+      "random_poisson(*, shape: shape, lam: float = 1.0, seed: ints, "
       "offset: scalar) -> out",
-      "Uniform [0, 1) from Philox4x32-10 (seed words or key, offset): ceil(n / K) blocks.",
-      [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kUniform); });
-  r->Register(
-      f,
-      "random_normal(*, shape: shape, dtype: dtype, seed: ints? = None, key: scalar? = None, "
-      "offset: scalar) -> out",
-      "Standard normal from Philox4x32-10 (seed words or key, offset): ceil(n / K) blocks.",
-      [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kNormal); });
-  r->Register(
-      f,
-      "random_integers(*, shape: shape, low: scalar, high: scalar, endpoint: bool = False, "
-      "dtype: dtype = 'int64', seed: ints? = None, key: scalar? = None, offset: scalar) -> out",
-      "Generator.integers: uniform integers in [low, high) ([low, high] with endpoint); "
-      "ceil(n / 2) blocks when the range has at most 2^53 values, else 2 * ceil(n / 2).",
-      RunIntegers);
-  r->Register(
-      f,
-      "random_poisson(*, shape: shape, lam: float = 1.0, seed: ints? = None, "
-      "key: scalar? = None, offset: scalar) -> out",
       "Generator.poisson (int64, 0 <= lam <= 1e8) by inversion of the CDF: ceil(n / 2) blocks.",
       RunPoisson);
   r->Register(f,
-              "random_permutation(x[], *, n: int? = None, axis: int = 0, seed: ints? = None, "
-              "key: scalar? = None, offset: scalar) -> out",
+              "random_permutation(x[], *, n: int? = None, axis: int = 0, seed: ints, "
+              "offset: scalar) -> out",
               "Generator.permutation: of range(n) (int64), or of the input x along axis (a copy); "
               "ceil(n / 2) blocks.",
               RunPermutation);

@@ -477,3 +477,92 @@ def test_eig_errors_and_edge_cases():
     for f in (np.linalg.eigvals, ad.linalg.eigvals):
         with pytest.raises(np.linalg.LinAlgError, match="infs or NaNs"):
             np.asarray(f(bad if f is np.linalg.eigvals else ad.asarray(bad)))
+
+
+# -- pinv, lstsq, matrix_rank and norm are server ops (ops/linalg.cc) -------
+
+def test_pinv_tolerances_and_hermitian():
+    a = np.stack([np.diag([1.0, 1e-3]), np.diag([2.0, 1e-3])])
+    for kw in ({"rcond": 1e-2}, {"rcond": np.array([1e-15, 1e-2])},
+               {"rtol": 1e-2}, {"rtol": None}):
+        check(ad.linalg.pinv(ad.asarray(a), **kw), np.linalg.pinv(a, **kw),
+              1e-10)
+    h = _hpd("c16", (2, 3, 3))
+    check(ad.linalg.pinv(ad.asarray(h), hermitian=True),
+          np.linalg.pinv(h, hermitian=True), 1e-10)
+    with pytest.raises(LinAlgError, match="two-dimensional"):
+        ad.linalg.pinv(ad.ones(3))
+    with pytest.raises(LinAlgError, match="square"):
+        ad.linalg.pinv(ad.ones((2, 3)), hermitian=True)
+    with pytest.raises(ValueError):  # the rcond array does not fit the batch
+        ad.linalg.pinv(ad.asarray(a), rcond=np.ones(3)).get()
+
+
+def test_lstsq_rcond_and_bad_input():
+    a = np.array([[1.0, 2.0], [2.0, 4.001], [3.0, 6.0]])
+    b = np.array([[1.0, 0.0], [2.0, 1.0], [3.5, 1.0]])
+    for rcond in (None, 1e-2):
+        ex, er, erank, es = np.linalg.lstsq(a, b, rcond=rcond)
+        x, r, rank, s = ad.linalg.lstsq(ad.asarray(a), ad.asarray(b),
+                                         rcond=rcond)
+        assert rank == erank and r.shape == er.shape
+        check(x, ex, 1e-8)
+        check(r, er, 1e-8)
+        check(s, es, 1e-10)
+    x, r, rank, s = ad.linalg.lstsq(ad.zeros((3, 0)), ad.ones(3))
+    ex, er, erank, es = np.linalg.lstsq(np.zeros((3, 0)), np.ones(3))
+    assert x.shape == ex.shape and rank == erank
+    check(r, er)
+    with pytest.raises(LinAlgError, match="two-dimensional"):
+        ad.linalg.lstsq(ad.ones((2, 2, 2)), ad.ones((2, 2)))
+    with pytest.raises(LinAlgError, match="at least two-dimensional"):
+        ad.linalg.lstsq(ad.ones(3), ad.ones(3))
+    with pytest.raises(TypeError):
+        ad.linalg.lstsq(ad.ones((2, 2), "f2"), ad.ones(2))
+
+
+def test_matrix_rank_tolerances_and_errors():
+    a = np.stack([np.diag([1.0, 1e-3, 0.0]), np.diag([1.0, 1e-6, 1e-9])])
+    for kw in ({}, {"tol": 1e-4}, {"rtol": 1e-7}, {"hermitian": True},
+               {"tol": np.array([1e-2, 1e-7])},
+               {"rtol": np.array([1e-7, 1e-2])}):
+        npt.assert_array_equal(
+            ad.linalg.matrix_rank(ad.asarray(a), **kw).get(),
+            np.linalg.matrix_rank(a, **kw))
+    with pytest.raises(ValueError):
+        np.linalg.matrix_rank(a, tol=1.0, rtol=1.0)
+    with pytest.raises(ValueError):
+        ad.linalg.matrix_rank(ad.asarray(a), tol=1.0, rtol=1.0)
+    with pytest.raises(TypeError, match="float16"):
+        ad.linalg.matrix_rank(ad.ones((2, 2), "f2"))
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "c8", "c16", "i4", "?"])
+def test_norm_orders_match_numpy(dt):
+    x = (_mat("c16" if dt[0] == "c" else "f8", (2, 3, 4)) * 3).astype(dt)
+    tol = _tol(dt) * 10 if dt != "?" else 1e-12
+    for ord_, axis in [(None, None), (None, 1), (0, 2), (1, -1), (-1, 0),
+                       (np.inf, 1), (-np.inf, 2), (3, 1), (0.5, 2),
+                       ("fro", (0, 2)), (1, (2, 1)), (-1, (1, 2)),
+                       (np.inf, (0, 1)), (-np.inf, (1, 0))]:
+        for keepdims in (False, True):
+            check(ad.linalg.norm(ad.asarray(x), ord_, axis, keepdims),
+                  np.linalg.norm(x, ord_, axis, keepdims), tol)
+
+
+def test_norm_bad_input_is_numpys_error():
+    x = np.ones((2, 3))
+    for args, kind in [((np.ones(3), "fro"), ValueError),
+                       ((x, 3), ValueError),
+                       ((x, "max"), ValueError),
+                       ((np.ones((2, 2, 2)), 2), ValueError),
+                       ((x, None, (0, 0)), ValueError),
+                       ((x, None, (0, 1, 1)), ValueError),
+                       ((x, None, (0, 2)), np.exceptions.AxisError),
+                       ((x, None, 2), np.exceptions.AxisError)]:
+        with pytest.raises(kind):
+            np.linalg.norm(*args)
+        with pytest.raises(kind):
+            ad.linalg.norm(ad.asarray(args[0]), *args[1:])
+    with pytest.raises(TypeError, match="float16"):
+        ad.linalg.norm(ad.ones((2, 2), "f2"), "nuc")

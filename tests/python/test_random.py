@@ -359,3 +359,55 @@ def test_multivariate_normal():
     with pytest.raises(ValueError, match="same length"):
         ad.random.default_rng(1).multivariate_normal([0.0, 0.0, 0.0], np.eye(2))
     assert ad.random.multivariate_normal([0.0], [[1.0]], size=4).shape == (4, 1)
+
+
+# -- integers, poisson and permutation are server ops; the server derives
+# the Philox key from the seed (ops/random.cc) -------------------------------
+
+def test_streams_match_the_cpp_client():
+    # The values client-cpp/tests/numeric_test.cc pins for the same calls.
+    g = ad.random.default_rng(42)
+    assert g.integers(0, 10, 8).get().tolist() == [2, 6, 8, 7, 3, 7, 8, 5]
+    p = ad.random.default_rng(2024)
+    assert p.poisson(3.5, 10).get().tolist() == [3, 3, 5, 3, 6, 6, 2, 3, 5, 2]
+    assert p.poisson(0.0, 2).get().tolist() == [0, 0]
+    assert p.poisson(1000.0, 4).get().tolist() == [979, 1030, 1050, 993]
+    q = ad.random.default_rng(11)
+    assert q.permutation(8).get().tolist() == [2, 0, 6, 5, 3, 4, 1, 7]
+
+
+def test_seed_words():
+    a = ad.random.default_rng([1, 2]).random(4).get()
+    np.testing.assert_array_equal(ad.random.default_rng([1, 2]).random(4).get(), a)
+    assert not np.array_equal(ad.random.default_rng(1).random(4).get(), a)
+    np.testing.assert_array_equal(ad.random.default_rng([]).random(4).get(),
+                                  ad.random.default_rng(0).random(4).get())
+    assert not np.array_equal(ad.random.default_rng(2**70 + 5).random(4).get(),
+                              ad.random.default_rng(5).random(4).get())
+    with pytest.raises(ValueError):
+        ad.random.default_rng(-1)
+
+
+def test_integers_poisson_permutation_edges_and_errors():
+    g = ad.random.default_rng(12)
+    u = g.integers(2**63, 2**64, 1000, dtype="u8").get()
+    assert u.min() >= 2**63 and u.dtype == np.uint64
+    b = g.integers(0, 2, 100, dtype="?").get()
+    assert b.dtype == np.bool_ and b.any() and not b.all()
+    assert g.integers(7, 8, 5).get().tolist() == [7] * 5
+    with pytest.raises(ValueError):
+        g.integers(0, 2**64 + 1, dtype="u8")
+    with pytest.raises(ValueError):
+        g.poisson(float("nan"))
+    with pytest.raises(NotImplementedError):
+        g.poisson(1e9)
+    x = np.arange(12.0).reshape(3, 4)
+    q = g.permutation(ad.asarray(x), axis=1).get()
+    np.testing.assert_array_equal(np.sort(q, axis=1), x)
+    assert g.permutation(ad.zeros((0, 2))).shape == (0, 2)
+    with pytest.raises(np.exceptions.AxisError):
+        g.permutation(ad.asarray(x), axis=2)
+    with pytest.raises(np.exceptions.AxisError):
+        g.permutation(ad.asarray(np.float64(1.0)))
+    with pytest.raises(ValueError):
+        g.permutation(-1)

@@ -1,14 +1,18 @@
 """arrayd.random: random numbers generated on the server (numpy.random's API).
 
-The server's ``random_uniform`` and ``random_normal`` ops are counter-based
-Philox4x32-10 streams: each block f(counter, key) gives four float32 or two
-float64 values, and a draw of n values starting at block ``offset`` uses
-blocks offset .. offset + ceil(n / K) - 1. A Generator holds (key, offset),
-derives the key from its seed with splitmix64, and advances the offset past
-the blocks each call used, so the same seed gives the same numbers on every
-backend and launch shape (uniform draws bit for bit; normal draws up to the
-last bits of the platform's log/sin/cos). The streams are arrayd's own: the numbers
-differ from NumPy's for the same seed.
+The server's random ops are counter-based Philox4x32-10 streams: each
+block f(counter, key) gives four float32 or two float64 values, and a draw
+of n values starting at block ``offset`` uses blocks offset .. offset +
+ceil(n / K) - 1. A Generator holds (seed, offset): the ops carry the
+seed's 64-bit words and the server derives the key from them
+(ops/random.cc, the same derivation for the C++ client), and the
+Generator advances the offset past the blocks each op uses (its doc in the
+server's registry says how many), so the same seed gives the same numbers
+in both clients, on every backend and launch shape (uniform draws bit for
+bit; normal draws up to the last bits of the platform's log/sin/cos).
+integers, poisson and permutation are server ops of their own. The
+streams are arrayd's own: the numbers differ from NumPy's for the same
+seed.
 
 Draws return arrayd arrays; with ``size=None`` a 0-d array (as CuPy).
 
@@ -37,33 +41,47 @@ _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _INT64 = np.dtype(np.int64)
 
 
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def _key_from_seed(seed: Any) -> int:
+def _seed_words(seed: Any) -> list[int]:
+    """The random ops' ``seed`` attribute: the seed's 64-bit words (each
+    integer's low word first, a sequence's concatenated) as int64 bit
+    patterns; the server derives the Philox key from them. None: 64 bits
+    of OS entropy."""
     if seed is None:
-        return secrets.randbits(64)
-    if isinstance(seed, (int, np.integer)):
+        seeds = [secrets.randbits(64)]
+    elif isinstance(seed, (int, np.integer)):
         seeds = [int(seed)]
     else:
         seeds = [int(v) for v in np.asarray(seed).ravel()]
-        if not seeds:
-            seeds = [0]
-    key = 0
+    words = []
     for v in seeds:
         if v < 0:
             raise ValueError("Seed must be non-negative")
-        while True:  # fold arbitrarily large ints 64 bits at a time
-            key = _splitmix64(key ^ (v & _MASK64))
+        while True:  # arbitrarily large ints, 64 bits at a time
+            w = v & _MASK64
+            words.append(w - (1 << 64) if w >> 63 else w)
             v >>= 64
             if not v:
                 break
-    return key
+    return words
+
+
+def _size(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        if d < 0:
+            raise ValueError("negative dimensions are not allowed")
+        n *= d
+    return n
+
+
+def _int_attr(v: int) -> int | str:
+    """An int64 or uint64 attribute: above INT64_MAX, its decimal string."""
+    return str(v) if v >= 1 << 63 else v
+
+
+def _float64_blocks(n: int) -> int:
+    """Philox blocks of a float64 draw of n values (two a block)."""
+    return -(-n // 2)
 
 
 def _shape(size: Any) -> tuple[int, ...]:
@@ -95,31 +113,34 @@ class Generator:
 
     def __init__(self, seed: Any = None,
                  session: _sess.Session | None = None) -> None:
-        self._key = _key_from_seed(seed)
+        self._seed = _seed_words(seed)
         self._offset = 0
         self._session = session
 
     def __repr__(self) -> str:
-        return f"Generator(Philox, key={self._key:#018x})"
+        return f"Generator(Philox) at {id(self):#X}"
 
     # -- raw streams -----------------------------------------------------
 
-    def _draw(self, op: str, shape: tuple[int, ...], dtype: np.dtype,
-              session: Any = None) -> ndarray:
+    def _record(self, op: str, inputs: tuple[ndarray, ...],
+                shape: tuple[int, ...], dtype: np.dtype,
+                attrs: dict[str, Any], blocks: int,
+                session: Any = None) -> ndarray:
+        """Records random op ``op`` at this generator's seed and next block,
+        then advances past the ``blocks`` it uses."""
         s = session if session is not None else (
             self._session or _connect.current())
-        n = 1
-        for d in shape:
-            if d < 0:
-                raise ValueError("negative dimensions are not allowed")
-            n *= d
-        key = self._key
-        attrs = {"shape": list(shape), "dtype": dtype,
-                 "key": str(key) if key >= (1 << 63) else key,
-                 "offset": self._offset}
+        attrs["seed"] = self._seed
+        attrs["offset"] = self._offset
+        self._offset += blocks
+        return _c.new(s, op, inputs, shape, dtype, attrs)
+
+    def _draw(self, op: str, shape: tuple[int, ...], dtype: np.dtype,
+              session: Any = None) -> ndarray:
         per_block = 16 // dtype.itemsize  # values per Philox block
-        self._offset += -(-n // per_block)
-        return _c.new(s, op, (), shape, dtype, attrs)
+        return self._record(op, (), shape, dtype,
+                            {"shape": list(shape), "dtype": dtype},
+                            -(-_size(shape) // per_block), session)
 
     # -- floats ----------------------------------------------------------
 
@@ -552,35 +573,17 @@ class Generator:
             raise ValueError(f"high is out of bounds for {dt}")
         if low > hi_incl:
             raise ValueError("low > high" if endpoint else "low >= high")
-        span = hi_incl - low + 1  # number of possible values
         shape = _shape(size)
-        s = self._session or _connect.current()
-        if span <= (1 << 53):
-            u = self._draw("random_uniform", shape, _F64)
-            k = _m.minimum(_m.floor(_m.multiply(u, float(span))),
-                           float(span - 1))
-            k = k.astype(_INT64)
-        else:
-            # Two 32-bit halves, reduced modulo span (bias < 2**-64 * span).
-            hi32 = _m.floor(_m.multiply(self._draw("random_uniform", shape,
-                                                   _F64), 4294967296.0))
-            lo32 = _m.floor(_m.multiply(self._draw("random_uniform", shape,
-                                                   _F64), 4294967296.0))
-            u64 = np.dtype(np.uint64)
-            v = _m.add(_m.left_shift(hi32.astype(u64), _c.const(s, 32, u64)),
-                       lo32.astype(u64))
-            k = _m.remainder(v, _c.const(s, span, u64)) if span < (1 << 64) \
-                else v
-        if low == 0:
-            return k.astype(dt)
-        if dt.kind == "u" or low > 0:
-            u64 = np.dtype(np.uint64)
-            return _m.add(k.astype(u64), _c.const(s, low, u64)).astype(dt)
-        return _m.add(k.astype(_INT64), _c.const(s, low, _INT64)).astype(dt)
+        # The inclusive high: 2**64 - 1 fits the attribute, 2**64 would not.
+        attrs = {"shape": list(shape), "dtype": dt, "endpoint": True,
+                 "low": _int_attr(low), "high": _int_attr(hi_incl)}
+        draws = 1 if hi_incl - low < (1 << 53) else 2  # the server's rule
+        return self._record("random_integers", (), shape, dt, attrs,
+                            draws * _float64_blocks(_size(shape)))
 
     def poisson(self, lam: Any = 1.0, size: Any = None) -> ndarray:
-        """Poisson(lam) integers (int64), by inversion of the CDF: a binary
-        search of uniforms in the host-computed CDF (scalar lam only)."""
+        """Poisson(lam) integers (int64), by inversion of the CDF on the
+        server (scalar lam only)."""
         if not _is_scalar(lam):
             raise NotImplementedError("poisson: array lam is not supported")
         lam = float(lam)
@@ -590,40 +593,29 @@ class Generator:
             raise NotImplementedError("poisson: lam above 1e8 is not "
                                       "supported")
         shape = _shape(size)
-        u = self._draw("random_uniform", shape, _F64)
-        s = u._session
-        if lam == 0:
-            return _c.new(s, "zeros", (), shape, _INT64,
-                          {"shape": list(shape), "dtype": _INT64})
-        width = 40.0 * math.sqrt(lam) + 40
-        k0 = int(max(0.0, math.floor(lam - width)))
-        k1 = int(math.ceil(lam + width))
-        k = np.arange(k0, k1 + 1, dtype=np.float64)
-        from math import lgamma
-        logpmf = k * math.log(lam) - lam - np.array([lgamma(v + 1) for v in k])
-        cdf = np.cumsum(np.exp(logpmf))
-        # Values below the window have probability < 1e-300: none.
-        idx = _sorting.bsearch(_c.upload(s, cdf), u, True)
-        return _m.add(_m.minimum(idx, k1 - k0), k0)
+        return self._record("random_poisson", (), shape, _INT64,
+                            {"shape": list(shape), "lam": lam},
+                            _float64_blocks(_size(shape)))
 
     # -- choice / permutations ---------------------------------------------
 
     def permutation(self, x: Any, axis: int = 0) -> ndarray:
-        """A random permutation of range(x), or of x along ``axis``."""
+        """A random permutation of range(x), or of x along ``axis`` (the
+        server's random_permutation)."""
         if isinstance(x, (int, np.integer)):
             n = int(x)
             if n < 0:
                 raise ValueError("negative dimensions are not allowed")
-            keys = self._draw("random_uniform", (n,), _F64)
-            return _c.new(keys._session, "argsort", (keys,), (n,), _INT64)
+            return self._record("random_permutation", (), (n,), _INT64,
+                                {"n": n}, _float64_blocks(n))
         a = _c.ensure(x, self._session)
         if a.ndim == 0:
             raise np.exceptions.AxisError(
                 "x must be an integer or at least 1-dimensional")
         ax = np.lib.array_utils.normalize_axis_index(axis, a.ndim)
-        perm = self.permutation(a._shape[ax]) if a._shape[ax] else (
-            _c.upload(a._session, np.zeros(0, np.int64)))
-        return _c.take(a, perm, axis=ax)
+        return self._record("random_permutation", (a,), a._shape, a._dtype,
+                            {"axis": ax}, _float64_blocks(a._shape[ax]),
+                            a._session)
 
     def shuffle(self, x: Any, axis: int = 0) -> None:
         """Shuffles x (an arrayd array) in place along ``axis``."""
