@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""The composites that are server ops: pinv, lstsq, matrix_rank, norm and
+random integers/poisson/permutation, one call and its sync each.
+
+    python3 tests/bench/composites.py [--address ADDR] [--before DIR]
+
+Microseconds per call (a call then .get() of its result, or the rank for
+lstsq): the best of --rounds medians of --reps calls, rounds alternating
+between the columns; and the ops the client recorded per call. With --before
+DIR, the same calls through an earlier client's own composites, on the
+same server: DIR holds that client's _decompositions.py and
+random/__init__.py (e.g. `git show 1f87eaa:client-python/arrayd/...`),
+loaded beside the current package; its random draws are re-pointed at the
+current client's _draw (the server no longer takes `key`), so the streams
+and the ops after them are the earlier client's. Not a test.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
+
+import arrayd as ad  # noqa: E402
+from arrayd import random as adr  # noqa: E402
+
+
+def load(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def median_us(fn: Callable[[], Any], reps: int) -> float:
+    fn()
+    fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e6
+
+
+def ops_per_call(session: Any, fn: Callable[[], Any]) -> int:
+    """The ops one call records (the session's record() counted)."""
+    count = 0
+    record = session.record
+
+    def counting(*args: Any, **kw: Any) -> Any:
+        nonlocal count
+        count += 1
+        return record(*args, **kw)
+
+    session.record = counting
+    try:
+        fn()
+    finally:
+        session.record = record
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--address", default=None)
+    parser.add_argument("--before", type=Path, default=None)
+    parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    s = ad.connect(args.address)
+    rng = np.random.default_rng(0)
+    a = ad.asarray(rng.standard_normal((64, 32)))
+    b = ad.asarray(rng.standard_normal(64))
+    v = ad.asarray(rng.standard_normal(4096))
+    stack = ad.asarray(rng.standard_normal((16, 8, 8)))
+
+    def calls(la: Any, gen: Any) -> dict[str, Callable[[], Any]]:
+        return {
+            "pinv (64, 32)": lambda: la.pinv(a).get(),
+            "lstsq (64, 32), (64,)": lambda: la.lstsq(a, b)[2],
+            "matrix_rank (16, 8, 8)": lambda: la.matrix_rank(stack).get(),
+            "norm 4096, ord 3": lambda: la.norm(v, 3).get(),
+            "norm (64, 32), 'nuc'": lambda: la.norm(a, "nuc").get(),
+            "norm (16, 8, 8), ord 1, axes (1, 2)":
+                lambda: la.norm(stack, 1, (1, 2)).get(),
+            "integers 2^16 in [0, 100)":
+                lambda: gen.integers(0, 100, 1 << 16).get(),
+            "integers 1000 in [-2^62, 2^62)":
+                lambda: gen.integers(-(1 << 62), 1 << 62, 1000).get(),
+            "poisson 2^16, lam 4": lambda: gen.poisson(4.0, 1 << 16).get(),
+            "permutation 2^16": lambda: gen.permutation(1 << 16).get(),
+        }
+
+    rows = {"now": calls(ad.linalg, adr.default_rng(1))}
+    if args.before is not None:
+        old_la = load("arrayd._decompositions_before",
+                      args.before / "_decompositions.py")
+        old_random = load("arrayd.random_before", args.before / "__init__.py")
+
+        class Before(old_random.Generator):  # type: ignore[name-defined]
+            def __init__(self, seed: Any) -> None:
+                super().__init__(seed)
+                self._now = adr.default_rng(seed)
+
+            def _draw(self, *a: Any, **kw: Any) -> Any:
+                return self._now._draw(*a, **kw)
+
+        rows["before"] = calls(old_la, Before(1))
+    names = list(rows["now"])
+    cols = list(rows)
+    print("| call | " + " | ".join(f"{c} (us) | {c} (ops)" for c in cols) + " |")
+    print("|---" * (1 + 2 * len(cols)) + "|")
+    for name in names:
+        # Rounds alternate between the columns; the best round's median
+        # counts (a shared machine's noise only adds time).
+        best = {c: float("inf") for c in cols}
+        for _ in range(args.rounds):
+            for c in cols:
+                best[c] = min(best[c], median_us(rows[c][name], args.reps))
+        cells = []
+        for c in cols:
+            cells.append(f"{best[c]:.0f}")
+            cells.append(str(ops_per_call(s, rows[c][name])))
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    ad.disconnect()
+
+
+if __name__ == "__main__":
+    main()
