@@ -310,8 +310,11 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *,
     if hermitian:
         _assert_stacked_square(a)
     t = _common_type(a)
+    no_value = np._NoValue  # type: ignore[attr-defined]
     if rcond is None and rtol is not None:
-        rcond = 1e-15 if rtol is np._NoValue else rtol  # type: ignore[attr-defined]
+        rcond = 1e-15 if rtol is no_value else rtol
+    elif rcond is not None and rtol is not no_value:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
     inputs: tuple[ndarray, ...] = (a,)
     attrs: dict[str, Any] = {"hermitian": True} if hermitian else {}
     if rcond is not None:  # None: the server's max(m, n) * eps (rtol=None)

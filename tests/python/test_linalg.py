@@ -496,6 +496,10 @@ def test_pinv_tolerances_and_hermitian():
         ad.linalg.pinv(ad.ones((2, 3)), hermitian=True)
     with pytest.raises(ValueError):  # the rcond array does not fit the batch
         ad.linalg.pinv(ad.asarray(a), rcond=np.ones(3)).get()
+    with pytest.raises(ValueError):
+        np.linalg.pinv(a, rcond=1e-2, rtol=1e-2)
+    with pytest.raises(ValueError):
+        ad.linalg.pinv(ad.asarray(a), rcond=1e-2, rtol=1e-2)
 
 
 def test_lstsq_rcond_and_bad_input():
