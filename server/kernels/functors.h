@@ -557,6 +557,29 @@ struct NextafterOp {
     return r;
   }
 };
+// spacing(x) = nextafter(x, x < 0 ? -inf : inf) - x: the gap to the next
+// float away from zero (negative for negative x, positive for -0); NaN for
+// inf and NaN. float16 steps toward +inf whatever the sign, as NumPy's
+// npy_spacingf16 does.
+struct SpacingOp {
+  template <typename T> ARRAYD_HD T operator()(T x) const {
+    if (IsNan(x - x)) return x - x;  // inf - inf, or NaN
+    Half inf;
+    inf.bits = 0x7c00u;
+    const T away = static_cast<T>(static_cast<float>(inf));
+    return NextafterOp()(x, x < 0 ? -away : away) - x;
+  }
+  ARRAYD_HD Half operator()(Half x) const {
+    Half r;
+    if ((x.bits & 0x7c00u) == 0x7c00u) {  // inf or NaN
+      r.bits = 0x7e00u;
+      return r;
+    }
+    Half up;
+    up.bits = 0x7c00u;
+    return Half(static_cast<float>(NextafterOp()(x, up)) - static_cast<float>(x));
+  }
+};
 // fmax/fmin ignore NaNs (return the other operand).
 struct FmaxOp {
   template <typename T> ARRAYD_HD T operator()(T a, T b) const {

@@ -76,7 +76,8 @@
   X(kIsNan, IsNanOp, "isnan", ARRAYD_TO_BOOL1, "", "True where x is NaN, elementwise.") \
   X(kIsInf, IsInfOp, "isinf", ARRAYD_TO_BOOL1, "", "True where x is +-inf, elementwise.") \
   X(kIsFinite, IsFiniteOp, "isfinite", ARRAYD_TO_BOOL1, "", "True where x is neither inf nor NaN, elementwise.") \
-  X(kConjugate, ConjugateOp, "conjugate", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Complex conjugate, elementwise.")
+  X(kConjugate, ConjugateOp, "conjugate", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Complex conjugate, elementwise.") \
+  X(kSpacing, SpacingOp, "spacing", ARRAYD_FLOAT1, "", "The gap from x to the next float away from zero, elementwise.")
 
 #define ARRAYD_BINARY_OPS(X)                        \
   X(kAdd, AddOp, "add", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "0", "x1 + x2, elementwise.") \
