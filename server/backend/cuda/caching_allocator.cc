@@ -77,7 +77,8 @@ void* CachingAllocator::TakeCached(size_t bin, uint64_t stream_id) {
 absl::StatusOr<std::shared_ptr<Buffer>> CachingAllocator::Allocate(size_t nbytes,
                                                                    uint64_t stream_id) {
   const size_t bin = RoundSize(nbytes);
-  if (bin < nbytes) return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes, " bytes"));
+  if (bin < nbytes)
+    return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes, " bytes"));
   void* ptr = nullptr;
   {
     absl::MutexLock lock(&mu_);
@@ -94,9 +95,9 @@ absl::StatusOr<std::shared_ptr<Buffer>> CachingAllocator::Allocate(size_t nbytes
       if (err == cudaErrorMemoryAllocation) {
         cudaGetLastError();
         absl::MutexLock lock(&mu_);
-        return OutOfMemoryError(absl::StrCat(
-            "Out of memory allocating ", nbytes, " bytes on CUDA device ", device_,
-            " (in use by arrays: ", in_use_, " bytes, after freeing the cache)"));
+        return OutOfMemoryError(
+            absl::StrCat("Out of memory allocating ", nbytes, " bytes on CUDA device ", device_,
+                         " (in use by arrays: ", in_use_, " bytes, after freeing the cache)"));
       }
     }
     ARRAYD_RETURN_IF_ERROR(ARRAYD_CUDA_STATUS_(RuntimeStatus, err));
@@ -104,9 +105,8 @@ absl::StatusOr<std::shared_ptr<Buffer>> CachingAllocator::Allocate(size_t nbytes
     in_use_ += bin;
   }
   std::shared_ptr<CachingAllocator> self = shared_from_this();
-  return std::make_shared<Buffer>(ptr, nbytes, [self, bin, stream_id](void* p, size_t) {
-    self->Release(p, bin, stream_id);
-  });
+  return std::make_shared<Buffer>(
+      ptr, nbytes, [self, bin, stream_id](void* p, size_t) { self->Release(p, bin, stream_id); });
 }
 
 void CachingAllocator::Release(void* ptr, size_t bin, uint64_t stream_id) {

@@ -44,8 +44,7 @@ class CudaBackend : public Backend {
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(dev_->device));
     cudaStream_t stream = nullptr;
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    return std::unique_ptr<Stream>(
-        new CudaStream(dev_, stream, dev_->allocator->RegisterStream()));
+    return std::unique_ptr<Stream>(new CudaStream(dev_, stream, dev_->allocator->RegisterStream()));
   }
 
   absl::Status Health() const override { return FatalDeviceError(); }

@@ -6,6 +6,8 @@
 // Also the host-only checks of the status wrappers and the allocator's bins.
 // Linear algebra and FFTs: cuda_linalg_fft_test.cc; the generated sources
 // alone: kernel_source_test.cc.
+#include "backend/cuda/cuda_backend.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,7 +20,6 @@
 #include "absl/strings/str_cat.h"
 #include "backend/cuda/caching_allocator.h"
 #include "backend/cuda/cublas_status.h"
-#include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_vs_cpu_testing.h"
 #include "backend/cuda/solver_fft_status.h"
 #include "common/status.h"
@@ -92,7 +93,6 @@ TEST(VisibleGpuCountTest, NeverCrashes) {
 // On a GPU: every Stream method against the CPU backend.
 // =========================================================================
 
-
 class CudaVsCpuDType : public CudaVsCpu, public testing::WithParamInterface<DType> {};
 
 // Input layouts of elementwise tests: each yields an input of shape `shape`.
@@ -110,8 +110,11 @@ std::vector<Layout> Layouts() {
       {"empty", {0, 5}, id},
       {"transposed", {29, 37}, TransposeView},
       {"reversed_step2", {61, 3, 5}, ReverseStep2},
-      {"broadcast", {1, 37},
-       [](const View& v) { return *BroadcastTo(v, Shape{29, 37}); }},
+      {"broadcast",
+       {1, 37},
+       [](const View& v) {
+         return *BroadcastTo(v, Shape{29, 37});
+       }},
   };
 }
 
@@ -121,25 +124,26 @@ TEST_P(CudaVsCpuDType, CopyToEveryDType) {
     Pair src = Derive(Random(from, l.base, -100, 100), l.view);
     for (DType to : AllDTypes()) {
       Pair dst = Output(to, src.c.shape);
-      Both([&](Stream* s, const View*) {
-        return s == cs_ ? s->Copy(src.c, dst.c) : s->Copy(src.g, dst.g);
-      }, "copy");
+      Both([&](Stream* s,
+               const View*) { return s == cs_ ? s->Copy(src.c, dst.c) : s->Copy(src.g, dst.g); },
+           "copy");
       ExpectSame(dst, absl::StrCat("copy ", l.name, " to ", DTypeName(to)));
     }
   }
   // Strided destination.
   Pair src = Random(from, {37, 29}, -100, 100);
   Pair dst = Derive(Output(from, {29, 37}), TransposeView);
-  Both([&](Stream* s, const View*) { return s == cs_ ? s->Copy(src.c, dst.c) : s->Copy(src.g, dst.g); },
+  Both([&](Stream* s,
+           const View*) { return s == cs_ ? s->Copy(src.c, dst.c) : s->Copy(src.g, dst.g); },
        "copy");
   ExpectSame(dst, "copy into a transposed view");
 }
 
 TEST_P(CudaVsCpuDType, Fill) {
   const DType t = GetParam();
-  const Scalar values[] = {Scalar::Int(-3),        Scalar::UInt(250),      Scalar::Float(2.5),
-                           Scalar::Float(-1e10),  Scalar::Float(NAN),     Scalar::Complex(1.5, -2),
-                           Scalar::Bool(true),    Scalar::Int(INT64_MIN)};
+  const Scalar values[] = {Scalar::Int(-3),      Scalar::UInt(250),     Scalar::Float(2.5),
+                           Scalar::Float(-1e10), Scalar::Float(NAN),    Scalar::Complex(1.5, -2),
+                           Scalar::Bool(true),   Scalar::Int(INT64_MIN)};
   for (const Scalar& v : values) {
     for (bool strided : {false, true}) {
       Pair out = strided ? Derive(Output(t, {31, 17}), TransposeView) : Output(t, {1001});
@@ -178,19 +182,22 @@ TEST_P(CudaVsCpuDType, EveryUfunc) {
       if (l.name == "broadcast") b = Random(t, a.c.shape, -9, 9, 3);  // one broadcast operand
       Pair out = Output(r, a.c.shape);
       const std::string what = absl::StrCat(row.c.name, " ", l.name);
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        if (row.c.arity == 1) {
-          return s->Unary(static_cast<kernels::UnaryOp>(row.c.op), cpu ? a.c : a.g, cpu ? out.c : out.g);
-        }
-        return s->Binary(static_cast<kernels::BinaryOp>(row.c.op), cpu ? a.c : a.g, cpu ? b.c : b.g,
-                         cpu ? out.c : out.g);
-      }, what);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            if (row.c.arity == 1) {
+              return s->Unary(static_cast<kernels::UnaryOp>(row.c.op), cpu ? a.c : a.g,
+                              cpu ? out.c : out.g);
+            }
+            return s->Binary(static_cast<kernels::BinaryOp>(row.c.op), cpu ? a.c : a.g,
+                             cpu ? b.c : b.g, cpu ? out.c : out.g);
+          },
+          what);
       // Complex power uses exp/log/sin/cos, whose GPU versions differ by
       // an ulp or two, magnified by the exponent.
       const double rtol = row.c.name != "power" || !IsComplex(t) ? 0
-                          : t == DType::kComplex64                ? 2e-4
-                                                                  : 1e-10;
+                          : t == DType::kComplex64               ? 2e-4
+                                                                 : 1e-10;
       ExpectSame(out, what, rtol);
     }
   }
@@ -218,12 +225,22 @@ struct ReduceCase {
 TEST_P(CudaVsCpuDType, Reduce) {
   const DType t = GetParam();
   const std::vector<ReduceCase> cases = {
-      {{6, 7, 130}, {}},        {{6, 7, 130}, {0}},      {{6, 7, 130}, {1}},
-      {{6, 7, 130}, {2}},       {{6, 7, 130}, {0, 2}},   {{6, 7, 130}, {0, 1, 2}},
-      {{6, 7, 130}, {1}, true}, {{6, 7, 130}, {0, 2}, true},
-      {{0, 4}, {0}},            {{4, 0}, {1}},           {{}, {}},
-      {{(1 << 20) + 3}, {0}},   {{3, 100003}, {1}},      {{50, 20000}, {0}},
-      {{20000, 50}, {0}},       {{2000, 40}, {1}},
+      {{6, 7, 130}, {}},
+      {{6, 7, 130}, {0}},
+      {{6, 7, 130}, {1}},
+      {{6, 7, 130}, {2}},
+      {{6, 7, 130}, {0, 2}},
+      {{6, 7, 130}, {0, 1, 2}},
+      {{6, 7, 130}, {1}, true},
+      {{6, 7, 130}, {0, 2}, true},
+      {{0, 4}, {0}},
+      {{4, 0}, {1}},
+      {{}, {}},
+      {{(1 << 20) + 3}, {0}},
+      {{3, 100003}, {1}},
+      {{50, 20000}, {0}},
+      {{20000, 50}, {0}},
+      {{2000, 40}, {1}},
   };
   const char* names[] = {"sum", "prod", "min", "max", "all", "any"};
   for (int op = 0; op < 6; ++op) {
@@ -246,11 +263,13 @@ TEST_P(CudaVsCpuDType, Reduce) {
           absl::StrCat(names[op], " ", ShapeString(rc.shape), " axes ", rc.axes.size(),
                        rc.axes.empty() ? "" : absl::StrCat(" first ", rc.axes[0]),
                        rc.transpose ? " transposed" : "");
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->Reduce(static_cast<kernels::ReduceOp>(op), cpu ? in.c : in.g, rc.axes,
-                         cpu ? out.c : out.g);
-      }, what);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Reduce(static_cast<kernels::ReduceOp>(op), cpu ? in.c : in.g, rc.axes,
+                             cpu ? out.c : out.g);
+          },
+          what);
       // Float sums differ in order (tree vs. sequential in double).
       ExpectSame(out, what, t == DType::kFloat32 || t == DType::kComplex64 ? 2e-4 : 0);
     }
@@ -264,9 +283,9 @@ TEST_P(CudaVsCpuDType, ArgReduce) {
     int axis;
     int nan_every;
   };
-  const Case cases[] = {{{6, 7, 130}, 0, 0}, {{6, 7, 130}, 1, 0}, {{6, 7, 130}, 2, 0},
-                        {{6, 7, 130}, 2, 53}, {{1 << 20}, 0, 0}, {{1 << 20}, 0, 300001},
-                        {{50, 20000}, 0, 0}, {{3, 100003}, 1, 0}, {{5}, 0, 0}};
+  const Case cases[] = {{{6, 7, 130}, 0, 0},  {{6, 7, 130}, 1, 0}, {{6, 7, 130}, 2, 0},
+                        {{6, 7, 130}, 2, 53}, {{1 << 20}, 0, 0},   {{1 << 20}, 0, 300001},
+                        {{50, 20000}, 0, 0},  {{3, 100003}, 1, 0}, {{5}, 0, 0}};
   for (const Case& c : cases) {
     // Few distinct values: many ties, so "first occurrence" is tested.
     Pair in = Random(t, c.shape, -3, 3, 11, c.nan_every);
@@ -274,19 +293,21 @@ TEST_P(CudaVsCpuDType, ArgReduce) {
     out_shape.erase(out_shape.begin() + c.axis);
     for (auto op : {kernels::ArgReduceOp::kArgMin, kernels::ArgReduceOp::kArgMax}) {
       Pair out = Output(DType::kInt64, out_shape);
-      const std::string what = absl::StrCat(op == kernels::ArgReduceOp::kArgMax ? "argmax " : "argmin ",
-                                            ShapeString(c.shape), " axis ", c.axis, " nan ", c.nan_every);
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->ArgReduce(op, cpu ? in.c : in.g, c.axis, cpu ? out.c : out.g);
-      }, what);
+      const std::string what =
+          absl::StrCat(op == kernels::ArgReduceOp::kArgMax ? "argmax " : "argmin ",
+                       ShapeString(c.shape), " axis ", c.axis, " nan ", c.nan_every);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->ArgReduce(op, cpu ? in.c : in.g, c.axis, cpu ? out.c : out.g);
+          },
+          what);
       ExpectSame(out, what);
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDTypes, CudaVsCpuDType, testing::ValuesIn(AllDTypes()),
-                         DTypeParamName);
+INSTANTIATE_TEST_SUITE_P(AllDTypes, CudaVsCpuDType, testing::ValuesIn(AllDTypes()), DTypeParamName);
 
 // ---- where, gather, scatter, nonzero, sort, matmul -----------------------
 
@@ -300,10 +321,13 @@ TEST_P(CudaVsCpuDType, Where) {
     Pair x = Derive(Random(t, l.base, -9, 9, 1), l.view);
     Pair y = Random(t, cond.c.shape, -9, 9, 2);
     Pair out = Output(t, cond.c.shape);
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Where(cpu ? cond.c : cond.g, cpu ? x.c : x.g, cpu ? y.c : y.g, cpu ? out.c : out.g);
-    }, "where");
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Where(cpu ? cond.c : cond.g, cpu ? x.c : x.g, cpu ? y.c : y.g,
+                          cpu ? out.c : out.g);
+        },
+        "where");
     ExpectSame(out, absl::StrCat("where ", l.name));
   }
 }
@@ -326,19 +350,23 @@ TEST_P(CudaVsCpuDType, Gather) {
       Pair index = UploadInt64(this, ishape, RandomPositions(ShapeSize(ishape), size, 9));
       Pair out = Output(t, ishape);
       const std::string what = absl::StrCat("gather from ", l.name, " index ", ShapeString(ishape));
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->Gather(cpu ? in.c : in.g, cpu ? index.c : index.g, cpu ? out.c : out.g);
-      }, what);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Gather(cpu ? in.c : in.g, cpu ? index.c : index.g, cpu ? out.c : out.g);
+          },
+          what);
       ExpectSame(out, what);
     }
     // A strided index.
     Pair index = Derive(UploadInt64(this, {20, 30}, RandomPositions(600, size, 4)), TransposeView);
     Pair out = Output(t, index.c.shape);
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Gather(cpu ? in.c : in.g, cpu ? index.c : index.g, cpu ? out.c : out.g);
-    }, "gather strided index");
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Gather(cpu ? in.c : in.g, cpu ? index.c : index.g, cpu ? out.c : out.g);
+        },
+        "gather strided index");
     ExpectSame(out, absl::StrCat("gather from ", l.name, " with a transposed index"));
   }
 }
@@ -371,21 +399,26 @@ TEST_P(CudaVsCpuDType, Scatter) {
         Pair values = Random(from, ishape, -100, 100, 17);
         const std::string what = absl::StrCat("scatter ", DTypeName(from), " into ", tg.name,
                                               " index ", ShapeString(ishape));
-        Both([&](Stream* s, const View*) {
-          const bool cpu = s == cs_;
-          return s->Scatter(cpu ? values.c : values.g, cpu ? index.c : index.g,
-                            cpu ? target.c : target.g);
-        }, what);
+        Both(
+            [&](Stream* s, const View*) {
+              const bool cpu = s == cs_;
+              return s->Scatter(cpu ? values.c : values.g, cpu ? index.c : index.g,
+                                cpu ? target.c : target.g);
+            },
+            what);
         ExpectSame(target, what);
       }
       // Strided index and values.
-      Pair index = Derive(UploadInt64(this, {13, 17}, RandomPositions(221, size, 6)), TransposeView);
+      Pair index =
+          Derive(UploadInt64(this, {13, 17}, RandomPositions(221, size, 6)), TransposeView);
       Pair values = Derive(Random(from, {13, 17}, -100, 100, 7), TransposeView);
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->Scatter(cpu ? values.c : values.g, cpu ? index.c : index.g,
-                          cpu ? target.c : target.g);
-      }, "scatter strided");
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Scatter(cpu ? values.c : values.g, cpu ? index.c : index.g,
+                              cpu ? target.c : target.g);
+          },
+          "scatter strided");
       ExpectSame(target, absl::StrCat("scatter ", DTypeName(from), " into ", tg.name,
                                       " with transposed index/values"));
     }
@@ -409,7 +442,12 @@ TEST_F(CudaVsCpu, Nonzero) {
       {"empty", {0, 3}, id, 0.5},
       {"transposed", {129, 257}, TransposeView, 0.3},
       {"reversed_step2", {61, 3, 5}, ReverseStep2, 0.5},
-      {"broadcast", {1, 37}, [](const View& v) { return *BroadcastTo(v, Shape{29, 37}); }, 0.5},
+      {"broadcast",
+       {1, 37},
+       [](const View& v) {
+         return *BroadcastTo(v, Shape{29, 37});
+       },
+       0.5},
       {"large_sparse", {(1 << 22) + 7}, id, 0.001},
       {"large_dense", {3, (1 << 20) + 5}, id, 0.9},
   };
@@ -424,10 +462,12 @@ TEST_F(CudaVsCpu, Nonzero) {
     int64_t count = 0;
     for (char b : host) count += b != 0;
     Pair out = Output(DType::kInt64, {count});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Nonzero(cpu ? mask.c : mask.g, cpu ? out.c : out.g);
-    }, c.name);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Nonzero(cpu ? mask.c : mask.g, cpu ? out.c : out.g);
+        },
+        c.name);
     ExpectSame(out, absl::StrCat("nonzero ", c.name));
   }
 }
@@ -441,10 +481,12 @@ TEST_P(CudaVsCpuDType, Sort) {
     double range;  // small ranges: many ties (stability)
   };
   const Case cases[] = {
-      {{7, 130}, false, 0, 100},  {{7, 130}, false, 0, 3},   {{3, 1000}, false, 7, 50},
-      {{130, 7}, true, 0, 3},     {{1}, false, 0, 10},       {{}, false, 0, 10},
-      {{0, 5}, false, 0, 10},     {{5, 0}, false, 0, 10},    {{2, 3, 17}, false, 5, 4},
-      {{(1 << 16) + 3}, false, 11, 1000}, {{20000, 3}, false, 0, 2}, {{4, 33}, true, 3, 5},
+      {{7, 130}, false, 0, 100}, {{7, 130}, false, 0, 3},
+      {{3, 1000}, false, 7, 50}, {{130, 7}, true, 0, 3},
+      {{1}, false, 0, 10},       {{}, false, 0, 10},
+      {{0, 5}, false, 0, 10},    {{5, 0}, false, 0, 10},
+      {{2, 3, 17}, false, 5, 4}, {{(1 << 16) + 3}, false, 11, 1000},
+      {{20000, 3}, false, 0, 2}, {{4, 33}, true, 3, 5},
   };
   for (const Case& c : cases) {
     Pair in = Random(t, c.shape, -c.range, c.range, 31, c.nan_every);
@@ -452,14 +494,16 @@ TEST_P(CudaVsCpuDType, Sort) {
     for (bool with_indices : {false, true}) {
       Pair out = Output(t, in.c.shape);
       Pair ind = Output(DType::kInt64, in.c.shape);
-      const std::string what = absl::StrCat("sort ", ShapeString(c.shape), c.transpose ? " transposed" : "",
-                                            " nan ", c.nan_every, " range ", c.range,
-                                            with_indices ? " with indices" : "");
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g,
-                       with_indices ? (cpu ? &ind.c : &ind.g) : nullptr);
-      }, what);
+      const std::string what =
+          absl::StrCat("sort ", ShapeString(c.shape), c.transpose ? " transposed" : "", " nan ",
+                       c.nan_every, " range ", c.range, with_indices ? " with indices" : "");
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g,
+                           with_indices ? (cpu ? &ind.c : &ind.g) : nullptr);
+          },
+          what);
       ExpectSame(out, what);
       if (with_indices) ExpectSame(ind, what + " (indices)");
     }
@@ -475,9 +519,9 @@ TEST_F(CudaVsCpu, RandomStreams) {
       for (int64_t n : {int64_t{1}, int64_t{1003}, int64_t{1} << 20}) {
         Pair out = Output(t, {n});
         const uint64_t key = 0x9e3779b97f4a7c15ull, counter = (uint64_t{1} << 32) - 7;
-        Both([&](Stream* s, const View*) {
-          return s->Random(dist, key, counter, s == cs_ ? out.c : out.g);
-        }, "random");
+        Both([&](Stream* s,
+                 const View*) { return s->Random(dist, key, counter, s == cs_ ? out.c : out.g); },
+             "random");
         const bool uniform = dist == RandomDist::kUniform;
         // float32 normals: the GPU's hardware log2 moves radii under ~0.01
         // by up to ~3e-4 (BoxMullerRadius in kernels/functors.h).
@@ -504,10 +548,12 @@ TEST_F(CudaVsCpu, SortSignedZerosAreEqualAndStable) {
     Pair in = Upload(t, {8}, bytes);
     Pair out = Output(t, {8});
     Pair ind = Output(DType::kInt64, {8});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g, cpu ? &ind.c : &ind.g);
-    }, "sort zeros");
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g, cpu ? &ind.c : &ind.g);
+        },
+        "sort zeros");
     ExpectSame(ind, absl::StrCat("argsort of signed zeros ", DTypeName(t)));
     // Bytes too: -0.0 and 0.0 keep their order.
     std::vector<char> c = Download(cs_, out.c), g = Download(gs_, out.g);
@@ -520,8 +566,8 @@ TEST_P(CudaVsCpuDType, Matmul) {
   struct Case {
     int64_t batch, m, k, n;
   };
-  std::vector<Case> cases = {{1, 1, 1, 1},   {2, 3, 4, 5},  {3, 33, 17, 45}, {1, 64, 0, 7},
-                             {0, 2, 3, 4},   {2, 0, 3, 4},  {2, 3, 4, 0},    {1, 130, 257, 66},
+  std::vector<Case> cases = {{1, 1, 1, 1},    {2, 3, 4, 5},  {3, 33, 17, 45}, {1, 64, 0, 7},
+                             {0, 2, 3, 4},    {2, 0, 3, 4},  {2, 3, 4, 0},    {1, 130, 257, 66},
                              {5, 16, 16, 16}, {1, 1, 300, 1}};
   if (t == DType::kInt32) cases.push_back({70000, 2, 3, 2});  // over the grid's y limit
   for (const Case& c : cases) {
@@ -531,10 +577,12 @@ TEST_P(CudaVsCpuDType, Matmul) {
     Pair b = Random(t, {c.batch, c.k, c.n}, lo, hi, 52);
     Pair out = Output(t, {c.batch, c.m, c.n});
     const std::string what = absl::StrCat("matmul ", c.batch, "x", c.m, "x", c.k, "x", c.n);
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Matmul(cpu ? a.c : a.g, cpu ? b.c : b.g, cpu ? out.c : out.g);
-    }, what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Matmul(cpu ? a.c : a.g, cpu ? b.c : b.g, cpu ? out.c : out.g);
+        },
+        what);
     ExpectSame(out, what);
   }
 }
@@ -569,12 +617,15 @@ TEST_F(CudaVsCpu, GroupedSmallOpsKeepTheirOrder) {
   Pair b = Random(DType::kFloat32, shape, -4, 4, 2);
   auto fresh = [&](DType t, const Shape& s) {
     const size_t n = static_cast<size_t>(ShapeSize(s) * ItemSize(t));
-    return Pair{MakeContiguousView(*cs_->Allocate(n), t, s), MakeContiguousView(*gs_->Allocate(n), t, s)};
+    return Pair{MakeContiguousView(*cs_->Allocate(n), t, s),
+                MakeContiguousView(*gs_->Allocate(n), t, s)};
   };
   auto binary = [&](kernels::BinaryOp op, const Pair& x, const Pair& y, const Pair& out) {
-    Both([&](Stream* s, const View*) {
-      return s == cs_ ? s->Binary(op, x.c, y.c, out.c) : s->Binary(op, x.g, y.g, out.g);
-    }, "binary");
+    Both(
+        [&](Stream* s, const View*) {
+          return s == cs_ ? s->Binary(op, x.c, y.c, out.c) : s->Binary(op, x.g, y.g, out.g);
+        },
+        "binary");
   };
   Pair acc = fresh(DType::kFloat32, shape);
   binary(kernels::BinaryOp::kAdd, a, b, acc);
@@ -594,19 +645,23 @@ TEST_F(CudaVsCpu, GroupedSmallOpsKeepTheirOrder) {
         t = acc;
         break;
       case 3:  // another kernel between
-        Both([&](Stream* s, const View*) {
-          return s == cs_ ? s->Unary(kernels::UnaryOp::kNegative, prev.c, t.c)
-                          : s->Unary(kernels::UnaryOp::kNegative, prev.g, t.g);
-        }, "negative");
+        Both(
+            [&](Stream* s, const View*) {
+              return s == cs_ ? s->Unary(kernels::UnaryOp::kNegative, prev.c, t.c)
+                              : s->Unary(kernels::UnaryOp::kNegative, prev.g, t.g);
+            },
+            "negative");
         break;
       case 4:  // an unaligned cast copy
         t = fresh(DType::kFloat64, {999});
-        Both([&](Stream* s, const View*) {
-          View src = s == cs_ ? prev.c : prev.g;
-          src.offset += 4;
-          src.shape = {999};
-          return s->Copy(src, s == cs_ ? t.c : t.g);
-        }, "copy");
+        Both(
+            [&](Stream* s, const View*) {
+              View src = s == cs_ ? prev.c : prev.g;
+              src.offset += 4;
+              src.shape = {999};
+              return s->Copy(src, s == cs_ ? t.c : t.g);
+            },
+            "copy");
         break;
     }
     if (i % 7 == 0) kept.push_back(t);
@@ -667,7 +722,10 @@ TEST_F(CudaVsCpu, ConcurrentStreamsOnThreads) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       auto stream = b.gpu->CreateStream();
-      if (!stream.ok()) { failures[t] = 1; return; }
+      if (!stream.ok()) {
+        failures[t] = 1;
+        return;
+      }
       Stream* s = stream->get();
       const int64_t n = 100000 + t;
       View x = MakeContiguousView(*s->Allocate(n * 8), DType::kInt64, {n});
@@ -681,7 +739,10 @@ TEST_F(CudaVsCpu, ConcurrentStreamsOnThreads) {
       std::vector<int64_t> host(n);
       if (!s->CopyToHost(y, host.data()).ok()) failures[t] = 1;
       for (int64_t i = 0; i < n; ++i) {
-        if (host[i] != 2 * (t + i)) { failures[t] = 1; break; }
+        if (host[i] != 2 * (t + i)) {
+          failures[t] = 1;
+          break;
+        }
       }
     });
   }

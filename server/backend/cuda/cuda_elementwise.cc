@@ -51,8 +51,7 @@ absl::Status CheckUnaryOp(kernels::UnaryOp op, const View& in, const View& out,
     return kernels::CheckUnaryLoop<kernels::f, kernels::LoopInputMask(loops)>(in, out);
     ARRAYD_UNARY_OPS(ARRAYD_UNARY_CASE)
 #undef ARRAYD_UNARY_CASE
-    default:
-      return absl::UnimplementedError("unknown unary op");
+    default: return absl::UnimplementedError("unknown unary op");
   }
 }
 
@@ -65,8 +64,7 @@ absl::Status CheckBinaryOp(kernels::BinaryOp op, const View& a, const View& b, c
     return kernels::CheckBinaryLoop<kernels::f, kernels::LoopInputMask(loops)>(a, b, out);
     ARRAYD_BINARY_OPS(ARRAYD_BINARY_CASE)
 #undef ARRAYD_BINARY_CASE
-    default:
-      return absl::UnimplementedError("unknown binary op");
+    default: return absl::UnimplementedError("unknown binary op");
   }
 }
 
@@ -94,11 +92,15 @@ absl::Status CudaStream::Iota(const View& out, const Scalar& start, const Scalar
   switch (start.kind) {
     case Scalar::kFloat: expr = "ip.re0 + static_cast<double>(i) * ip.dre"; break;
     case Scalar::kComplex:
-      expr = "c128(ip.re0 + static_cast<double>(i) * ip.dre, ip.im0 + static_cast<double>(i) * ip.dim)";
+      expr =
+          "c128(ip.re0 + static_cast<double>(i) * ip.dre, ip.im0 + static_cast<double>(i) * "
+          "ip.dim)";
       break;
     case Scalar::kUInt: expr = "static_cast<u64>(ip.u0 + static_cast<u64>(i) * ip.du)"; break;
     default:
-      expr = "static_cast<i64>(static_cast<u64>(ip.i0) + static_cast<u64>(i) * static_cast<u64>(ip.di))";
+      expr =
+          "static_cast<i64>(static_cast<u64>(ip.i0) + static_cast<u64>(i) * "
+          "static_cast<u64>(ip.di))";
   }
   return Elementwise({&out}, expr, "IotaParams", "ip", &args);
 }
@@ -119,7 +121,7 @@ absl::Status CudaStream::Unary(kernels::UnaryOp op, const View& in, const View& 
 }
 
 absl::Status CudaStream::Binary(kernels::BinaryOp op, const View& a, const View& b,
-                    const View& out) {
+                                const View& out) {
   ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
   const char* functor = nullptr;
   ARRAYD_RETURN_IF_ERROR(CheckBinaryOp(op, a, b, out, &functor));
@@ -185,8 +187,8 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   args.push_back(strided.data());
   if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
   const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
-  return LaunchKeyed(key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks,
-                     1, args.data());
+  return LaunchKeyed(
+      key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks, 1, args.data());
 }
 
 absl::Status CudaStream::LaunchContiguous(const std::string& key, const ElementwiseSpec& spec,
@@ -197,10 +199,10 @@ absl::Status CudaStream::LaunchContiguous(const std::string& key, const Elementw
   args.push_back(&n);
   args.push_back(&aligned);
   if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
-  const long long blocks = std::min(CeilDiv(CeilDiv(n, VectorWidth(spec.dtypes)), kBlockSize),
-                                    kMaxBlocks);
-  return LaunchKeyed(key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks,
-                     1, args.data());
+  const long long blocks =
+      std::min(CeilDiv(CeilDiv(n, VectorWidth(spec.dtypes)), kBlockSize), kMaxBlocks);
+  return LaunchKeyed(
+      key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks, 1, args.data());
 }
 
 absl::Status CudaStream::Group(const std::string& key, const ElementwiseSpec& spec,
@@ -250,9 +252,8 @@ absl::Status CudaStream::LaunchGroup() {
   const int operands = static_cast<int>(g.spec.dtypes.size());
   auto one_by_one = [&]() -> absl::Status {
     for (const GroupedOp& op : g.ops) {
-      ARRAYD_RETURN_IF_ERROR(LaunchContiguous(g.key, g.spec,
-                                              std::vector<char*>(op.p, op.p + operands), op.n,
-                                              op.aligned, nullptr));
+      ARRAYD_RETURN_IF_ERROR(LaunchContiguous(
+          g.key, g.spec, std::vector<char*>(op.p, op.p + operands), op.n, op.aligned, nullptr));
     }
     return absl::OkStatus();
   };
@@ -289,8 +290,8 @@ absl::Status CudaStream::LaunchGroup() {
   return LaunchFunction(it->second, blocks, 1, args);
 }
 
-absl::Status CudaStream::MatrixOp(const View& out, const View* in, MatrixExprKind kind, int64_t rows,
-                      int64_t cols) {
+absl::Status CudaStream::MatrixOp(const View& out, const View* in, MatrixExprKind kind,
+                                  int64_t rows, int64_t cols) {
   MatrixArgs args{rows, cols};
   if (in == nullptr) return Elementwise({&out}, MatrixExpr(kind), "MatrixParams", "mp", &args);
   return Elementwise({&out, in}, MatrixExpr(kind), "MatrixParams", "mp", &args);

@@ -98,8 +98,8 @@ absl::Status CudaStream::RunFft(FftPlan& plan, Exec exec) {
 absl::Status CudaStream::Fft(const View& in, const View& out, bool inverse) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (in.dtype != DType::kComplex64 && in.dtype != DType::kComplex128) {
-    return absl::InternalError(absl::StrCat("FFT: needs complex64 or complex128, got ",
-                                            DTypeName(in.dtype)));
+    return absl::InternalError(
+        absl::StrCat("FFT: needs complex64 or complex128, got ", DTypeName(in.dtype)));
   }
   if (in.ndim() < 1) return absl::InternalError("FFT: needs at least one dimension");
   const int64_t n = in.shape.back();
@@ -130,8 +130,8 @@ absl::Status CudaStream::Fft(const View& in, const View& out, bool inverse) {
 absl::Status CudaStream::Rfft(const View& in, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (in.dtype != DType::kFloat32 && in.dtype != DType::kFloat64) {
-    return absl::InternalError(absl::StrCat("real FFT: needs float32 or float64, got ",
-                                            DTypeName(in.dtype)));
+    return absl::InternalError(
+        absl::StrCat("real FFT: needs float32 or float64, got ", DTypeName(in.dtype)));
   }
   if (in.ndim() < 1) return absl::InternalError("real FFT: needs at least one dimension");
   const bool single = in.dtype == DType::kFloat32;

@@ -155,8 +155,8 @@ absl::Status CudaStream::Sort(const View& in, const View& out, const View* indic
   if (out.dtype != in.dtype || out.shape != in.shape || !out.IsCContiguous()) {
     return absl::InternalError("sort: needs a C-contiguous output of the input's shape and dtype");
   }
-  if (indices != nullptr &&
-      (indices->dtype != DType::kInt64 || indices->shape != in.shape || !indices->IsCContiguous())) {
+  if (indices != nullptr && (indices->dtype != DType::kInt64 || indices->shape != in.shape ||
+                             !indices->IsCContiguous())) {
     return absl::InternalError("sort: indices must be C-contiguous int64 of the input's shape");
   }
   if (in.size() == 0) return absl::OkStatus();
@@ -173,7 +173,8 @@ absl::Status CudaStream::Sort(const View& in, const View& out, const View* indic
   strided.insert(strided.end(), strides.begin(), strides.end());
 
   const size_t item = static_cast<size_t>(ItemSize(in.dtype));
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> keys_buf, Temp(static_cast<size_t>(total) * item));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> keys_buf,
+                          Temp(static_cast<size_t>(total) * item));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> idx_buf,
                           Temp(static_cast<size_t>(total) * sizeof(long long)));
   char* keys = static_cast<char*>(keys_buf->data());

@@ -31,10 +31,22 @@ namespace {
 // The cuSOLVER data types of a linalg dtype and of its real counterpart.
 absl::Status SolverTypes(DType t, cudaDataType* type, cudaDataType* real) {
   switch (t) {
-    case DType::kFloat32: *type = CUDA_R_32F; *real = CUDA_R_32F; return absl::OkStatus();
-    case DType::kFloat64: *type = CUDA_R_64F; *real = CUDA_R_64F; return absl::OkStatus();
-    case DType::kComplex64: *type = CUDA_C_32F; *real = CUDA_R_32F; return absl::OkStatus();
-    case DType::kComplex128: *type = CUDA_C_64F; *real = CUDA_R_64F; return absl::OkStatus();
+    case DType::kFloat32:
+      *type = CUDA_R_32F;
+      *real = CUDA_R_32F;
+      return absl::OkStatus();
+    case DType::kFloat64:
+      *type = CUDA_R_64F;
+      *real = CUDA_R_64F;
+      return absl::OkStatus();
+    case DType::kComplex64:
+      *type = CUDA_C_32F;
+      *real = CUDA_R_32F;
+      return absl::OkStatus();
+    case DType::kComplex128:
+      *type = CUDA_C_64F;
+      *real = CUDA_R_64F;
+      return absl::OkStatus();
     default:
       return TypeError(absl::StrCat("linear algebra of ", DTypeName(t),
                                     " arrays is not supported (float32, float64, complex64, "
@@ -46,9 +58,8 @@ absl::Status SolverTypes(DType t, cudaDataType* type, cudaDataType* real) {
 // number of leading batch dimensions) and returns it as a 3-D view.
 absl::Status AsMatrixBatch(const View& v, const char* what, View* out) {
   if (v.ndim() < 2 || !v.IsCContiguous()) {
-    return absl::InternalError(
-        absl::StrCat(what, ": needs a C-contiguous batch of matrices, got shape ",
-                     ShapeString(v.shape)));
+    return absl::InternalError(absl::StrCat(
+        what, ": needs a C-contiguous batch of matrices, got shape ", ShapeString(v.shape)));
   }
   const int64_t rows = v.shape[v.ndim() - 2], cols = v.shape[v.ndim() - 1];
   int64_t batch = 1;
@@ -172,9 +183,9 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
                                                               n, type, &dev_bytes, &host_bytes));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
   for (int64_t b = 0; b < batch; ++b) {
-    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrf(
-        h, solver_params_, n, n, type, base + b * nn * item, n, ipiv + b * n, type, work->data(),
-        dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+        cusolverDnXgetrf(h, solver_params_, n, n, type, base + b * nn * item, n, ipiv + b * n, type,
+                         work->data(), dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
     ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
   }
   // int64 pivots -> the int32 output; the factors back to row-major.
@@ -229,9 +240,9 @@ absl::Status CudaStream::LuSolve(const View& lu_in, const View& pivots_in, const
   const char* lu_base = static_cast<const char*>(lu_buf->data());
   char* b_base = static_cast<char*>(b_buf->data());
   for (int64_t b = 0; b < batch; ++b) {
-    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrs(
-        h, solver_params_, CUBLAS_OP_N, n, k, type, lu_base + b * nn * item, n, ipiv + b * n,
-        type, b_base + b * nk * item, n, info_p + b));
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrs(h, solver_params_, CUBLAS_OP_N, n, k, type,
+                                                     lu_base + b * nn * item, n, ipiv + b * n, type,
+                                                     b_base + b * nk * item, n, info_p + b));
   }
   return Elementwise({&rhs, &b_col}, "v1");
 }
@@ -337,19 +348,19 @@ absl::Status CudaStream::Qr(const View& a_in, const View& q_in, const View& r_in
                                       reinterpret_cast<float*>(tau), &lwork));
       break;
     case DType::kFloat64:
-      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnDorgqr_bufferSize(
-          h, im, ik, imn, reinterpret_cast<double*>(base), im, reinterpret_cast<double*>(tau),
-          &lwork));
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+          cusolverDnDorgqr_bufferSize(h, im, ik, imn, reinterpret_cast<double*>(base), im,
+                                      reinterpret_cast<double*>(tau), &lwork));
       break;
     case DType::kComplex64:
-      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnCungqr_bufferSize(
-          h, im, ik, imn, reinterpret_cast<cuComplex*>(base), im, reinterpret_cast<cuComplex*>(tau),
-          &lwork));
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+          cusolverDnCungqr_bufferSize(h, im, ik, imn, reinterpret_cast<cuComplex*>(base), im,
+                                      reinterpret_cast<cuComplex*>(tau), &lwork));
       break;
     default:
-      ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnZungqr_bufferSize(
-          h, im, ik, imn, reinterpret_cast<cuDoubleComplex*>(base), im,
-          reinterpret_cast<cuDoubleComplex*>(tau), &lwork));
+      ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+          cusolverDnZungqr_bufferSize(h, im, ik, imn, reinterpret_cast<cuDoubleComplex*>(base), im,
+                                      reinterpret_cast<cuDoubleComplex*>(tau), &lwork));
       break;
   }
   ARRAYD_ASSIGN_OR_RETURN(
@@ -370,16 +381,16 @@ absl::Status CudaStream::Qr(const View& a_in, const View& q_in, const View& r_in
             static_cast<double*>(qwork->data()), lwork, info_p + b));
         break;
       case DType::kComplex64:
-        ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnCungqr(
-            h, im, ik, imn, reinterpret_cast<cuComplex*>(ab), im,
-            reinterpret_cast<const cuComplex*>(tb), static_cast<cuComplex*>(qwork->data()), lwork,
-            info_p + b));
+        ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+            cusolverDnCungqr(h, im, ik, imn, reinterpret_cast<cuComplex*>(ab), im,
+                             reinterpret_cast<const cuComplex*>(tb),
+                             static_cast<cuComplex*>(qwork->data()), lwork, info_p + b));
         break;
       default:
-        ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnZungqr(
-            h, im, ik, imn, reinterpret_cast<cuDoubleComplex*>(ab), im,
-            reinterpret_cast<const cuDoubleComplex*>(tb),
-            static_cast<cuDoubleComplex*>(qwork->data()), lwork, info_p + b));
+        ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+            cusolverDnZungqr(h, im, ik, imn, reinterpret_cast<cuDoubleComplex*>(ab), im,
+                             reinterpret_cast<const cuDoubleComplex*>(tb),
+                             static_cast<cuDoubleComplex*>(qwork->data()), lwork, info_p + b));
         break;
     }
   }
@@ -500,8 +511,7 @@ absl::Status CudaStream::Svd(const View& a_in, const View& s_in, const View* u_i
   return absl::OkStatus();
 }
 
-absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
-                              const View& info) {
+absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in, const View& info) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   View a, v;
   ARRAYD_RETURN_IF_ERROR(AsMatrixBatch(a_in, "eigh", &a));
@@ -538,15 +548,15 @@ absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
   const cusolverEigMode_t jobz =
       v_in != nullptr ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   size_t dev_bytes = 0, host_bytes = 0;
-  ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXsyevd_bufferSize(
-      h, solver_params_, jobz, CUBLAS_FILL_MODE_UPPER, n, type, base, n, real, w_base, type,
-      &dev_bytes, &host_bytes));
+  ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+      cusolverDnXsyevd_bufferSize(h, solver_params_, jobz, CUBLAS_FILL_MODE_UPPER, n, type, base, n,
+                                  real, w_base, type, &dev_bytes, &host_bytes));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> work, Temp(std::max<size_t>(dev_bytes, 1)));
   for (int64_t b = 0; b < batch; ++b) {
-    ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXsyevd(
-        h, solver_params_, jobz, CUBLAS_FILL_MODE_UPPER, n, type, base + b * nn * item, n, real,
-        w_base + b * n * ritem, type, work->data(), dev_bytes, HostWork(host_bytes), host_bytes,
-        info_p + b));
+    ARRAYD_CUSOLVER_RETURN_IF_ERROR(
+        cusolverDnXsyevd(h, solver_params_, jobz, CUBLAS_FILL_MODE_UPPER, n, type,
+                         base + b * nn * item, n, real, w_base + b * n * ritem, type, work->data(),
+                         dev_bytes, HostWork(host_bytes), host_bytes, info_p + b));
     ARRAYD_RETURN_IF_ERROR(AfterSolverCall(host_bytes));
   }
   if (v_in == nullptr) return absl::OkStatus();
@@ -562,7 +572,8 @@ absl::Status CudaStream::Eig(const View& a, const View& w, const View* v, const 
   ARRAYD_RETURN_IF_ERROR(Enter());
   auto host_like = [](const View& like) {
     const size_t n = static_cast<size_t>(std::max<int64_t>(like.nbytes(), 1));
-    auto buffer = std::make_shared<Buffer>(std::malloc(n), n, [](void* p, size_t) { std::free(p); });
+    auto buffer =
+        std::make_shared<Buffer>(std::malloc(n), n, [](void* p, size_t) { std::free(p); });
     return MakeContiguousView(std::move(buffer), like.dtype, like.shape);
   };
   View ha = host_like(a), hw = host_like(w), hinfo = host_like(info);

@@ -177,10 +177,12 @@ TEST_P(CudaVsCpuLinalg, LuFactorAndSolve) {
     Pair a = UploadValues(t, {c.batch, c.n, c.n}, a_host);
     Pair piv = Output(DType::kInt32, {c.batch, c.n});
     Pair info = Output(DType::kInt32, {c.batch});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->LuFactor(cpu ? a.c : a.g, cpu ? piv.c : piv.g, cpu ? info.c : info.g);
-    }, "LuFactor " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->LuFactor(cpu ? a.c : a.g, cpu ? piv.c : piv.g, cpu ? info.c : info.g);
+        },
+        "LuFactor " + what);
     ExpectPairClose(a, Tol(t), "LU factors " + what);
     ExpectSame(piv, "LU pivots " + what);
     ExpectSame(info, "LU info " + what);
@@ -188,10 +190,12 @@ TEST_P(CudaVsCpuLinalg, LuFactorAndSolve) {
 
     const std::vector<Cd> b_host = RandomValues(t, c.batch * c.n * c.k, 71 + c.n);
     Pair b = UploadValues(t, {c.batch, c.n, c.k}, b_host);
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->LuSolve(cpu ? a.c : a.g, cpu ? piv.c : piv.g, cpu ? b.c : b.g);
-    }, "LuSolve " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->LuSolve(cpu ? a.c : a.g, cpu ? piv.c : piv.g, cpu ? b.c : b.g);
+        },
+        "LuSolve " + what);
     ExpectPairClose(b, Tol(t) * c.n, "LU solve " + what);
     // A X = B, independently of the CPU backend.
     const std::vector<Cd> x = Values(gs_, b.g);
@@ -212,10 +216,12 @@ TEST_P(CudaVsCpuLinalg, LuFactorOfSingularMatricesReportsInfo) {
   Pair a = UploadValues(t, {3, n, n}, a_host);
   Pair piv = Output(DType::kInt32, {3, n});
   Pair info = Output(DType::kInt32, {3});
-  Both([&](Stream* s, const View*) {
-    const bool cpu = s == cs_;
-    return s->LuFactor(cpu ? a.c : a.g, cpu ? piv.c : piv.g, cpu ? info.c : info.g);
-  }, "LuFactor singular");
+  Both(
+      [&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->LuFactor(cpu ? a.c : a.g, cpu ? piv.c : piv.g, cpu ? info.c : info.g);
+      },
+      "LuFactor singular");
   // LAPACK reports the first zero pivot (3 and 1 here); NumPy needs only
   // info > 0, which is what both backends must agree on.
   const std::vector<Cd> got = Values(gs_, info.g), want = Values(cs_, info.c);
@@ -234,10 +240,12 @@ TEST_P(CudaVsCpuLinalg, Cholesky) {
     const std::vector<Cd> a_host = RandomHpd(t, batch, n, 91 + n);
     Pair a = UploadValues(t, {batch, n, n}, a_host);
     Pair info = Output(DType::kInt32, {batch});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Cholesky(cpu ? a.c : a.g, cpu ? info.c : info.g);
-    }, "Cholesky " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Cholesky(cpu ? a.c : a.g, cpu ? info.c : info.g);
+        },
+        "Cholesky " + what);
     ExpectPairClose(a, Tol(t), "Cholesky " + what);
     ExpectSame(info, "Cholesky info " + what);
 
@@ -274,10 +282,12 @@ TEST_P(CudaVsCpuLinalg, CholeskyOfNotPositiveDefiniteReportsInfo) {
   for (int64_t i = 0; i < n; ++i) a_host[n * n + i * n + i] = i == 1 ? -1 : 1;  // diag(1, -1, 1, 1)
   Pair a = UploadValues(t, {2, n, n}, a_host);
   Pair info = Output(DType::kInt32, {2});
-  Both([&](Stream* s, const View*) {
-    const bool cpu = s == cs_;
-    return s->Cholesky(cpu ? a.c : a.g, cpu ? info.c : info.g);
-  }, "Cholesky not PD");
+  Both(
+      [&](Stream* s, const View*) {
+        const bool cpu = s == cs_;
+        return s->Cholesky(cpu ? a.c : a.g, cpu ? info.c : info.g);
+      },
+      "Cholesky not PD");
   // LAPACK reports the order of the first leading minor that is not
   // positive definite (2); NumPy needs only info > 0.
   const std::vector<Cd> got = Values(gs_, info.g), want = Values(cs_, info.c);
@@ -309,10 +319,12 @@ TEST_P(CudaVsCpuLinalg, Qr) {
     Pair a = UploadValues(t, {c.batch, c.m, c.n}, a_host);
     Pair q = Output(t, {c.batch, c.m, k});
     Pair r = Output(t, {c.batch, k, c.n});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Qr(cpu ? a.c : a.g, cpu ? q.c : q.g, cpu ? r.c : r.g);
-    }, "Qr " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Qr(cpu ? a.c : a.g, cpu ? q.c : q.g, cpu ? r.c : r.g);
+        },
+        "Qr " + what);
     const std::vector<Cd> qg = Values(gs_, q.g), rg = Values(gs_, r.g);
     const std::vector<Cd> qc = Values(cs_, q.c), rc = Values(cs_, r.c);
     // Householder signs may differ between libraries: compare |R| and the
@@ -366,21 +378,23 @@ TEST_P(CudaVsCpuLinalg, Svd) {
                                          {2, 0, 3, true, true}}) {
     const int64_t mn = std::min(c.m, c.n);
     const int64_t ku = c.full ? c.m : mn, kv = c.full ? c.n : mn;
-    const std::string what = absl::StrCat(DTypeName(t), " ", c.batch, "x", c.m, "x", c.n,
-                                          c.full ? " full" : " reduced",
-                                          c.vectors ? "" : " values only");
+    const std::string what =
+        absl::StrCat(DTypeName(t), " ", c.batch, "x", c.m, "x", c.n, c.full ? " full" : " reduced",
+                     c.vectors ? "" : " values only");
     const std::vector<Cd> a_host = RandomValues(t, c.batch * c.m * c.n, 121 + c.m * 7 + c.n);
     Pair a = UploadValues(t, {c.batch, c.m, c.n}, a_host);
     Pair sv = Output(rt, {c.batch, mn});
     Pair u = Output(t, {c.batch, c.m, ku});
     Pair vh = Output(t, {c.batch, kv, c.n});
     Pair info = Output(DType::kInt32, {c.batch});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Svd(cpu ? a.c : a.g, cpu ? sv.c : sv.g,
-                    c.vectors ? (cpu ? &u.c : &u.g) : nullptr,
-                    c.vectors ? (cpu ? &vh.c : &vh.g) : nullptr, cpu ? info.c : info.g);
-    }, "Svd " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Svd(cpu ? a.c : a.g, cpu ? sv.c : sv.g,
+                        c.vectors ? (cpu ? &u.c : &u.g) : nullptr,
+                        c.vectors ? (cpu ? &vh.c : &vh.g) : nullptr, cpu ? info.c : info.g);
+        },
+        "Svd " + what);
     ExpectPairClose(sv, Tol(t), "singular values " + what);
     ExpectSame(info, "SVD info " + what);
     const std::vector<Cd> s = Values(gs_, sv.g);
@@ -426,10 +440,12 @@ TEST_P(CudaVsCpuLinalg, Eig) {
     Pair w = Output(ct, {batch, n});
     Pair v = Output(ct, {batch, n, n});
     Pair info = Output(DType::kInt32, {batch});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Eig(cpu ? a.c : a.g, cpu ? w.c : w.g, cpu ? &v.c : &v.g, cpu ? info.c : info.g);
-    }, "Eig " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Eig(cpu ? a.c : a.g, cpu ? w.c : w.g, cpu ? &v.c : &v.g, cpu ? info.c : info.g);
+        },
+        "Eig " + what);
     ExpectPairClose(w, Tol(t), "eig values " + what);
     ExpectPairClose(v, Tol(t), "eig vectors " + what);
     ExpectSame(info, "eig info " + what);
@@ -442,19 +458,20 @@ TEST_P(CudaVsCpuLinalg, Eigh) {
   for (int64_t n : {1, 5, 32}) {
     for (bool vectors : {true, false}) {
       const int64_t batch = 2;
-      const std::string what =
-          absl::StrCat(DTypeName(t), " n ", n, vectors ? "" : " values only");
+      const std::string what = absl::StrCat(DTypeName(t), " n ", n, vectors ? "" : " values only");
       const std::vector<Cd> a_host = RandomHermitian(t, batch, n, 131 + n);
       Pair a = UploadValues(t, {batch, n, n}, a_host);
       const std::vector<Cd> a_before = Values(gs_, a.g);  // rounded to the dtype
       Pair w = Output(rt, {batch, n});
       Pair v = Output(t, {batch, n, n});
       Pair info = Output(DType::kInt32, {batch});
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->Eigh(cpu ? a.c : a.g, cpu ? w.c : w.g, vectors ? (cpu ? &v.c : &v.g) : nullptr,
-                       cpu ? info.c : info.g);
-      }, "Eigh " + what);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Eigh(cpu ? a.c : a.g, cpu ? w.c : w.g,
+                           vectors ? (cpu ? &v.c : &v.g) : nullptr, cpu ? info.c : info.g);
+          },
+          "Eigh " + what);
       ExpectPairClose(w, Tol(t), "eigenvalues " + what);
       ExpectSame(info, "eigh info " + what);
       const std::vector<Cd> wg = Values(gs_, w.g);
@@ -484,10 +501,9 @@ TEST_P(CudaVsCpuLinalg, Eigh) {
         for (int64_t i = 0; i < n; ++i) {
           for (int64_t j = 0; j < n; ++j) vw[i * n + j] *= wg[b * n + j].real();
         }
-        ExpectClose(vw, HostMatmul(Mat(a_host, b, n, n), vb, n, n, n), Tol(t),
-                    "A v = v w " + what);
-        ExpectClose(HostIdentity(n), HostMatmul(HostAdjoint(vb, n, n).data(), vb, n, n, n),
-                    Tol(t), "V^H V = I " + what);
+        ExpectClose(vw, HostMatmul(Mat(a_host, b, n, n), vb, n, n, n), Tol(t), "A v = v w " + what);
+        ExpectClose(HostIdentity(n), HostMatmul(HostAdjoint(vb, n, n).data(), vb, n, n, n), Tol(t),
+                    "V^H V = I " + what);
       }
     }
   }
@@ -550,10 +566,12 @@ TEST_P(CudaVsCpuFft, ComplexForwardAndInverse) {
         const std::string what = absl::StrCat(DTypeName(ct), " n ", n, " shape ",
                                               ShapeString(shape), inverse ? " inverse" : "");
         Pair out = Output(ct, shape);
-        Both([&](Stream* s, const View*) {
-          const bool cpu = s == cs_;
-          return s->Fft(cpu ? in.c : in.g, cpu ? out.c : out.g, inverse);
-        }, "Fft " + what);
+        Both(
+            [&](Stream* s, const View*) {
+              const bool cpu = s == cs_;
+              return s->Fft(cpu ? in.c : in.g, cpu ? out.c : out.g, inverse);
+            },
+            "Fft " + what);
         ExpectPairClose(out, FftTol() * std::log2(2.0 * n), "FFT " + what);
         if (n <= 1009 && lead.size() == 1 && lead[0] == 3) {
           const std::vector<Cd> got = Values(gs_, out.g);
@@ -568,10 +586,12 @@ TEST_P(CudaVsCpuFft, ComplexForwardAndInverse) {
       }
       // In place (in and out the same view).
       Pair inplace = UploadValues(ct, shape, x);
-      Both([&](Stream* s, const View*) {
-        const bool cpu = s == cs_;
-        return s->Fft(cpu ? inplace.c : inplace.g, cpu ? inplace.c : inplace.g, false);
-      }, "in-place Fft");
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Fft(cpu ? inplace.c : inplace.g, cpu ? inplace.c : inplace.g, false);
+          },
+          "in-place Fft");
       ExpectPairClose(inplace, FftTol() * std::log2(2.0 * n), absl::StrCat("in-place FFT n ", n));
     }
   }
@@ -586,10 +606,12 @@ TEST_P(CudaVsCpuFft, RealForwardAndInverse) {
     Pair in = UploadValues(rt, {lines, n}, x);
     const std::vector<Cd> x_before = Values(gs_, in.g);  // rounded to the dtype
     Pair spec = Output(ct, {lines, half});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Rfft(cpu ? in.c : in.g, cpu ? spec.c : spec.g);
-    }, "Rfft " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Rfft(cpu ? in.c : in.g, cpu ? spec.c : spec.g);
+        },
+        "Rfft " + what);
     ExpectPairClose(spec, FftTol() * std::log2(2.0 * n), "rfft " + what);
     ExpectClose(x_before, Values(gs_, in.g), 0, "rfft input " + what);
     const std::vector<Cd> got = Values(gs_, spec.g);
@@ -606,10 +628,12 @@ TEST_P(CudaVsCpuFft, RealForwardAndInverse) {
     Pair hin = UploadValues(ct, {lines, half}, h);
     const std::vector<Cd> h_before = Values(gs_, hin.g);  // rounded to the dtype
     Pair back = Output(rt, {lines, n});
-    Both([&](Stream* s, const View*) {
-      const bool cpu = s == cs_;
-      return s->Irfft(cpu ? hin.c : hin.g, cpu ? back.c : back.g);
-    }, "Irfft " + what);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool cpu = s == cs_;
+          return s->Irfft(cpu ? hin.c : hin.g, cpu ? back.c : back.g);
+        },
+        "Irfft " + what);
     ExpectPairClose(back, FftTol() * std::log2(2.0 * n) * 2, "irfft " + what);
     ExpectClose(h_before, Values(gs_, hin.g), 0, "irfft input " + what);
     const std::vector<Cd> xr = Values(gs_, back.g);
@@ -639,8 +663,8 @@ TEST_P(CudaVsCpuFft, EmptyBatchIsANoOp) {
   EXPECT_TRUE(gs_->Irfft(rout.g, rin.g).ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(FftDTypes, CudaVsCpuFft,
-                         testing::Values(DType::kFloat32, DType::kFloat64), DTypeParamName);
+INSTANTIATE_TEST_SUITE_P(FftDTypes, CudaVsCpuFft, testing::Values(DType::kFloat32, DType::kFloat64),
+                         DTypeParamName);
 
 // One shared plan, used from four streams on four threads at once.
 TEST_F(CudaVsCpu, FftPlansSharedByConcurrentStreams) {
@@ -660,7 +684,10 @@ TEST_F(CudaVsCpu, FftPlansSharedByConcurrentStreams) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       auto stream = b.gpu->CreateStream();
-      if (!stream.ok()) { failures[t] = 1; return; }
+      if (!stream.ok()) {
+        failures[t] = 1;
+        return;
+      }
       Stream* s = stream->get();
       View i = MakeContiguousView(*s->Allocate(x.size() * 16), DType::kComplex128, {lines, n});
       View o = MakeContiguousView(*s->Allocate(x.size() * 16), DType::kComplex128, {lines, n});

@@ -42,7 +42,8 @@ absl::Status CudaStream::Matmul(const View& a, const View& b, const View& out) {
       b.dtype != out.dtype || !a.IsCContiguous() || !b.IsCContiguous() || !out.IsCContiguous() ||
       b.shape[0] != a.shape[0] || out.shape[0] != a.shape[0] || b.shape[1] != a.shape[2] ||
       out.shape[1] != a.shape[1] || out.shape[2] != b.shape[2]) {
-    return absl::InternalError("matmul: needs C-contiguous (batch, m, k) @ (batch, k, n) of one dtype");
+    return absl::InternalError(
+        "matmul: needs C-contiguous (batch, m, k) @ (batch, k, n) of one dtype");
   }
   long long batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
   if (out.size() == 0) return absl::OkStatus();
@@ -107,20 +108,19 @@ absl::Status CudaStream::Matmul(const View& a, const View& b, const View& out) {
       }
       case DType::kComplex128: {
         const cuDoubleComplex one = make_cuDoubleComplex(1, 0), zero = make_cuDoubleComplex(0, 0);
-        ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasZgemmStridedBatched(
-            h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
-            reinterpret_cast<const cuDoubleComplex*>(pb), in, sb,
-            reinterpret_cast<const cuDoubleComplex*>(pa), ik, sa, &zero,
-            reinterpret_cast<cuDoubleComplex*>(po), in, so, nb));
+        ARRAYD_CUBLAS_RETURN_IF_ERROR(
+            cublasZgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
+                                      reinterpret_cast<const cuDoubleComplex*>(pb), in, sb,
+                                      reinterpret_cast<const cuDoubleComplex*>(pa), ik, sa, &zero,
+                                      reinterpret_cast<cuDoubleComplex*>(po), in, so, nb));
         break;
       }
       default: {  // float16: half storage, float32 accumulation
         const float one = 1, zero = 0;
         if (nb == 1) {  // one product: the plain GEMM, as CuPy calls it
-          ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
-                                                     pb, CUDA_R_16F, in, pa, CUDA_R_16F, ik, &zero,
-                                                     po, CUDA_R_16F, in, CUBLAS_COMPUTE_32F,
-                                                     CUBLAS_GEMM_DEFAULT));
+          ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasGemmEx(
+              h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, pb, CUDA_R_16F, in, pa, CUDA_R_16F, ik,
+              &zero, po, CUDA_R_16F, in, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
           break;
         }
         ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasGemmStridedBatchedEx(

@@ -68,7 +68,8 @@ bool CudaStream::EnsureStaging() {
   if (staging_[0] != nullptr) return true;
   if (staging_failed_) return false;
   for (int b = 0; b < 2; ++b) {
-    absl::Status s = ARRAYD_CUDA_STATUS_(RuntimeStatus, cudaMallocHost(&staging_[b], kStagingBytes));
+    absl::Status s =
+        ARRAYD_CUDA_STATUS_(RuntimeStatus, cudaMallocHost(&staging_[b], kStagingBytes));
     if (s.ok()) {
       s = ARRAYD_CUDA_STATUS_(RuntimeStatus,
                               cudaEventCreateWithFlags(&staged_[b], cudaEventDisableTiming));

@@ -30,10 +30,10 @@ absl::Status CudaStream::Random(RandomDist dist, uint64_t key, uint64_t counter,
   // Philox blocks, kPhiloxBlocksPerThread per thread and step: one step
   // per thread, as tests/bench/kernel_variants.cu measured it.
   const long long blocks = CeilDiv(n, 16 / ItemSize(out.dtype));
-  return LaunchKeyed(absl::StrCat(name, "|", static_cast<int>(out.dtype)),
-                     [&] { return RandomBody(out.dtype, normal, name); }, name,
-                     std::min(CeilDiv(blocks, kPhiloxBlocksPerThread * kBlockSize), kMaxBlocks),
-                     1, args);
+  return LaunchKeyed(
+      absl::StrCat(name, "|", static_cast<int>(out.dtype)),
+      [&] { return RandomBody(out.dtype, normal, name); }, name,
+      std::min(CeilDiv(blocks, kPhiloxBlocksPerThread * kBlockSize), kMaxBlocks), 1, args);
 }
 
 }  // namespace cuda

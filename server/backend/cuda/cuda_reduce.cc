@@ -35,7 +35,7 @@ void PushWord(std::vector<long long>* words, T v) {
 }  // namespace
 
 absl::Status CudaStream::Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
-                    const View& out) {
+                                const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   const bool logical = op == kernels::ReduceOp::kAll || op == kernels::ReduceOp::kAny;
   if (logical ? out.dtype != DType::kBool : out.dtype != in.dtype) {
@@ -46,7 +46,7 @@ absl::Status CudaStream::Reduce(kernels::ReduceOp op, const View& in, absl::Span
 }
 
 absl::Status CudaStream::ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
-                       const View& out) {
+                                   const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (out.dtype != DType::kInt64) return absl::InternalError("argreduce: output must be int64");
   if (in.shape[axis] == 0) return ValueError("attempt to get argmax of an empty sequence");
@@ -114,8 +114,8 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
 
   std::shared_ptr<Buffer> partial;
   if (splits > 1) {
-    ARRAYD_ASSIGN_OR_RETURN(partial, dev_->allocator->Allocate(
-                                         static_cast<size_t>(m * splits * kMaxAccBytes), id_));
+    ARRAYD_ASSIGN_OR_RETURN(
+        partial, dev_->allocator->Allocate(static_cast<size_t>(m * splits * kMaxAccBytes), id_));
   }
   ReduceSpec spec{kind, in.dtype, out.dtype, kd, rd};
   const std::string name = "arrayd_reduce";
@@ -140,8 +140,8 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   std::vector<long long> words = make_args(k);
   void* args[] = {words.data()};
   if (block_mode) {
-    ARRAYD_RETURN_IF_ERROR(LaunchKeyed(key + "block", body, name + "_block",
-                                       std::min(m, kMaxBlocks), splits, args));
+    ARRAYD_RETURN_IF_ERROR(
+        LaunchKeyed(key + "block", body, name + "_block", std::min(m, kMaxBlocks), splits, args));
   } else {
     ARRAYD_RETURN_IF_ERROR(LaunchKeyed(key + "thread", body, name + "_thread",
                                        std::min(CeilDiv(m, kBlockSize), kMaxBlocks), splits, args));

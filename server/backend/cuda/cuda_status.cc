@@ -24,8 +24,7 @@ constexpr int kFatalExitCode = 70;
 
 absl::Status Make(int code, const std::string& name, const std::string& text, const char* expr,
                   const char* file, int line, bool out_of_memory) {
-  std::string message =
-      absl::StrCat(expr, " failed: ", name, " (", text, ") at ", file, ":", line);
+  std::string message = absl::StrCat(expr, " failed: ", name, " (", text, ") at ", file, ":", line);
   if (IsStickyError(code)) {
     ReportFatalDeviceError(message);
     return absl::UnavailableError(message);
@@ -51,10 +50,8 @@ bool IsStickyError(int code) {
     case cudaErrorLaunchTimeout:
     case cudaErrorNvlinkUncorrectable:
     case cudaErrorContextIsDestroyed:
-    case cudaErrorDevicesUnavailable:
-      return true;
-    default:
-      return false;
+    case cudaErrorDevicesUnavailable: return true;
+    default: return false;
   }
 }
 
@@ -80,8 +77,8 @@ absl::Status DriverStatus(CUresult err, const char* expr, const char* file, int 
 
 absl::Status NvrtcStatus(nvrtcResult err, const char* expr, const char* file, int line) {
   if (err == NVRTC_SUCCESS) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(expr, " failed: ", nvrtcGetErrorString(err), " at ",
-                                          file, ":", line));
+  return absl::InternalError(
+      absl::StrCat(expr, " failed: ", nvrtcGetErrorString(err), " at ", file, ":", line));
 }
 
 void ReportFatalDeviceError(const std::string& message) {
@@ -91,8 +88,9 @@ void ReportFatalDeviceError(const std::string& message) {
     g_fatal_message = new std::string(message);  // never freed: read until exit
     g_fatal.store(true);
   }
-  spdlog::critical("fatal CUDA device error, the GPU context is lost: {}; exiting with code {} in 1 s",
-                   message, kFatalExitCode);
+  spdlog::critical(
+      "fatal CUDA device error, the GPU context is lost: {}; exiting with code {} in 1 s", message,
+      kFatalExitCode);
   // Let the RPC that saw the error answer, then exit without running static
   // destructors (they would call into the broken context and may hang).
   std::thread([] {

@@ -55,9 +55,9 @@ absl::Status FatalDeviceError();
 #define ARRAYD_NVRTC_RETURN_IF_ERROR(expr) \
   ARRAYD_RETURN_IF_ERROR(ARRAYD_CUDA_STATUS_(NvrtcStatus, expr))
 // For destructors and other places that cannot return: logs a failure.
-#define ARRAYD_CUDA_LOG_IF_ERROR(expr)                                               \
-  do {                                                                               \
-    ::absl::Status _arrayd_cuda_status = ARRAYD_CUDA_STATUS_(RuntimeStatus, expr);   \
+#define ARRAYD_CUDA_LOG_IF_ERROR(expr)                                                \
+  do {                                                                                \
+    ::absl::Status _arrayd_cuda_status = ARRAYD_CUDA_STATUS_(RuntimeStatus, expr);    \
     if (!_arrayd_cuda_status.ok()) SPDLOG_WARN("{}", _arrayd_cuda_status.ToString()); \
   } while (0)
 

@@ -6,13 +6,14 @@
 // waits for the stream's queued work before its pool blocks and handles go.
 // Thread-safety: as CudaStream (one thread at a time); FunctionForBody
 // takes the device's body_mu.
+#include "backend/cuda/cuda_stream.h"
+
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
 #include "absl/strings/str_cat.h"
 #include "backend/cuda/cublas_status.h"
-#include "backend/cuda/cuda_stream.h"
 #include "backend/cuda/solver_fft_status.h"
 #include "common/status.h"
 #include "spdlog/spdlog.h"
@@ -21,10 +22,10 @@ namespace arrayd {
 namespace cuda {
 
 absl::Status TooManyDims(int nd) {
-  return absl::UnimplementedError(absl::StrCat(
-      "the CUDA backend handles arrays of up to ", kMaxKernelDims,
-      " dimensions after merging contiguous ones; this operation has ", nd,
-      " (make the operands contiguous, e.g. with ascontiguousarray, first)"));
+  return absl::UnimplementedError(
+      absl::StrCat("the CUDA backend handles arrays of up to ", kMaxKernelDims,
+                   " dimensions after merging contiguous ones; this operation has ", nd,
+                   " (make the operands contiguous, e.g. with ascontiguousarray, first)"));
 }
 
 CudaStream::~CudaStream() {
@@ -37,8 +38,7 @@ CudaStream::~CudaStream() {
     if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
   }
   if (solver_params_ != nullptr) {
-    absl::Status s =
-        ARRAYD_CUDA_STATUS_(CusolverStatus, cusolverDnDestroyParams(solver_params_));
+    absl::Status s = ARRAYD_CUDA_STATUS_(CusolverStatus, cusolverDnDestroyParams(solver_params_));
     if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
   }
   if (cusolver_ != nullptr) {
@@ -62,7 +62,7 @@ absl::Status CudaStream::Synchronize() {
 absl::Status CudaStream::Flush() { return Enter(); }
 
 absl::StatusOr<CUfunction> CudaStream::FunctionForBody(const std::string& body,
-                                                      const std::string& name) {
+                                                       const std::string& name) {
   std::string key = absl::StrCat(name, "\n", body);
   {
     absl::MutexLock lock(&dev_->body_mu);

@@ -121,8 +121,7 @@ class CudaStream : public Stream {
   absl::Status Iota(const View& out, const Scalar& start, const Scalar& step) override;
   absl::Status Copy(const View& src, const View& dst) override;
   absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override;
-  absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
-                      const View& out) override;
+  absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b, const View& out) override;
   absl::Status Where(const View& cond, const View& x, const View& y, const View& out) override;
 
   // cuda_random.cc
@@ -279,9 +278,9 @@ class CudaStream : public Stream {
   // Launches a function already looked up (kernels launched many times).
   absl::Status LaunchFunction(CUfunction fn, long long grid_x, long long grid_y, void** args) {
     ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
-    ARRAYD_CU_RETURN_IF_ERROR(api->cuLaunchKernel(
-        fn, static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), 1, kBlockSize, 1, 1, 0,
-        stream_, args, nullptr));
+    ARRAYD_CU_RETURN_IF_ERROR(api->cuLaunchKernel(fn, static_cast<unsigned>(grid_x),
+                                                  static_cast<unsigned>(grid_y), 1, kBlockSize, 1,
+                                                  1, 0, stream_, args, nullptr));
     return absl::OkStatus();
   }
 
@@ -313,8 +312,7 @@ class CudaStream : public Stream {
   void* HostWork(size_t bytes);
   absl::Status AfterSolverCall(size_t host_bytes);
   // The shared cuFFT plan of (type, n, batch), made on first use.
-  absl::StatusOr<std::shared_ptr<FftPlan>> GetFftPlan(cufftType type, long long n,
-                                                      long long batch);
+  absl::StatusOr<std::shared_ptr<FftPlan>> GetFftPlan(cufftType type, long long n, long long batch);
   // Runs `exec(handle)` with the plan bound to this stream and a work area
   // from its pool.
   template <typename Exec>

@@ -65,14 +65,16 @@ struct OpRow {
 
 inline std::vector<OpRow> AllOps() {
   std::vector<OpRow> rows;
-#define ARRAYD_UNARY_ROW(e, f, n, loops, id, doc)                                              \
-  rows.push_back({OpCase{n, #f, 1, static_cast<int>(kernels::UnaryOp::e)},           \
-                  [](DType d) { return ResultDType<kernels::f, kernels::LoopInputMask(loops), 1>(d); }});
+#define ARRAYD_UNARY_ROW(e, f, n, loops, id, doc)                                        \
+  rows.push_back({OpCase{n, #f, 1, static_cast<int>(kernels::UnaryOp::e)}, [](DType d) { \
+                    return ResultDType<kernels::f, kernels::LoopInputMask(loops), 1>(d); \
+                  }});
   ARRAYD_UNARY_OPS(ARRAYD_UNARY_ROW)
 #undef ARRAYD_UNARY_ROW
-#define ARRAYD_BINARY_ROW(e, f, n, loops, id, doc)                                             \
-  rows.push_back({OpCase{n, #f, 2, static_cast<int>(kernels::BinaryOp::e)},          \
-                  [](DType d) { return ResultDType<kernels::f, kernels::LoopInputMask(loops), 2>(d); }});
+#define ARRAYD_BINARY_ROW(e, f, n, loops, id, doc)                                        \
+  rows.push_back({OpCase{n, #f, 2, static_cast<int>(kernels::BinaryOp::e)}, [](DType d) { \
+                    return ResultDType<kernels::f, kernels::LoopInputMask(loops), 2>(d);  \
+                  }});
   ARRAYD_BINARY_OPS(ARRAYD_BINARY_ROW)
 #undef ARRAYD_BINARY_ROW
   return rows;
@@ -109,7 +111,9 @@ struct Pair {
 };
 
 // Applies one view transformation to both sides.
-inline Pair Derive(const Pair& p, const std::function<View(const View&)>& f) { return {f(p.c), f(p.g)}; }
+inline Pair Derive(const Pair& p, const std::function<View(const View&)>& f) {
+  return {f(p.c), f(p.g)};
+}
 
 inline View TransposeView(const View& v) { return *Transpose(v, {}); }
 inline View ReverseStep2(const View& v) {  // v[::-2] along the first axis
@@ -212,7 +216,9 @@ class CudaVsCpu : public testing::Test {
       return;
     }
     if (rtol == 0) {
-      rtol = t == DType::kFloat16 ? 2e-3 : (t == DType::kFloat32 || t == DType::kComplex64) ? 2e-5 : 1e-12;
+      rtol = t == DType::kFloat16                               ? 2e-3
+             : (t == DType::kFloat32 || t == DType::kComplex64) ? 2e-5
+                                                                : 1e-12;
     }
     for (int64_t i = 0; i < n; ++i) {
       kernels::c128 a, b;

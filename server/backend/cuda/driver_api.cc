@@ -20,9 +20,9 @@ absl::Status Load(const char* symbol, Fn* out) {
       cudaGetDriverEntryPointByVersion(symbol, &fn, kDriverAbiVersion, cudaEnableDefault, &found);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    return absl::UnavailableError(absl::StrCat("cannot get CUDA driver entry point ", symbol,
-                                               ": ", cudaGetErrorName(err), " (",
-                                               cudaGetErrorString(err), ")"));
+    return absl::UnavailableError(absl::StrCat("cannot get CUDA driver entry point ", symbol, ": ",
+                                               cudaGetErrorName(err), " (", cudaGetErrorString(err),
+                                               ")"));
   }
   if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
     return absl::UnavailableError(absl::StrCat(

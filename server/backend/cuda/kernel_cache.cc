@@ -81,7 +81,8 @@ void WriteCacheFile(const std::string& dir, const std::string& name, const std::
                     const std::string& cubin) {
   MakeDirs(dir);
   const std::string path = absl::StrCat(dir, "/", name);
-  const std::string tmp = absl::StrCat(path, ".tmp.", getpid(), ".", reinterpret_cast<uintptr_t>(&key));
+  const std::string tmp =
+      absl::StrCat(path, ".tmp.", getpid(), ".", reinterpret_cast<uintptr_t>(&key));
   std::string data = kFileMagic;
   uint64_t key_len = key.size();
   data.append(reinterpret_cast<const char*>(&key_len), 8);

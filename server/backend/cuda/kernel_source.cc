@@ -98,6 +98,10 @@ std::string ApplyPrelude(const ElementwiseSpec& spec, const std::string& name) {
   return s;
 }
 
+// The generators from here to MatmulBody lay their code out as the kernel
+// text it makes, cut where the generated parts go in; clang-format would
+// put each part on a line of its own.
+// clang-format off
 // The step of a contiguous kernel's loop over chunks `c` of V elements of
 // p0 <- Apply(p1, ...), with `n` and `aligned` in scope.
 std::string ContiguousStep(const ElementwiseSpec& spec) {
@@ -305,19 +309,17 @@ std::string MatmulBody(DType dtype, const std::string& name) {
       "*>(b), reinterpret_cast<", t, "*>(out), batch, m, k, n);\n}\n");
 }
 
+// clang-format on
+
 const char* MatrixExpr(MatrixExprKind kind) {
   // Row and column of output element i of a (batch, mp.rows, mp.cols) array.
 #define ARRAYD_ROW "((i / mp.cols) % mp.rows)"
 #define ARRAYD_COL "(i % mp.cols)"
   switch (kind) {
-    case MatrixExprKind::kKeepUpper:
-      return ARRAYD_ROW " <= " ARRAYD_COL " ? v1 : T1(0)";
-    case MatrixExprKind::kKeepLower:
-      return ARRAYD_ROW " >= " ARRAYD_COL " ? v1 : T1(0)";
-    case MatrixExprKind::kIdentity:
-      return ARRAYD_ROW " == " ARRAYD_COL " ? T0(1) : T0(0)";
-    case MatrixExprKind::kConjugate:
-      return "ConjugateOp()(v1)";
+    case MatrixExprKind::kKeepUpper: return ARRAYD_ROW " <= " ARRAYD_COL " ? v1 : T1(0)";
+    case MatrixExprKind::kKeepLower: return ARRAYD_ROW " >= " ARRAYD_COL " ? v1 : T1(0)";
+    case MatrixExprKind::kIdentity: return ARRAYD_ROW " == " ARRAYD_COL " ? T0(1) : T0(0)";
+    case MatrixExprKind::kConjugate: return "ConjugateOp()(v1)";
     case MatrixExprKind::kHalfSpectrumEnds:
       return "(" ARRAYD_COL " == 0 || 2 * " ARRAYD_COL " == mp.rows) ? T1(v1.re) : v1";
   }

@@ -1,6 +1,8 @@
 // Host-only tests of the CUDA backend's generated kernels (kernel_source.h):
 // every generated kernel of every op and dtype must compile with NVRTC for
 // sm_90. They need no GPU and run everywhere, CI included.
+#include "backend/cuda/kernel_source.h"
+
 #include <string>
 #include <vector>
 
@@ -8,7 +10,6 @@
 #include "absl/strings/str_cat.h"
 #include "backend/cuda/cuda_vs_cpu_testing.h"
 #include "backend/cuda/kernel_cache.h"
-#include "backend/cuda/kernel_source.h"
 #include "gtest/gtest.h"
 
 namespace arrayd {
@@ -92,12 +93,14 @@ TEST_P(KernelSourceTest, IndexingSortMatmulKernelsCompile) {
   bodies.push_back(ElementwiseBody(where, "where_s"));
   ElementwiseSpec gather{{t, DType::kInt64},
                          "*reinterpret_cast<const T0*>(fl.base + FlatOffset(fl, v1))",
-                         "FlatLayout", "fl", -1};
+                         "FlatLayout",
+                         "fl",
+                         -1};
   bodies.push_back(ElementwiseBody(gather, "gather_c"));
   gather.ndim = 2;
   bodies.push_back(ElementwiseBody(gather, "gather_s"));
-  for (DType to : {DType::kBool, DType::kInt64, DType::kFloat16, DType::kFloat64,
-                   DType::kComplex128}) {
+  for (DType to :
+       {DType::kBool, DType::kInt64, DType::kFloat16, DType::kFloat64, DType::kComplex128}) {
     bodies.push_back(ScatterBody(t, to, 2, absl::StrCat("scatter_to_", DTypeName(to))));
   }
   bodies.push_back(ScatterBody(t, t, 8, "scatter_same_8"));
@@ -119,9 +122,10 @@ TEST(KernelSourceCompileTest, NonzeroKernelsCompile) {
 TEST(KernelSourceCompileTest, GroupKernelsCompile) {
   std::vector<std::string> bodies;
   bodies.push_back(ElementwiseGroupBody(
-      {{DType::kFloat32, DType::kFloat32, DType::kFloat32}, "AddOp()(v1, v2)", "", "", -1}, "add_g"));
-  bodies.push_back(ElementwiseGroupBody(
-      {{DType::kFloat64, DType::kInt8}, "v1", "", "", -1}, "copy_g"));
+      {{DType::kFloat32, DType::kFloat32, DType::kFloat32}, "AddOp()(v1, v2)", "", "", -1},
+      "add_g"));
+  bodies.push_back(
+      ElementwiseGroupBody({{DType::kFloat64, DType::kInt8}, "v1", "", "", -1}, "copy_g"));
   bodies.push_back(ElementwiseGroupBody(
       {{DType::kComplex128, DType::kComplex128}, "NegativeOp()(v1)", "", "", -1}, "neg_g"));
   ExpectCompiles(bodies, "group kernels");
@@ -176,19 +180,18 @@ TEST(KernelSourceCompileTest, RandomKernelsCompile) {
   std::vector<std::string> bodies;
   for (DType t : {DType::kFloat32, DType::kFloat64}) {
     for (bool normal : {false, true}) {
-      bodies.push_back(RandomBody(t, normal, absl::StrCat("rng_", DTypeName(t), normal ? "_n" : "_u")));
+      bodies.push_back(
+          RandomBody(t, normal, absl::StrCat("rng_", DTypeName(t), normal ? "_n" : "_u")));
     }
   }
   ExpectCompiles(bodies, "random streams");
 }
 
 TEST(KernelSourceCompileTest, BadSourceReportsTheLog) {
-  absl::StatusOr<std::string> cubin =
-      CompileToCubin(BuildSource({"extern \"C\" __global__ void k() { undefined_thing(); }"}),
-                     kTestArch);
+  absl::StatusOr<std::string> cubin = CompileToCubin(
+      BuildSource({"extern \"C\" __global__ void k() { undefined_thing(); }"}), kTestArch);
   ASSERT_FALSE(cubin.ok());
-  EXPECT_NE(cubin.status().message().find("undefined_thing"), std::string::npos)
-      << cubin.status();
+  EXPECT_NE(cubin.status().message().find("undefined_thing"), std::string::npos) << cubin.status();
 }
 
 }  // namespace

@@ -70,8 +70,8 @@ absl::Status CusolverStatus(cusolverStatus_t status, const char* expr, const cha
 
 absl::Status CufftStatus(cufftResult result, const char* expr, const char* file, int line) {
   if (result == CUFFT_SUCCESS) return absl::OkStatus();
-  return Make(CufftResultName(result), static_cast<int>(result), result == CUFFT_ALLOC_FAILED,
-              expr, file, line);
+  return Make(CufftResultName(result), static_cast<int>(result), result == CUFFT_ALLOC_FAILED, expr,
+              file, line);
 }
 
 }  // namespace cuda
