@@ -116,18 +116,12 @@ def _operand(s: _sess.Session, x: Any) -> tuple[Any, Any]:
     return a, a._dtype
 
 
-def _weak_scalar(s: _sess.Session, value: Any, dtype: np.dtype,
-                 fallback: np.dtype | None = None) -> ndarray:
-    """A Python scalar as a 0-d array of its loop's input dtype. An integer
-    that does not fit it is NumPy's OverflowError, except where NumPy's own
-    loop converts it to `fallback` (true_divide's dd->d beside arrayd's
-    integer loops bb->d; the logical ops' ??->?)."""
+def _weak_scalar(s: _sess.Session, value: Any, dtype: np.dtype) -> ndarray:
+    """A Python scalar as a 0-d array of its loop's input dtype (NumPy's
+    OverflowError for an integer that does not fit)."""
     bounds = _INT_BOUNDS.get(dtype)
     if bounds is not None and type(value) is int and not (
             bounds[0] <= value <= bounds[1]):
-        if fallback is not None and fallback.kind in "fc?":
-            return scalar(s, bool(value) if fallback.kind == "b" else value,
-                          fallback)
         raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
     return scalar(s, value, dtype)
 
@@ -523,13 +517,21 @@ def binary(uf: ufunc, x1: Any, x2: Any, out: Any) -> ndarray:
     sa = a._shape if type(a) is ndarray else ()
     sb = b._shape if type(b) is ndarray else ()
     shape = sa if sa == sb else _broadcast(sa, sb)
-    fallback = _BOOL if op in _LOGICAL else rdt if rdt.kind in "fc" else None
     try:
         if type(a) is not ndarray:
-            a = _weak_scalar(s, a, in1, fallback)
+            a = _weak_scalar(s, a, in1)
         if type(b) is not ndarray:
-            b = _weak_scalar(s, b, in2, fallback)
+            b = _weak_scalar(s, b, in2)
     except OverflowError:
+        if op in _LOGICAL or rdt.kind in "fc":
+            # NumPy's own loop converts the integer there (??->? for the
+            # logical ops; dd->d beside arrayd's integer true_divide loops).
+            to = _BOOL if op in _LOGICAL else rdt
+            if type(a) is not ndarray:
+                a = scalar(s, bool(x1) if to.kind == "b" else x1, to)
+            if type(b) is not ndarray:
+                b = scalar(s, bool(x2) if to.kind == "b" else x2, to)
+            return binary(uf, a, b, out)
         if op not in _COMPARISONS:
             raise
         # NumPy 2 compares with out-of-range Python ints: the answer is the
