@@ -41,11 +41,74 @@ else
   echo "ruff is not installed: lint skipped (pip install ruff)"
 fi
 
+# C++ formatting: clang-format (.clang-format) must leave these folders as
+# they are. A folder joins the list once it has been formatted whole
+# (clang-format -i); the others are not checked yet. Under a second.
+clang_format_dirs=(server/backend/cuda)
+step "clang-format --dry-run --Werror (${clang_format_dirs[*]})"
+if ! git rev-parse --git-dir >/dev/null 2>&1; then
+  echo "not a git checkout: formatting not checked"
+elif command -v clang-format >/dev/null 2>&1; then
+  git ls-files -z -- "${clang_format_dirs[@]/%//*.cc}" "${clang_format_dirs[@]/%//*.h}" \
+      "${clang_format_dirs[@]/%//*.cuh}" | xargs -0 -r clang-format --dry-run --Werror ||
+    { echo "not clang-formatted: run clang-format -i on the files above"; exit 1; }
+else
+  echo "clang-format is not installed: formatting not checked (apt-get install clang-format)"
+fi
+
 step "build ($build_dir)"
 if [ ! -f "$build_dir/build.ninja" ] && [ ! -f "$build_dir/Makefile" ]; then
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 fi
 cmake --build "$build_dir" -j "$jobs"
+
+# clang-tidy (.clang-tidy) on the C++ sources changed since the merge base
+# with origin/main (else since HEAD~1), uncommitted changes included. It
+# reports and never fails the run: about 15 s a file on 2 cores, so at most
+# $ARRAYD_TIDY_MAX_FILES files (default 8) are checked and the others listed.
+# ARRAYD_TIDY_MAX_FILES=0 skips it.
+tidy_max=${ARRAYD_TIDY_MAX_FILES:-8}
+step "clang-tidy on changed files (report only, at most $tidy_max)"
+tidy_base=""
+if git rev-parse -q --verify origin/main >/dev/null 2>&1; then
+  tidy_base=$(git merge-base HEAD origin/main 2>/dev/null || true)
+  [ "$tidy_base" = "$(git rev-parse HEAD)" ] && tidy_base=""
+fi
+if [ -z "$tidy_base" ] && git rev-parse -q --verify HEAD~1 >/dev/null 2>&1; then
+  tidy_base=HEAD~1
+fi
+if [ "$tidy_max" = 0 ]; then
+  echo "skipped (ARRAYD_TIDY_MAX_FILES=0)"
+elif ! command -v clang-tidy >/dev/null 2>&1; then
+  echo "clang-tidy is not installed: not run (apt-get install clang-tidy)"
+elif [ ! -f "$build_dir/compile_commands.json" ]; then
+  echo "no $build_dir/compile_commands.json: not run"
+elif [ -z "$tidy_base" ]; then
+  echo "no base commit to compare with (shallow clone?): not run"
+else
+  tidy_files=()
+  while IFS= read -r f; do
+    # Only sources of this build (a CUDA-less build has no backend/cuda/ ones).
+    if [ -f "$f" ] && grep -qF "\"file\": \"$root/$f\"" "$build_dir/compile_commands.json"; then
+      tidy_files+=("$f")
+    fi
+  done < <(git diff --name-only --diff-filter=d "$tidy_base" -- '*.cc')
+  if [ ${#tidy_files[@]} -eq 0 ]; then
+    echo "no C++ source changed since $(git rev-parse --short "$tidy_base")"
+  else
+    if [ ${#tidy_files[@]} -gt "$tidy_max" ]; then
+      echo "not checked (over $tidy_max files): ${tidy_files[*]:$tidy_max}"
+      tidy_files=("${tidy_files[@]:0:$tidy_max}")
+    fi
+    tidy_start=$(date +%s)
+    # The build's flags are GCC's: clang ignores the ones it does not know,
+    # and its own warnings stay warnings.
+    clang-tidy -p "$build_dir" --quiet --extra-arg=-Wno-unknown-warning-option \
+      --extra-arg=-Wno-error "${tidy_files[@]}" 2>/dev/null | grep -E "warning:|error:" | sort -u ||
+      true
+    echo "clang-tidy: ${#tidy_files[@]} files in $(( $(date +%s) - tidy_start )) s (findings are not errors)"
+  fi
+fi
 
 step "gtest (ctest)"
 ARRAYD_TEST_BACKEND=$backend ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
