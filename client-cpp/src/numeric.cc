@@ -116,8 +116,7 @@ v1::AttrValue IntAttr(int64_t i) {
   return v;
 }
 
-// -- Building blocks of the composite functions. Each propagates the error
-// of an input that carries one.
+// -- Building blocks. Each propagates the error of an input that carries one.
 
 using Attrs = std::map<std::string, v1::AttrValue>;
 
@@ -132,54 +131,6 @@ Array Apply(const char* name, std::initializer_list<const Array*> inputs, DType 
   v1::Op op = MakeOp(name, inputs);
   for (const auto& [key, value] : attrs) (*op.mutable_attrs())[key] = value;
   return ArrayOps::Emit(CoreOf(**inputs.begin()), std::move(op), dtype, std::move(shape));
-}
-
-// A unary elementwise op whose result is `dtype` (default: a's).
-Array Map(const char* name, const Array& a, std::optional<DType> dtype = std::nullopt) {
-  return Apply(name, {&a}, dtype.value_or(a.dtype()), a.shape());
-}
-
-// A binary elementwise op with NumPy's result dtype (a Scalar is weak).
-Array Binary(const char* name, const Array& a, const Array& b) { return ArrayOps::Binary(name, a, b); }
-Array Binary(const char* name, const Array& a, const Scalar& b) {
-  return ArrayOps::WithScalar(name, a, b, false);
-}
-
-Array Reduce(const char* name, const Array& a, std::optional<std::vector<int64_t>> axes,
-             bool keepdims = false) {
-  const DType dtype = std::string(name) == "all" || std::string(name) == "any" ? DType::kBool : a.dtype();
-  return ArrayOps::Reduce(name, a, axes, keepdims, dtype);
-}
-
-template <typename T>
-Array Upload(const std::shared_ptr<Core>& core, const std::vector<T>& values) {
-  return ArrayOps::Upload(core, DTypeOf<T>::kValue, {static_cast<int64_t>(values.size())}, values.data(),
-                          values.size() * sizeof(T));
-}
-
-Array Copy(const Array& a) { return Apply("copy", {&a}, a.dtype(), a.shape()); }
-Array Real(const Array& a) { return Apply("real", {&a}, RealOf(a.dtype()), a.shape()); }
-Array Imag(const Array& a) { return Apply("imag", {&a}, RealOf(a.dtype()), a.shape()); }
-Array Conj(const Array& a) { return Map("conjugate", a); }
-// The helpers below read their inputs' shapes: a refused input (whose shape
-// is unknown) is propagated first.
-
-// numpy.take: along `axis` (normalized), or of the flattened a.
-Array Take(const Array& a, const Array& indices, std::optional<int64_t> axis = std::nullopt) {
-  if (auto bad = ArrayOps::CheckInputs("take", {&a, &indices})) return *bad;
-  if (!axis) return Apply("take", {&a, &indices}, a.dtype(), indices.shape());
-  Shape shape(a.shape().begin(), a.shape().begin() + *axis);
-  shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
-  shape.insert(shape.end(), a.shape().begin() + *axis + 1, a.shape().end());
-  return Apply("take", {&a, &indices}, a.dtype(), std::move(shape), {{"axis", IntAttr(*axis)}});
-}
-
-Array Where(const Array& cond, const Array& x, const Array& y) {
-  if (auto bad = ArrayOps::CheckInputs("where", {&cond, &x, &y})) return *bad;
-  std::optional<Shape> xy = BroadcastShapes(x.shape(), y.shape());
-  std::optional<Shape> shape = xy ? BroadcastShapes(cond.shape(), *xy) : std::nullopt;
-  if (!shape) return Refuse(CoreOf(cond), "where", BroadcastError(cond.shape(), x.shape()));
-  return Apply("where", {&cond, &x, &y}, PromoteTypes(x.dtype(), y.dtype()), std::move(*shape));
 }
 
 std::vector<int64_t> AllAxes(const Array& a) {
@@ -338,19 +289,27 @@ namespace {
 
 DType ComplexOf(DType t) { return RealOf(t) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128; }
 
-// NumPy's rule for eig of real input: real results when every eigenvalue's
-// imaginary part is 0, else complex. Reads the eigenvalues' parts back; an
-// error found then poisons the results.
-std::vector<Array> RealIfAllReal(const Array& a, std::vector<Array> r) {
+// The dtypes of eig's results for real input, which the server decides
+// (ops/linalg.cc: real when every eigenvalue is real, NumPy's rule): read
+// with one sync; an error found then poisons the results.
+std::vector<Array> WithServerDTypes(const Array& a, std::vector<Array> r) {
   if (IsComplex(a.dtype()) || !r[0].ok()) return r;
-  if (r[0].size() > 0) {
-    absl::StatusOr<std::vector<bool>> complex =
-        Reduce("any", Binary("not_equal", Imag(r[0]), 0.0), std::nullopt).ToVector<bool>();
-    if (!complex.ok())
-      return std::vector<Array>(r.size(), ArrayOps::Poisoned(CoreOf(a), complex.status(), 0));
-    if ((*complex)[0]) return r;
+  std::vector<uint64_t> handles;
+  for (const Array& x : r) handles.push_back(x.handle());
+  absl::StatusOr<v1::SyncReply> reply = CoreOf(a)->Sync(handles);
+  absl::Status status = reply.status();
+  if (reply.ok()) {
+    for (const v1::Fetched& f : reply->fetched()) {
+      if (f.has_error()) {
+        status = internal::StatusFromOpError(f.error());
+        break;
+      }
+      for (Array& x : r) {
+        if (x.handle() == f.handle()) ArrayOps::State(x)->dtype = static_cast<DType>(f.dtype());
+      }
+    }
   }
-  for (Array& x : r) x = Copy(Real(x));
+  if (!status.ok()) return std::vector<Array>(r.size(), ArrayOps::Poisoned(CoreOf(a), status, 0));
   return r;
 }
 
@@ -361,7 +320,7 @@ EigResult Eig(const Array& a) {
     return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})},
                                                 {ComplexOf(t), a.shape()}};
   });
-  r = RealIfAllReal(a, std::move(r));
+  r = WithServerDTypes(a, std::move(r));
   return {r[0], r[1]};
 }
 
@@ -370,7 +329,7 @@ Array Eigvals(const Array& a) {
       MatrixOp("eigvals", a, true, {}, [](const Shape& batch, int64_t n, int64_t, DType t) {
         return std::vector<std::pair<DType, Shape>>{{ComplexOf(t), Append(batch, {n})}};
       });
-  return RealIfAllReal(a, {r[0]})[0];
+  return WithServerDTypes(a, {r[0]})[0];
 }
 
 Array Norm(const Array& x, const NormOrder& ord, std::optional<std::vector<int64_t>> axis, bool keepdims) {
@@ -465,30 +424,13 @@ Array MatrixPower(const Array& a, int64_t n) {
   if (auto bad = ArrayOps::CheckInputs("matrix_power", {&a})) return *bad;
   const std::shared_ptr<Core>& core = CoreOf(a);
   if (absl::Status s = CheckStacked(a, true); !s.ok()) return Refuse(core, "matrix_power", s);
-  if (n == 0) {
-    const int64_t k = a.shape().back();
-    v1::Op op = MakeOp("eye", {});
-    auto& attrs = *op.mutable_attrs();
-    attrs["n"].set_i(k);
-    attrs["m"].set_i(k);
-    attrs["k"].set_i(0);
-    attrs["dtype"] = DTypeAttr(a.dtype());
-    Array eye = ArrayOps::Emit(core, std::move(op), a.dtype(), {k, k});
-    if (a.ndim() == 2) return eye;
-    return Copy(Apply("broadcast_to", {&eye}, a.dtype(), a.shape(), {{"shape", IntsAttr(a.shape())}}));
+  DType dtype = a.dtype();
+  if (n < 0) {  // of inv(a)
+    absl::StatusOr<DType> t = LinalgDType(dtype);
+    if (!t.ok()) return Refuse(core, "matrix_power", t.status());
+    dtype = *t;
   }
-  Array z = n < 0 ? Inv(a) : a;
-  // The magnitude as unsigned: -INT64_MIN does not fit int64.
-  uint64_t e = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
-  if (e == 1) return Copy(z);
-  std::optional<Array> result;
-  while (true) {
-    if (e & 1) result = result ? Matmul(*result, z) : z;
-    e >>= 1;
-    if (e == 0) break;
-    z = Matmul(z, z);
-  }
-  return *result;
+  return Apply("matrix_power", {&a}, dtype, a.shape(), {{"n", IntAttr(n)}});
 }
 
 Array MatrixRank(const Array& a, std::optional<double> tol) {
@@ -625,73 +567,54 @@ Array Irfft2(const Array& a, const std::string& norm) {
   return Irfftn(a, std::vector<int64_t>{-2, -1}, std::nullopt, norm);
 }
 
+// The composites below are server ops (ops/fft.cc); here: NumPy's errors
+// and the results' dtype and shape.
+Array Hfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
+  return Transform("hfft", Kind::kC2r, true, a, n, axis, norm);
+}
+Array Ihfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
+  return Transform("ihfft", Kind::kR2c, false, a, n, axis, norm);
+}
+
 namespace {
 
-// The norm of the opposite direction (an invalid one stays, to be refused).
-std::string SwapDirection(const std::string& norm) {
-  if (norm == "backward") return "forward";
-  if (norm == "forward") return "backward";
-  return norm;
-}
-
-// Rolls `axes` of x by half their length (forward) or back.
-Array Shift(const char* name, const Array& x, const std::optional<std::vector<int64_t>>& axes, bool inverse) {
-  if (auto bad = ArrayOps::CheckInputs(name, {&x})) return *bad;
-  absl::StatusOr<std::vector<int64_t>> ax = TransformAxes(x, axes);
-  if (!ax.ok()) return Refuse(CoreOf(x), name, ax.status());
-  Array r = x;
-  bool copied = false;
-  for (int64_t a : *ax) {
-    const int64_t len = x.shape()[a];
-    if (len == 0) continue;
-    const int64_t shift = ((inverse ? -(len / 2) : len / 2) % len + len) % len;
-    if (shift == 0) continue;
-    // r[i] = x[i - shift]: a take along the axis.
-    std::vector<int64_t> index(len);
-    for (int64_t i = 0; i < len; ++i) index[i] = (i - shift + len) % len;
-    r = Take(r, Upload(CoreOf(x), index), a);
-    copied = true;
-  }
-  return copied ? r : Copy(x);
-}
-
-// NumPy's fftfreq (all) or rfftfreq (non-negative) sample frequencies.
+// The server's fftfreq (all) or rfftfreq (non-negative) sample frequencies.
 Array Frequencies(Client* client, const char* name, int64_t n, double d, bool non_negative) {
   const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client);
-  if (n < 0) return Refuse(core, name, ValueError("negative dimensions are not allowed"));
-  if (n == 0 || d == 0) {
+  if (static_cast<double>(n) * d == 0) {  // NumPy's 1.0 / (n * d) comes first
     return Refuse(
         core, name,
         internal::WithKind(absl::InvalidArgumentError("float division by zero"), "ZeroDivisionError"));
   }
-  const double val = 1.0 / (static_cast<double>(n) * d);
-  std::vector<double> out;
-  const int64_t positive = non_negative ? n / 2 + 1 : (n - 1) / 2 + 1;
-  for (int64_t i = 0; i < positive; ++i) out.push_back(static_cast<double>(i) * val);
-  if (!non_negative) {
-    for (int64_t i = -(n / 2); i < 0; ++i) out.push_back(static_cast<double>(i) * val);
+  if (n < 0) return Refuse(core, name, ValueError("negative dimensions are not allowed"));
+  v1::Op op;
+  op.set_name(name);
+  (*op.mutable_attrs())["n"].set_i(n);
+  (*op.mutable_attrs())["d"].set_f(d);
+  return ArrayOps::Emit(core, std::move(op), DType::kFloat64, {non_negative ? n / 2 + 1 : n});
+}
+
+// The server's fftshift or ifftshift of `axes` (checked here).
+Array Shift(const char* name, const Array& x, const std::optional<std::vector<int64_t>>& axes) {
+  if (auto bad = ArrayOps::CheckInputs(name, {&x})) return *bad;
+  v1::Op op = MakeOp(name, {&x});
+  if (axes) {
+    for (int64_t a : *axes) {
+      absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(x.ndim(), {a});
+      if (!ax.ok()) return Refuse(CoreOf(x), name, ax.status());
+    }
+    (*op.mutable_attrs())["axes"] = IntsAttr(*axes);
   }
-  return client->FromVector(out);
+  return ArrayOps::Emit(CoreOf(x), std::move(op), x.dtype(), x.shape());
 }
 
 }  // namespace
 
-Array Hfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
-  return Irfft(IsComplex(a.dtype()) ? Conj(a) : a, n, axis, SwapDirection(norm));
-}
-Array Ihfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::string& norm) {
-  return Conj(Rfft(a, n, axis, SwapDirection(norm)));
-}
-
 Array Fftfreq(Client* client, int64_t n, double d) { return Frequencies(client, "fftfreq", n, d, false); }
 Array Rfftfreq(Client* client, int64_t n, double d) { return Frequencies(client, "rfftfreq", n, d, true); }
 
-Array Fftshift(const Array& x, std::optional<std::vector<int64_t>> axes) {
-  return Shift("fftshift", x, axes, false);
-}
-Array Ifftshift(const Array& x, std::optional<std::vector<int64_t>> axes) {
-  return Shift("ifftshift", x, axes, true);
-}
+Array Fftshift(const Array& x, std::optional<std::vector<int64_t>> axes) { return Shift("fftshift", x, axes); }
+Array Ifftshift(const Array& x, std::optional<std::vector<int64_t>> axes) { return Shift("ifftshift", x, axes); }
 
 }  // namespace fft
 
@@ -723,7 +646,8 @@ uint64_t Float64Blocks(int64_t n) { return static_cast<uint64_t>((n + 1) / 2); }
 
 }  // namespace
 
-Array Generator::Draw(const char* op_name, const Shape& shape, DType dtype) {
+Array Generator::Draw(const char* op_name, const Shape& shape, DType dtype,
+                      std::initializer_list<std::pair<const char*, double>> params) {
   const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
   if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
     return Refuse(core, op_name,
@@ -736,6 +660,7 @@ Array Generator::Draw(const char* op_name, const Shape& shape, DType dtype) {
   auto& attrs = *op.mutable_attrs();
   attrs["shape"] = IntsAttr(shape);
   attrs["dtype"] = DTypeAttr(dtype);
+  for (const auto& [name, value] : params) attrs[name].set_f(value);
   const int64_t per_block = 16 / ItemSize(dtype);  // values per Philox block
   return EmitRandom(client_, std::move(op), seed_,
                     Reserve(static_cast<uint64_t>((ShapeSize(shape) + per_block - 1) / per_block)), dtype,
@@ -748,9 +673,11 @@ Array Generator::StandardNormal(const Shape& shape, DType dtype) {
   return Draw("random_normal", shape, dtype);
 }
 
+// The scaled and shifted draws are the server's (ops/random.cc); here:
+// NumPy's errors.
 Array Generator::Normal(double loc, double scale, const Shape& shape, DType dtype) {
   if (scale < 0) return Refuse(ArrayOps::CoreOf(*client_), "normal", ValueError("scale < 0"));
-  return StandardNormal(shape, dtype) * scale + loc;
+  return Draw("random_normal", shape, dtype, {{"loc", loc}, {"scale", scale}});
 }
 
 Array Generator::Uniform(double low, double high, const Shape& shape, DType dtype) {
@@ -759,36 +686,10 @@ Array Generator::Uniform(double low, double high, const Shape& shape, DType dtyp
         ArrayOps::CoreOf(*client_), "uniform",
         internal::WithKind(absl::OutOfRangeError("high - low range exceeds valid bounds"), "OverflowError"));
   }
-  return Random(shape, dtype) * (high - low) + low;
+  return Draw("random_uniform", shape, dtype, {{"low", low}, {"high", high}});
 }
 
 namespace {
-
-// -log(1 - u): exponential from uniform draws (never log(0)).
-Array ExponentialOf(const Array& u) { return Map("negative", Map("log1p", Map("negative", u))); }
-
-// numpy.searchsorted(cdf, u, side="right") for a sorted host table: binary
-// lifting over the table padded with +inf to a power of two above its size.
-Array SearchRight(Client* client, std::vector<double> cdf, const Array& u) {
-  size_t len = 1;
-  while (len <= cdf.size()) len *= 2;
-  cdf.resize(len, std::numeric_limits<double>::infinity());
-  Array table = client->FromVector(cdf);
-  Array pos = client->Zeros(u.shape(), DType::kInt64);
-  for (int64_t step = static_cast<int64_t>(len) / 2; step > 0; step /= 2) {
-    Array next = pos + step;
-    pos = Where(Binary("less_equal", Take(table, next - 1), u), next, pos);
-  }
-  return pos;
-}
-
-// The running sum of `p` (numpy.cumsum's order).
-std::vector<double> CumSum(const std::vector<double>& p) {
-  std::vector<double> out(p.size());
-  double sum = 0;
-  for (size_t i = 0; i < p.size(); ++i) out[i] = sum += p[i];
-  return out;
-}
 
 // The range of integer (or bool) dtype d.
 std::pair<int64_t, uint64_t> IntegerRange(DType d) {
@@ -801,12 +702,12 @@ std::pair<int64_t, uint64_t> IntegerRange(DType d) {
 }  // namespace
 
 Array Generator::StandardExponential(const Shape& shape, DType dtype) {
-  return ExponentialOf(Draw("random_uniform", shape, dtype));
+  return Draw("random_exponential", shape, dtype);
 }
 
 Array Generator::Exponential(double scale, const Shape& shape) {
   if (scale < 0) return Refuse(ArrayOps::CoreOf(*client_), "exponential", ValueError("scale < 0"));
-  return ExponentialOf(Draw("random_uniform", shape, DType::kFloat64)) * scale;
+  return Draw("random_exponential", shape, DType::kFloat64, {{"scale", scale}});
 }
 
 Array Generator::Integers(int64_t low, int64_t high, const Shape& shape, DType dtype, bool endpoint) {
@@ -888,55 +789,69 @@ void Generator::Shuffle(const Array& x, int64_t axis) {
     Refuse(CoreOf(x), "shuffle", TypeError("len() of unsized object"));
     return;
   }
-  Array permuted = Permutation(x, axis);
-  if (!permuted.ok()) return;
-  // x[...] = permuted: index item kind 2 is the ellipsis (OPS.md).
-  v1::Op op = MakeOp("setitem", {&x, &permuted});
-  (*op.mutable_attrs())["index"] = IntsAttr({2, 0, 0, 0});
+  absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(x.ndim(), {axis});
+  if (!ax.ok()) {
+    Refuse(CoreOf(x), "shuffle", ax.status());
+    return;
+  }
+  v1::Op op = MakeOp("random_shuffle", {&x});
+  auto& attrs = *op.mutable_attrs();
+  attrs["axis"].set_i((*ax)[0]);
+  attrs["seed"] = IntsAttr({static_cast<int64_t>(seed_)});
+  attrs["offset"].set_i(static_cast<int64_t>(Reserve(Float64Blocks(x.shape()[(*ax)[0]]))));
   ArrayOps::EmitMany(CoreOf(x), std::move(op), {});
 }
 
-Array Generator::ChoiceIndices(const char* name, int64_t n, const Shape& shape, bool replace,
-                               const std::optional<std::vector<double>>& p) {
+// The server's random_choice (ops/random.cc) of range(n), or of `a` along
+// `axis` (normalized); here: NumPy's errors, the result's shape and the
+// blocks it draws.
+Array Generator::ChoiceOf(const Array* a, int64_t n, int64_t axis, const Shape& shape, bool replace,
+                          const std::optional<std::vector<double>>& p) {
   const std::shared_ptr<Core>& core = ArrayOps::CoreOf(*client_);
-  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, name, s);
+  if (absl::Status s = CheckShape(shape); !s.ok()) return Refuse(core, "choice", s);
   const int64_t k = ShapeSize(shape);
-  if (n == 0 && k > 0) return Refuse(core, name, ValueError("a cannot be empty unless no samples are taken"));
+  if (n == 0 && k > 0) return Refuse(core, "choice", ValueError("a cannot be empty unless no samples are taken"));
   if (p) {
     if (static_cast<int64_t>(p->size()) != n)
-      return Refuse(core, name, ValueError("a and p must have same size"));
+      return Refuse(core, "choice", ValueError("a and p must have same size"));
     double sum = 0;
     for (double v : *p) {
-      if (v < 0) return Refuse(core, name, ValueError("probabilities are not non-negative"));
+      if (v < 0) return Refuse(core, "choice", ValueError("probabilities are not non-negative"));
       sum += v;
     }
     if (!(std::abs(sum - 1.0) <= std::sqrt(std::numeric_limits<double>::epsilon()))) {
-      return Refuse(core, name, ValueError("probabilities do not sum to 1"));
+      return Refuse(core, "choice", ValueError("probabilities do not sum to 1"));
     }
   }
-  if (replace) {
-    if (!p) return n > 0 ? Integers(0, n, shape) : client_->Zeros(shape, DType::kInt64);
-    std::vector<double> cdf = CumSum(*p);
-    const double total = cdf.back();
-    for (double& v : cdf) v /= total;
-    Array u = Draw("random_uniform", shape, DType::kFloat64);
-    return Binary("minimum", SearchRight(client_, std::move(cdf), u), n - 1);
+  if (!replace) {
+    if (k > n) {
+      return Refuse(core, "choice",
+                    ValueError("Cannot take a larger sample than population when replace is False"));
+    }
+    if (p && std::count_if(p->begin(), p->end(), [](double v) { return v != 0; }) < k) {
+      return Refuse(core, "choice", ValueError("Fewer non-zero entries in p than size"));
+    }
   }
-  if (k > n) {
-    return Refuse(core, name,
-                  ValueError("Cannot take a larger sample than population when replace is False"));
+  v1::Op op = a ? MakeOp("random_choice", {a}) : MakeOp("random_choice", {});
+  auto& attrs = *op.mutable_attrs();
+  attrs["shape"] = IntsAttr(shape);
+  if (a) {
+    attrs["axis"].set_i(axis);
+  } else {
+    attrs["n"].set_i(n);
   }
-  if (p && std::count_if(p->begin(), p->end(), [](double v) { return v != 0; }) < k) {
-    return Refuse(core, name, ValueError("Fewer non-zero entries in p than size"));
+  if (!replace) attrs["replace"].set_b(false);
+  if (p) attrs["p"].set_data(std::string(reinterpret_cast<const char*>(p->data()), p->size() * sizeof(double)));
+  const uint64_t blocks = !replace ? Float64Blocks(n) : (n == 0 && !p ? 0 : Float64Blocks(k));
+  Shape out = shape;
+  DType dtype = DType::kInt64;
+  if (a) {
+    out = Shape(a->shape().begin(), a->shape().begin() + axis);
+    out.insert(out.end(), shape.begin(), shape.end());
+    out.insert(out.end(), a->shape().begin() + axis + 1, a->shape().end());
+    dtype = a->dtype();
   }
-  Array keys = Draw("random_uniform", {n}, DType::kFloat64);
-  // With p: an exponential race, -log(U) / p, smallest first (p = 0: never).
-  if (p) keys = ExponentialOf(keys) / client_->FromVector(*p);
-  Array order = Apply("argsort", {&keys}, DType::kInt64, {n});
-  // order[:k]: index item kind 1 is a slice, INT64_MIN an omitted bound (OPS.md).
-  Array first =
-      Apply("slice", {&order}, DType::kInt64, {k}, {{"index", IntsAttr({1, INT64_MIN, k, INT64_MIN})}});
-  return first.Reshape(shape);
+  return EmitRandom(client_, std::move(op), seed_, Reserve(blocks), dtype, out);
 }
 
 Array Generator::Choice(int64_t n, const Shape& shape, bool replace,
@@ -945,7 +860,7 @@ Array Generator::Choice(int64_t n, const Shape& shape, bool replace,
     return Refuse(ArrayOps::CoreOf(*client_), "choice",
                   ValueError("a must be a positive integer unless no samples are taken"));
   }
-  return ChoiceIndices("choice", n, shape, replace, p);
+  return ChoiceOf(nullptr, n, 0, shape, replace, p);
 }
 
 Array Generator::Choice(const Array& a, const Shape& shape, bool replace,
@@ -956,7 +871,7 @@ Array Generator::Choice(const Array& a, const Shape& shape, bool replace,
   }
   absl::StatusOr<std::vector<int64_t>> ax = NormalizeAxes(a.ndim(), {axis});
   if (!ax.ok()) return Refuse(CoreOf(a), "choice", ax.status());
-  return Take(a, ChoiceIndices("choice", a.shape()[(*ax)[0]], shape, replace, p), (*ax)[0]);
+  return ChoiceOf(&a, a.shape()[(*ax)[0]], (*ax)[0], shape, replace, p);
 }
 
 // The process-wide generator of the legacy functions: bound to the caller's

@@ -1,8 +1,8 @@
 """numpy.linalg's solvers and decompositions: inv, solve, det, slogdet,
 cholesky, qr, svd, eigh, eigvalsh on the server's LAPACK-backed ops; pinv,
-lstsq, matrix_rank and norm on the server's composite ops of the same
-names (ops/linalg.cc, shared with the C++ client); matrix_power, cond and
-the tensor functions composed here.
+lstsq, matrix_rank, norm, matrix_power and eig's real-or-complex rule on
+the server's composite ops of the same names (ops/linalg.cc, shared with
+the C++ client); cond and the tensor functions composed here.
 
 Shapes, dtypes and the errors NumPy raises before computing (non-square,
 float16, mismatched shapes) are decided here; singular and
@@ -16,7 +16,6 @@ re-exports it.
 from __future__ import annotations
 
 import builtins
-import functools
 import operator
 from typing import Any, NamedTuple
 
@@ -253,22 +252,15 @@ def _complex_of(t: np.dtype) -> np.dtype:
     return np.dtype(np.complex64 if t.char in "fF" else np.complex128)
 
 
-@functools.cache
-def _numpy_eig_always_complex() -> bool:
-    """Whether the installed NumPy's eig of real input with real
-    eigenvalues returns complex arrays (newer NumPy) or real ones."""
-    return np.linalg.eigvals(np.eye(1)).dtype.kind == "c"
-
-
-def _real_if_all_real(t: np.dtype, w: ndarray,
-                      *rest: ndarray) -> tuple[ndarray, ...]:
-    """The installed NumPy's rule for eig of real input: always complex,
-    or (older NumPy) real results when every eigenvalue's imaginary part
-    is 0 (a sync: the dtype depends on the values)."""
-    if t.kind == "c" or _numpy_eig_always_complex() or (
-            w.size and bool(_r.any(w.imag != 0))):
-        return (w, *rest)
-    return (w.real.copy(), *(x.real.copy() for x in rest))
+def _server_dtypes(t: np.dtype, *results: ndarray) -> tuple[ndarray, ...]:
+    """eig's results with the dtypes the server gave them: for real input,
+    real when every eigenvalue is real (NumPy's rule, applied by the
+    server's op), else complex; a sync."""
+    if t.kind != "c":
+        dts = results[0]._session.dtypes([r._handle for r in results])
+        for r, dt in zip(results, dts):
+            r._dtype = dt
+    return results
 
 
 def eig(a: Any) -> EigResult:
@@ -281,7 +273,7 @@ def eig(a: Any) -> EigResult:
     ct = _complex_of(t)
     w, v = _new_many(a._session, "eig", (a,),
                      [(a._shape[:-1], ct), (a._shape, ct)], {})
-    return EigResult(*_real_if_all_real(t, w, v))
+    return EigResult(*_server_dtypes(t, w, v))
 
 
 def eigvals(a: Any) -> ndarray:
@@ -290,7 +282,7 @@ def eigvals(a: Any) -> ndarray:
     _assert_stacked_square(a)
     t = _common_type(a)
     w = _c.new(a._session, "eigvals", (a,), a._shape[:-1], _complex_of(t), {})
-    return _real_if_all_real(t, w)[0]
+    return _server_dtypes(t, w)[0]
 
 
 def _tolerance(a: ndarray, value: Any) -> ndarray | float:
@@ -365,34 +357,16 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, int, Any]:
 
 
 def matrix_power(a: Any, n: Any) -> ndarray:
-    """numpy.linalg.matrix_power: repeated squaring on matmul; negative
-    powers invert first."""
+    """numpy.linalg.matrix_power: the server's matrix_power op (repeated
+    squaring on matmul; negative powers invert first)."""
     a = _c.ensure(a)
     _assert_stacked_square(a)
     try:
         n = operator.index(n)
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
-    if n == 0:
-        k = a._shape[-1]
-        eye = _c.upload(a._session, np.eye(k, dtype=a._dtype))
-        return (eye.view_as_broadcast(a._shape) if a.ndim > 2 else eye).copy()
-    if n < 0:
-        a = inv(a)
-        n = -n
-    if n == 1:
-        return a.copy()
-    result = None
-    z = a
-    while True:
-        if n & 1:
-            result = z if result is None else matmul(result, z)
-        n >>= 1
-        if not n:
-            break
-        z = matmul(z, z)
-    assert result is not None
-    return result
+    dt = _common_type(a) if n < 0 else a._dtype  # of inv(a)
+    return _c.new(a._session, "matrix_power", (a,), a._shape, dt, {"n": n})
 
 
 def matrix_rank(A: Any, tol: Any = None,  # noqa: N803

@@ -283,6 +283,24 @@ class Session:
             out.append(arr)
         return out
 
+    def dtypes(self, handles: Sequence[int]) -> list[np.dtype]:
+        """Waits for the arrays and returns the dtypes the server gave them
+        (ops whose result dtype depends on values: eig). Raises the error
+        that poisoned one; other deferred errors are kept, as fetch's."""
+        reply = self._sync(fetch=handles)
+        if reply.errors:
+            self._deferred.extend(reply.errors)
+        by_handle = {f.handle: f for f in reply.fetched}
+        out = []
+        for h in handles:
+            f = by_handle.get(h)
+            if f is None:
+                raise RuntimeError(f"server did not answer fetch of {h}")
+            if f.HasField("error") and (f.error.kind or f.error.message):
+                raise from_op_error(f.error)
+            out.append(_dtypes.from_pb(f.dtype))
+        return out
+
     # -- bulk data -------------------------------------------------------
 
     def _download(self, handle: int) -> np.ndarray:

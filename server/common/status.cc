@@ -27,6 +27,12 @@ absl::Status AxisError(absl::string_view message) {
 absl::Status LinAlgError(absl::string_view message) {
   return WithKind(absl::InvalidArgumentError(message), "LinAlgError");
 }
+absl::Status OverflowError(absl::string_view message) {
+  return WithKind(absl::OutOfRangeError(message), "OverflowError");
+}
+absl::Status ZeroDivisionError(absl::string_view message) {
+  return WithKind(absl::InvalidArgumentError(message), "ZeroDivisionError");
+}
 absl::Status OutOfMemoryError(absl::string_view message) {
   return WithKind(absl::ResourceExhaustedError(message), "MemoryError");
 }

@@ -43,6 +43,10 @@ absl::Status IndexError(absl::string_view message);
 absl::Status AxisError(absl::string_view message);
 // numpy.linalg.LinAlgError: singular, not positive definite, no convergence.
 absl::Status LinAlgError(absl::string_view message);
+// Python's OverflowError and ZeroDivisionError, where NumPy raises them
+// (random.uniform's range, fft.fftfreq's n * d == 0).
+absl::Status OverflowError(absl::string_view message);
+absl::Status ZeroDivisionError(absl::string_view message);
 // RESOURCE_EXHAUSTED.
 absl::Status OutOfMemoryError(absl::string_view message);
 

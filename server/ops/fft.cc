@@ -3,12 +3,15 @@
 // C-contiguous copy of the compute dtype, runs the backend's unnormalized
 // transform over the batch, scales for NumPy's norm modes and moves the axis
 // back (the result is a view). Clients build fftn and friends from these.
+// hfft/ihfft (conjugates and the opposite norm), fftfreq/rfftfreq and
+// fftshift/ifftshift are composed here (ops/compose.h), once for every client.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "ops/compose.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -122,6 +125,119 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
   return absl::OkStatus();
 }
 
+// The norm of the opposite direction (an invalid one stays, for the
+// transform to refuse).
+std::string SwapDirection(const std::string& norm) {
+  if (norm == "backward" || norm.empty()) return "forward";
+  if (norm == "forward") return "backward";
+  return norm;
+}
+
+// The attributes of this op for the transform it calls: n and axis as
+// given, norm swapped.
+absl::StatusOr<compose::AttrList> HermitianAttrs(OpContext& ctx) {
+  compose::AttrList attrs;
+  if (ctx.attrs().Has("n")) {
+    ARRAYD_ASSIGN_OR_RETURN(int64_t n, ctx.attrs().Int("n"));
+    attrs.push_back({"n", compose::Int(n)});
+  }
+  if (ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(int64_t axis, ctx.attrs().Int("axis"));
+    attrs.push_back({"axis", compose::Int(axis)});
+  }
+  std::string norm = "backward";
+  if (ctx.attrs().Has("norm")) {
+    ARRAYD_ASSIGN_OR_RETURN(norm, ctx.attrs().String("norm"));
+  }
+  attrs.push_back({"norm", compose::Str(SwapDirection(norm))});
+  return attrs;
+}
+
+// hfft: the irfft of the conjugate (a real signal of length n); ihfft: the
+// conjugate of the rfft; each with the opposite norm, as numpy.fft's.
+absl::Status RunHfft(OpContext& ctx, bool inverse) {
+  ARRAYD_ASSIGN_OR_RETURN(compose::AttrList attrs, HermitianAttrs(ctx));
+  View x = ctx.input(0);
+  if (inverse) {
+    ARRAYD_ASSIGN_OR_RETURN(View r, compose::Run(ctx, "rfft", {x}, attrs));
+    ARRAYD_ASSIGN_OR_RETURN(x, compose::Run(ctx, "conjugate", {r}));
+  } else {
+    if (IsComplex(x.dtype)) {
+      ARRAYD_ASSIGN_OR_RETURN(x, compose::Run(ctx, "conjugate", {x}));
+    }
+    ARRAYD_ASSIGN_OR_RETURN(x, compose::Run(ctx, "irfft", {x}, attrs));
+  }
+  ctx.SetResult(0, x);
+  return absl::OkStatus();
+}
+
+// fftfreq: [0, 1, ..., (n - 1) / 2, -(n / 2), ..., -1] / (n d); rfftfreq:
+// [0, 1, ..., n / 2] / (n d); float64, each integer times 1 / (n d) as
+// NumPy computes them. NumPy's ZeroDivisionError when n d == 0 (checked
+// first, as NumPy's 1.0 / (n * d)), ValueError when n < 0.
+absl::Status RunFftfreq(OpContext& ctx, bool real) {
+  ARRAYD_ASSIGN_OR_RETURN(int64_t n, ctx.attrs().Int("n"));
+  ARRAYD_ASSIGN_OR_RETURN(double d, compose::FloatAttr(ctx.attrs(), "d", 1.0));
+  const double nd = static_cast<double>(n) * d;
+  if (nd == 0) return ZeroDivisionError("float division by zero");
+  if (n < 0) return ValueError("negative dimensions are not allowed");
+  const double val = 1.0 / nd;
+  std::vector<double> freq;
+  const int64_t positive = real ? n / 2 + 1 : (n - 1) / 2 + 1;
+  for (int64_t i = 0; i < positive; ++i) freq.push_back(static_cast<double>(i) * val);
+  if (!real) {
+    for (int64_t i = -(n / 2); i < 0; ++i) freq.push_back(static_cast<double>(i) * val);
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kFloat64, {static_cast<int64_t>(freq.size())}));
+  if (!freq.empty()) ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(freq.data(), out));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// `v` restricted to [start, start + len) along axis (a view).
+View AxisRange(View v, int axis, int64_t start, int64_t len) {
+  v.offset += start * v.strides[axis];
+  v.shape[axis] = len;
+  return v;
+}
+
+// fftshift/ifftshift(x, *, axes): x rolled by len / 2 (ifftshift: back) along
+// each of axes (default: all; a repeated axis rolls again, as numpy.roll),
+// two block copies an axis; always a new array.
+absl::Status RunFftshift(OpContext& ctx, bool inverse) {
+  const View& x = ctx.input(0);
+  std::vector<int64_t> axes;
+  if (ctx.attrs().Has("axes")) {
+    ARRAYD_ASSIGN_OR_RETURN(axes, ctx.attrs().Ints("axes"));
+  } else {
+    for (int d = 0; d < x.ndim(); ++d) axes.push_back(d);
+  }
+  std::vector<int64_t> shift(x.ndim(), 0);
+  for (int64_t a : axes) {
+    int64_t one[1] = {a};
+    ARRAYD_ASSIGN_OR_RETURN(auto ax, NormalizeAxes(one, x.ndim()));
+    const int64_t len = x.shape[ax[0]];
+    shift[ax[0]] += inverse ? -(len / 2) : len / 2;
+  }
+  View r = x;
+  bool copied = false;
+  for (int d = 0; d < x.ndim() && x.size() > 0; ++d) {
+    const int64_t len = x.shape[d];
+    const int64_t k = (shift[d] % len + len) % len;  // r[i] = x[i - k]
+    if (k == 0) continue;
+    ARRAYD_ASSIGN_OR_RETURN(View next, ctx.NewArray(x.dtype, x.shape));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Copy(AxisRange(r, d, 0, len - k), AxisRange(next, d, k, len - k)));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Copy(AxisRange(r, d, len - k, k), AxisRange(next, d, 0, k)));
+    r = next;
+    copied = true;
+  }
+  if (!copied) {
+    ARRAYD_ASSIGN_OR_RETURN(r, ctx.ContiguousCopy(x));
+  }
+  ctx.SetResult(0, r);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void RegisterFftOps(OpRegistry* r) {
@@ -135,6 +251,20 @@ void RegisterFftOps(OpRegistry* r) {
               "numpy.fft.rfft along one axis.", [](OpContext& c) { return RunFft(c, FftKind::kR2c); });
   r->Register(f, "irfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
               "numpy.fft.irfft along one axis.", [](OpContext& c) { return RunFft(c, FftKind::kC2r); });
+  r->Register(f, "hfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
+              "numpy.fft.hfft: irfft of the conjugate, the opposite norm.",
+              [](OpContext& c) { return RunHfft(c, false); });
+  r->Register(f, "ihfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
+              "numpy.fft.ihfft: conjugate of the rfft, the opposite norm.",
+              [](OpContext& c) { return RunHfft(c, true); });
+  r->Register(OpFamily::kCreation, "fftfreq(*, n: int, d: float = 1.0) -> out",
+              "numpy.fft.fftfreq (float64).", [](OpContext& c) { return RunFftfreq(c, false); });
+  r->Register(OpFamily::kCreation, "rfftfreq(*, n: int, d: float = 1.0) -> out",
+              "numpy.fft.rfftfreq (float64).", [](OpContext& c) { return RunFftfreq(c, true); });
+  r->Register(OpFamily::kShape, "fftshift(x, *, axes: ints? = None) -> out",
+              "numpy.fft.fftshift (a new array).", [](OpContext& c) { return RunFftshift(c, false); });
+  r->Register(OpFamily::kShape, "ifftshift(x, *, axes: ints? = None) -> out",
+              "numpy.fft.ifftshift (a new array).", [](OpContext& c) { return RunFftshift(c, true); });
 }
 
 }  // namespace arrayd

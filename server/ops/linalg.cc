@@ -3,7 +3,7 @@
 // numpy.linalg's decompositions and solvers on the backend's LAPACK-like
 // Stream calls, batched over leading dimensions; and the composites pinv,
 // matrix_rank, lstsq and norm, written once here from those ops
-// (ops/compose.h) for every client and backend. Singular and
+// (ops/compose.h) for every client and backend, with matrix_power. Singular and
 // non-positive-definite matrices are found by reading LAPACK's info back
 // (a sync of the stream, as NumPy must raise LinAlgError).
 #include <algorithm>
@@ -770,19 +770,85 @@ absl::Status RunNorm(OpContext& ctx) {
 
 }  // namespace
 
-// eig (outputs w, v) and eigvals (output w): always complex here; the
-// client returns the real parts when NumPy would (real input, every
-// eigenvalue real).
+// eig (outputs w, v) and eigvals (output w), with NumPy's rule for their
+// dtype: complex for complex input; for real input, the real parts (new
+// arrays) when every eigenvalue's imaginary part is 0, else complex. The
+// rule reads one bool back (a sync of the stream, as the info check is).
 absl::Status RunEig(OpContext& ctx, bool vectors) {
   const View& a = ctx.input(0);
   ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
   ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
   const DType complex = RealDType(dtype) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
-  return EigenResults(ctx, a, a3, complex, complex, vectors,
-                      [&](const View& w, const View* v, const View& info) {
-                        return ctx.stream().Eig(a3, w, v, info);
-                      });
+  ARRAYD_RETURN_IF_ERROR(EigenResults(ctx, a, a3, complex, complex, vectors,
+                                      [&](const View& w, const View* v, const View& info) {
+                                        return ctx.stream().Eig(a3, w, v, info);
+                                      }));
+  if (IsComplex(dtype)) return absl::OkStatus();
+  const View w = ctx.results()[0];
+  if (w.size() > 0) {
+    ARRAYD_ASSIGN_OR_RETURN(View imag, Run(ctx, "imag", {w}));
+    ARRAYD_ASSIGN_OR_RETURN(View zero, compose::Constant(ctx, dtype, Scalar::Float(0)));
+    ARRAYD_ASSIGN_OR_RETURN(View nonzero, Run(ctx, "not_equal", {imag, zero}));
+    ARRAYD_ASSIGN_OR_RETURN(View any, Run(ctx, "any", {nonzero}));
+    bool complex_values = false;
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(any, &complex_values));
+    if (complex_values) return absl::OkStatus();
+  }
+  for (int i = 0; i < ctx.num_outputs(); ++i) {
+    ARRAYD_ASSIGN_OR_RETURN(View real, Run(ctx, "real", {ctx.results()[i]}));
+    ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(real));
+    ctx.SetResult(i, copy);
+  }
+  return absl::OkStatus();
+}
+
+// matrix_power(a, *, n): a to the integer power n by repeated squaring
+// (matmul); n < 0 inverts a first; n == 0 gives identity matrices of a's
+// dtype. Always a new array.
+absl::Status RunMatrixPower(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t n, ctx.attrs().Int("n"));
+  if (n == 0) {
+    ARRAYD_ASSIGN_OR_RETURN(View eye, compose::Filled(ctx, a.dtype, a.shape, Scalar::Int(0)));
+    if (eye.size() > 0) {
+      View diag = eye;  // [..., i, i]
+      const int nd = a.ndim();
+      diag.shape.pop_back();
+      diag.strides.pop_back();
+      diag.strides[nd - 2] = eye.strides[nd - 2] + eye.strides[nd - 1];
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(diag, Scalar::Int(1)));
+    }
+    ctx.SetResult(0, eye);
+    return absl::OkStatus();
+  }
+  View z = a;
+  if (n < 0) {
+    ARRAYD_ASSIGN_OR_RETURN(z, compose::Run(ctx, "inv", {a}));
+  }
+  // The magnitude as unsigned: -INT64_MIN does not fit int64.
+  uint64_t e = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  if (e == 1) {
+    ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(z));
+    ctx.SetResult(0, copy);
+    return absl::OkStatus();
+  }
+  std::optional<View> result;
+  while (true) {
+    if (e & 1) {
+      if (result) {
+        ARRAYD_ASSIGN_OR_RETURN(result, compose::Run(ctx, "matmul", {*result, z}));
+      } else {
+        result = z;
+      }
+    }
+    e >>= 1;
+    if (e == 0) break;
+    ARRAYD_ASSIGN_OR_RETURN(z, compose::Run(ctx, "matmul", {z, z}));
+  }
+  ctx.SetResult(0, *result);
+  return absl::OkStatus();
 }
 
 void RegisterLinalgOps(OpRegistry* r) {
@@ -806,9 +872,11 @@ void RegisterLinalgOps(OpRegistry* r) {
               [](OpContext& c) { return RunEigh(c, true); });
   r->Register(f, "eigvalsh(a, *, UPLO: str = 'L') -> w", "numpy.linalg.eigvalsh.",
               [](OpContext& c) { return RunEigh(c, false); });
-  r->Register(f, "eig(a) -> (w, v)", "numpy.linalg.eig (complex results).",
+  r->Register(f, "eig(a) -> (w, v)",
+              "numpy.linalg.eig: complex results, or real ones for real input whose eigenvalues "
+              "are all real (NumPy's rule; the op reads that back).",
               [](OpContext& c) { return RunEig(c, true); });
-  r->Register(f, "eigvals(a) -> w", "numpy.linalg.eigvals (complex results).",
+  r->Register(f, "eigvals(a) -> w", "numpy.linalg.eigvals, its dtype as eig's.",
               [](OpContext& c) { return RunEig(c, false); });
   r->Register(f, "pinv(a, rconds[], *, rcond: float? = None, hermitian: bool = False) -> out",
               "numpy.linalg.pinv from the SVD (eigh when hermitian): singular values at most "
@@ -823,6 +891,10 @@ void RegisterLinalgOps(OpRegistry* r) {
               "rtol (None: max(m, n) * eps) times the largest; an array tolerance, broadcast "
               "against the batch, is the optional input tols (tol, or rtol when relative).",
               RunMatrixRank);
+  r->Register(f, "matrix_power(a, *, n: int) -> out",
+              "numpy.linalg.matrix_power: repeated squaring on matmul (n < 0: of inv(a); n == 0: "
+              "identity matrices of a's dtype).",
+              RunMatrixPower);
   r->Register(f, "lstsq(a, b, *, rcond: float? = None) -> (x, residuals, rank, s)",
               "numpy.linalg.lstsq from the SVD; rcond None: max(m, n) * eps. residuals is empty "
               "unless rank == n < m (its shape follows the int64 rank, which the op reads back).",

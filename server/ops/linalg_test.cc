@@ -1,4 +1,4 @@
-// The linalg composites (pinv, matrix_rank, lstsq, norm) against NumPy's
+// The linalg composites (pinv, matrix_rank, lstsq, norm, matrix_power) against NumPy's
 // values, and NumPy's exception kinds for bad input.
 #include <cmath>
 #include <complex>
@@ -183,6 +183,60 @@ TEST_F(LinalgCompositeTest, NormBadInputIsNumpysError) {
   EXPECT_EQ(ErrorOf("norm", {x}, {{"ord", Float(2)}, {"ord_name", Str("fro")}}), "ValueError");
   EXPECT_EQ(ErrorOf("norm", {Zeros(DType::kFloat16, {2, 2})}, {{"ord_name", Str("nuc")}}),
             "TypeError");
+}
+
+TEST_F(LinalgCompositeTest, MatrixPowerMatchesNumpy) {
+  View fib = Doubles({1, 1, 1, 0}, {2, 2});
+  auto power = [&](const View& a, int64_t n) {
+    absl::StatusOr<std::vector<View>> r = RunOp("matrix_power", {a}, {{"n", compose::Int(n)}});
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? Host<double>((*r)[0]) : std::vector<double>{};
+  };
+  EXPECT_THAT(power(fib, 5), ElementsAre(8, 5, 5, 3));
+  EXPECT_THAT(power(fib, 1), ElementsAre(1, 1, 1, 0));
+  EXPECT_THAT(power(fib, -2), Pointwise(DoubleNear(1e-12), std::vector<double>{1, -1, -1, 2}));
+  // n == 0: identity matrices of the stack's shape.
+  absl::StatusOr<std::vector<View>> eye =
+      RunOp("matrix_power", {Doubles({1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2})}, {{"n", compose::Int(0)}});
+  ASSERT_TRUE(eye.ok()) << eye.status();
+  EXPECT_EQ((*eye)[0].shape, (Shape{2, 2, 2}));
+  EXPECT_THAT(Host<double>((*eye)[0]), ElementsAre(1, 0, 0, 1, 1, 0, 0, 1));
+  // Integers stay integers for n >= 0.
+  absl::StatusOr<std::vector<View>> ints =
+      RunOp("matrix_power", {Array(std::vector<int64_t>{2, 0, 0, 3}, {2, 2}, DType::kInt64)},
+            {{"n", compose::Int(3)}});
+  ASSERT_TRUE(ints.ok()) << ints.status();
+  EXPECT_EQ((*ints)[0].dtype, DType::kInt64);
+  EXPECT_THAT(Host<int64_t>((*ints)[0]), ElementsAre(8, 0, 0, 27));
+}
+
+TEST_F(LinalgCompositeTest, MatrixPowerBadInputIsNumpysError) {
+  EXPECT_EQ(ErrorOf("matrix_power", {Doubles({1, 2, 3, 4, 5, 6}, {2, 3})}, {{"n", compose::Int(2)}}),
+            "LinAlgError");
+  EXPECT_EQ(ErrorOf("matrix_power", {Doubles({1, 2}, {2})}, {{"n", compose::Int(2)}}), "LinAlgError");
+  EXPECT_EQ(ErrorOf("matrix_power", {Doubles({0, 0, 0, 0}, {2, 2})}, {{"n", compose::Int(-1)}}),
+            "LinAlgError");
+}
+
+TEST_F(LinalgCompositeTest, EigIsRealWhenNumpysIs) {
+  absl::StatusOr<std::vector<View>> r = RunOp("eig", {Doubles({2, 0, 0, 3}, {2, 2})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].dtype, DType::kFloat64);
+  EXPECT_EQ((*r)[1].dtype, DType::kFloat64);
+  EXPECT_THAT(Host<double>((*r)[0]), ElementsAre(2, 3));
+  EXPECT_THAT(Host<double>((*r)[1]), ElementsAre(1, 0, 0, 1));
+  // A rotation's eigenvalues are +-i: complex.
+  r = RunOp("eigvals", {Doubles({0, -1, 1, 0}, {2, 2})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].dtype, DType::kComplex128);
+  // Complex input stays complex; single precision stays single.
+  r = RunOp("eigvals", {Array(std::vector<std::complex<double>>{2, 0, 0, 3}, {2, 2}, DType::kComplex128)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].dtype, DType::kComplex128);
+  r = RunOp("eigvals", {Array(std::vector<float>{2, 0, 0, 3}, {2, 2}, DType::kFloat32)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].dtype, DType::kFloat32);
+  EXPECT_EQ(ErrorOf("eigvals", {Doubles({1, 2, 3}, {3})}), "LinAlgError");
 }
 
 }  // namespace

@@ -14,7 +14,10 @@
 // float64 uniform draws and other ops (ops/compose.h), written once here.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -75,6 +78,34 @@ absl::StatusOr<View> Draw(OpContext& ctx, RandomDist dist, uint64_t key, uint64_
   return out;
 }
 
+// The parameters of random_normal (loc, scale) or random_uniform (low, high)
+// as views broadcast to `shape`: two array inputs, else 0-d constants of
+// `dtype` from the attributes; nullopt when neither is given (the
+// standard draw).
+absl::StatusOr<std::optional<std::pair<View, View>>> Params(OpContext& ctx, const char* first,
+                                                           const char* second, double first_default,
+                                                           double second_default, DType dtype,
+                                                           const Shape& shape) {
+  if (ctx.num_inputs() == 2) {
+    ARRAYD_ASSIGN_OR_RETURN(View a, BroadcastTo(ctx.input(0), shape));
+    ARRAYD_ASSIGN_OR_RETURN(View b, BroadcastTo(ctx.input(1), shape));
+    return std::make_optional(std::make_pair(a, b));
+  }
+  if (ctx.num_inputs() != 0) {
+    return ValueError(absl::StrCat("takes 0 or 2 parameter inputs (", first, ", ", second, "), got ",
+                                   ctx.num_inputs()));
+  }
+  if (!ctx.attrs().Has(first) && !ctx.attrs().Has(second)) return std::optional<std::pair<View, View>>();
+  ARRAYD_ASSIGN_OR_RETURN(double a, compose::FloatAttr(ctx.attrs(), first, first_default));
+  ARRAYD_ASSIGN_OR_RETURN(double b, compose::FloatAttr(ctx.attrs(), second, second_default));
+  ARRAYD_ASSIGN_OR_RETURN(View av, compose::Constant(ctx, dtype, Scalar::Float(a)));
+  ARRAYD_ASSIGN_OR_RETURN(View bv, compose::Constant(ctx, dtype, Scalar::Float(b)));
+  return std::make_optional(std::make_pair(av, bv));
+}
+
+// random_uniform / random_normal: the standard draw, then (with parameters)
+// low + U * (high - low) or loc + Z * scale, as NumPy's Generator.uniform
+// and normal.
 absl::Status RunRandom(OpContext& ctx, RandomDist dist) {
   ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, ctx.attrs().GetDType("dtype"));
@@ -83,7 +114,75 @@ absl::Status RunRandom(OpContext& ctx, RandomDist dist) {
     return TypeError(absl::StrCat("Unsupported dtype dtype('", DTypeName(dtype),
                                   "') for random; float32 and float64 are supported"));
   }
+  const bool uniform = dist == RandomDist::kUniform;
+  if (uniform && ctx.num_inputs() == 0 && (ctx.attrs().Has("low") || ctx.attrs().Has("high"))) {
+    ARRAYD_ASSIGN_OR_RETURN(double low, compose::FloatAttr(ctx.attrs(), "low", 0.0));
+    ARRAYD_ASSIGN_OR_RETURN(double high, compose::FloatAttr(ctx.attrs(), "high", 1.0));
+    if (!std::isfinite(high - low)) return OverflowError("high - low range exceeds valid bounds");
+  }
+  if (!uniform && ctx.num_inputs() == 0 && ctx.attrs().Has("scale")) {
+    ARRAYD_ASSIGN_OR_RETURN(double scale, compose::FloatAttr(ctx.attrs(), "scale", 1.0));
+    if (scale < 0) return ValueError("scale < 0");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(auto params, uniform ? Params(ctx, "low", "high", 0.0, 1.0, dtype, shape)
+                                               : Params(ctx, "loc", "scale", 0.0, 1.0, dtype, shape));
   ARRAYD_ASSIGN_OR_RETURN(View out, Draw(ctx, dist, s.key, s.offset, dtype, shape));
+  if (params) {
+    auto [first, second] = *params;
+    View factor = second;  // scale, or high - low
+    if (uniform) {
+      if (ctx.num_inputs() == 0) {  // high - low of the host values, as NumPy's scalar path
+        ARRAYD_ASSIGN_OR_RETURN(double low, compose::FloatAttr(ctx.attrs(), "low", 0.0));
+        ARRAYD_ASSIGN_OR_RETURN(double high, compose::FloatAttr(ctx.attrs(), "high", 1.0));
+        ARRAYD_ASSIGN_OR_RETURN(factor, compose::Constant(ctx, dtype, Scalar::Float(high - low)));
+      } else {
+        ARRAYD_ASSIGN_OR_RETURN(factor, Run(ctx, "subtract", {second, first}));
+      }
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View scaled, Run(ctx, "multiply", {out, factor}));
+    ARRAYD_ASSIGN_OR_RETURN(out, Run(ctx, "add", {scaled, first}));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// -log(1 - u), never log(0): exponential variates from uniform ones.
+absl::StatusOr<View> ExponentialOf(OpContext& ctx, const View& u) {
+  ARRAYD_ASSIGN_OR_RETURN(View neg, Run(ctx, "negative", {u}));
+  ARRAYD_ASSIGN_OR_RETURN(View log, Run(ctx, "log1p", {neg}));
+  return Run(ctx, "negative", {log});
+}
+
+// random_exponential(scales[], *, shape, dtype, scale): -log(1 - U) from one
+// uniform draw (ceil(n / K) blocks), times scale (an attribute, or an array
+// input broadcast to shape) when given.
+absl::Status RunExponential(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
+  DType dtype = DType::kFloat64;
+  if (ctx.attrs().Has("dtype")) {
+    ARRAYD_ASSIGN_OR_RETURN(dtype, ctx.attrs().GetDType("dtype"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(Stream0 s, StreamOf(ctx.attrs()));
+  if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
+    return TypeError(absl::StrCat("Unsupported dtype dtype('", DTypeName(dtype),
+                                  "') for random; float32 and float64 are supported"));
+  }
+  if (ctx.num_inputs() > 1) {
+    return ValueError(absl::StrCat("random_exponential takes 0 or 1 inputs, got ", ctx.num_inputs()));
+  }
+  std::optional<View> scale;
+  if (ctx.num_inputs() == 1) {
+    ARRAYD_ASSIGN_OR_RETURN(scale, BroadcastTo(ctx.input(0), shape));
+  } else if (ctx.attrs().Has("scale")) {
+    ARRAYD_ASSIGN_OR_RETURN(double v, compose::FloatAttr(ctx.attrs(), "scale", 1.0));
+    if (v < 0) return ValueError("scale < 0");
+    ARRAYD_ASSIGN_OR_RETURN(scale, compose::Constant(ctx, dtype, Scalar::Float(v)));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View u, Draw(ctx, RandomDist::kUniform, s.key, s.offset, dtype, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ExponentialOf(ctx, u));
+  if (scale) {
+    ARRAYD_ASSIGN_OR_RETURN(out, Run(ctx, "multiply", {out, *scale}));
+  }
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
@@ -288,20 +387,159 @@ absl::Status RunPermutation(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// The seed and offset attributes of this op for a random op it calls, its
+// stream advanced by `blocks`.
+absl::StatusOr<compose::AttrList> StreamAttrs(const Attrs& attrs, uint64_t blocks = 0) {
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> words, attrs.Ints("seed"));
+  ARRAYD_ASSIGN_OR_RETURN(uint64_t offset, U64Attr(attrs, "offset"));
+  return compose::AttrList{{"seed", compose::Ints(std::move(words))},
+                           {"offset", compose::Int(static_cast<int64_t>(offset + blocks))}};
+}
+
+// random_shuffle(x, *, axis): x permuted in place along axis, by the
+// permutation random_permutation draws (ceil(n / 2) blocks).
+absl::Status RunShuffle(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  if (x.ndim() == 0) return TypeError("len() of unsized object");
+  if (!x.writeable) return ValueError("assignment destination is read-only");
+  ARRAYD_ASSIGN_OR_RETURN(compose::AttrList attrs, StreamAttrs(ctx.attrs()));
+  int64_t axis = 0;
+  if (ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(axis, ctx.attrs().Int("axis"));
+  }
+  attrs.push_back({"axis", compose::Int(axis)});
+  ARRAYD_ASSIGN_OR_RETURN(View permuted, Run(ctx, "random_permutation", {x}, attrs));
+  return ctx.stream().Copy(permuted, x);  // a new array: no overlap with x
+}
+
+// The probabilities of random_choice's `p` attribute (float64 values),
+// checked as NumPy's Generator.choice does; nullopt when absent.
+absl::StatusOr<std::optional<std::vector<double>>> ChoiceProbabilities(const Attrs& attrs, int64_t n) {
+  if (!attrs.Has("p")) return std::optional<std::vector<double>>();
+  ARRAYD_ASSIGN_OR_RETURN(const std::string* data, attrs.Data("p"));
+  if (data->size() % sizeof(double) != 0) return ValueError("p must be float64 values");
+  std::vector<double> p(data->size() / sizeof(double));
+  std::memcpy(p.data(), data->data(), data->size());
+  if (static_cast<int64_t>(p.size()) != n) return ValueError("a and p must have same size");
+  double sum = 0;
+  for (double v : p) {
+    if (v < 0) return ValueError("probabilities are not non-negative");
+    sum += v;
+  }
+  if (!(std::abs(sum - 1.0) <= std::sqrt(std::numeric_limits<double>::epsilon()))) {
+    return ValueError("probabilities do not sum to 1");
+  }
+  return std::make_optional(std::move(p));
+}
+
+// random_choice(a[], *, n, shape, replace, p, axis): NumPy's
+// Generator.choice, samples of range(n) (int64) or of the input a along
+// axis. With replacement: uniform integers (random_integers, ceil(k / 2)
+// blocks for k samples; none when n is 0), or with p the search of one
+// float64 uniform draw (ceil(k / 2) blocks) in p's normalized running sum.
+// Without: the first k of the argsort of n float64 uniforms (ceil(n / 2)
+// blocks), with p an exponential race -log(1 - U) / p (p = 0: never).
+absl::Status RunChoice(OpContext& ctx) {
+  if (ctx.num_inputs() > 1) {
+    return ValueError(absl::StrCat("random_choice takes 0 or 1 inputs, got ", ctx.num_inputs()));
+  }
+  const bool has_a = ctx.num_inputs() == 1;
+  if (has_a == ctx.attrs().Has("n")) return ValueError("random_choice: give a or n, not both");
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
+  ARRAYD_ASSIGN_OR_RETURN(bool replace, ctx.attrs().Bool("replace", true));
+  ARRAYD_ASSIGN_OR_RETURN(Stream0 s, StreamOf(ctx.attrs()));
+  int64_t n = 0;
+  int axis = 0;
+  if (has_a) {
+    const View& a = ctx.input(0);
+    if (a.ndim() == 0) return ValueError("a must be a sequence or an integer, not a 0-d array");
+    int64_t ax = 0;
+    if (ctx.attrs().Has("axis")) {
+      ARRAYD_ASSIGN_OR_RETURN(ax, ctx.attrs().Int("axis"));
+    }
+    int64_t one[1] = {ax};
+    ARRAYD_ASSIGN_OR_RETURN(auto axes, NormalizeAxes(one, a.ndim()));
+    axis = axes[0];
+    n = a.shape[axis];
+  } else {
+    ARRAYD_ASSIGN_OR_RETURN(n, ctx.attrs().Int("n"));
+    if (n < 0) return ValueError("a must be a positive integer unless no samples are taken");
+  }
+  const int64_t k = ShapeSize(shape);
+  if (n == 0 && k > 0) return ValueError("a cannot be empty unless no samples are taken");
+  ARRAYD_ASSIGN_OR_RETURN(std::optional<std::vector<double>> p, ChoiceProbabilities(ctx.attrs(), n));
+  const DType f64 = DType::kFloat64, i64 = DType::kInt64;
+  View index;
+  if (replace && !p) {
+    if (n == 0) {
+      ARRAYD_ASSIGN_OR_RETURN(index, compose::Filled(ctx, i64, shape, Scalar::Int(0)));
+    } else {
+      ARRAYD_ASSIGN_OR_RETURN(compose::AttrList attrs, StreamAttrs(ctx.attrs()));
+      attrs.push_back({"shape", compose::Ints(std::vector<int64_t>(shape.begin(), shape.end()))});
+      attrs.push_back({"low", compose::Int(0)});
+      attrs.push_back({"high", compose::Int(n)});
+      ARRAYD_ASSIGN_OR_RETURN(index, Run(ctx, "random_integers", {}, attrs));
+    }
+  } else if (replace) {
+    std::vector<double> cdf(p->size());
+    double sum = 0;
+    for (size_t i = 0; i < p->size(); ++i) cdf[i] = sum += (*p)[i];  // numpy.cumsum's order
+    for (double& v : cdf) v /= sum;
+    ARRAYD_ASSIGN_OR_RETURN(View u, Draw(ctx, RandomDist::kUniform, s.key, s.offset, f64, shape));
+    ARRAYD_ASSIGN_OR_RETURN(View pos, SearchRight(ctx, std::move(cdf), u));
+    ARRAYD_ASSIGN_OR_RETURN(View last, compose::Constant(ctx, i64, Scalar::Int(n - 1)));
+    ARRAYD_ASSIGN_OR_RETURN(index, Run(ctx, "minimum", {pos, last}));
+  } else {
+    if (k > n) return ValueError("Cannot take a larger sample than population when replace is False");
+    if (p && std::count_if(p->begin(), p->end(), [](double v) { return v != 0; }) < k) {
+      return ValueError("Fewer non-zero entries in p than size");
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View keys, Draw(ctx, RandomDist::kUniform, s.key, s.offset, f64, {n}));
+    if (p) {
+      ARRAYD_ASSIGN_OR_RETURN(View e, ExponentialOf(ctx, keys));
+      ARRAYD_ASSIGN_OR_RETURN(View pv, ctx.NewArray(f64, {n}));
+      if (n > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(p->data(), pv));
+      ARRAYD_ASSIGN_OR_RETURN(keys, Run(ctx, "true_divide", {e, pv}));
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View order, Run(ctx, "argsort", {keys}));
+    View first = order;  // order[:k], a C-contiguous prefix
+    first.shape = {k};
+    ARRAYD_ASSIGN_OR_RETURN(index, compose::Reshape(ctx, first, shape));
+  }
+  if (!has_a) {
+    ctx.SetResult(0, index);
+    return absl::OkStatus();
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out,
+                          Run(ctx, "take", {ctx.input(0), index}, {{"axis", compose::Int(axis)}}));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void RegisterRandomOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kRandom;
   r->Register(f,
-              "random_uniform(*, shape: shape, dtype: dtype, seed: ints, "
-              "offset: scalar) -> out",
-              "Uniform [0, 1) from Philox4x32-10 (seed words, offset): ceil(n / K) blocks.",
+              "random_uniform(params[], *, shape: shape, dtype: dtype, low: float? = None, "
+              "high: float? = None, seed: ints, offset: scalar) -> out",
+              "Uniform [0, 1) from Philox4x32-10 (seed words, offset): ceil(n / K) blocks. With "
+              "low/high (attributes, or the inputs low and high broadcast to shape): "
+              "low + U * (high - low), Generator.uniform.",
               [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kUniform); });
   r->Register(f,
-              "random_normal(*, shape: shape, dtype: dtype, seed: ints, "
-              "offset: scalar) -> out",
-              "Standard normal from Philox4x32-10 (seed words, offset): ceil(n / K) blocks.",
+              "random_normal(params[], *, shape: shape, dtype: dtype, loc: float? = None, "
+              "scale: float? = None, seed: ints, offset: scalar) -> out",
+              "Standard normal from Philox4x32-10 (seed words, offset): ceil(n / K) blocks. With "
+              "loc/scale (attributes, or the inputs loc and scale broadcast to shape): "
+              "loc + Z * scale, Generator.normal.",
               [](OpContext& ctx) { return RunRandom(ctx, RandomDist::kNormal); });
+  r->Register(f,
+              "random_exponential(scales[], *, shape: shape, dtype: dtype = 'float64', "
+              "scale: float? = None, seed: ints, offset: scalar) -> out",
+              "Generator.standard_exponential, and exponential with scale (an attribute, or an "
+              "input broadcast to shape): -log(1 - U) [* scale], ceil(n / K) blocks.",
+              RunExponential);
   r->Register(f,
               "random_integers(*, shape: shape, low: scalar, high: scalar, endpoint: bool = False, "
               "dtype: dtype = 'int64', seed: ints, offset: scalar) -> out",
@@ -320,6 +558,17 @@ void RegisterRandomOps(OpRegistry* r) {
               "Generator.permutation: of range(n) (int64), or of the input x along axis (a copy); "
               "ceil(n / 2) blocks.",
               RunPermutation);
+  r->Register(f, "random_shuffle(x, *, axis: int = 0, seed: ints, offset: scalar) -> ()",
+              "Generator.shuffle: x permuted in place along axis (random_permutation's draw, "
+              "ceil(n / 2) blocks).",
+              RunShuffle);
+  r->Register(f,
+              "random_choice(a[], *, n: int? = None, shape: shape, replace: bool = True, "
+              "p: data? = None, axis: int = 0, seed: ints, offset: scalar) -> out",
+              "Generator.choice of range(n) (int64) or of a along axis; p: float64 probabilities. "
+              "Blocks for k samples: ceil(k / 2) with replacement (0 when n == 0 and no p), "
+              "ceil(n / 2) without.",
+              RunChoice);
 }
 
 }  // namespace arrayd

@@ -15,6 +15,7 @@
 #define ARRAYD_CLIENT_NUMERIC_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -70,9 +71,9 @@ struct EigResult {
 };
 // General square matrices. As NumPy: complex results for complex input;
 // for real input, real results when every eigenvalue is real, else complex.
-// That rule reads the eigenvalues back: Eig and Eigvals of real input are
-// sync points, and an error found then (a LinAlgError for infs or NaNs) is
-// carried by the results.
+// The server's op applies that rule; the dtypes are read back with one
+// sync: Eig and Eigvals of real input are sync points, and an error found
+// then (a LinAlgError for infs or NaNs) is carried by the results.
 EigResult Eig(const Array& a);
 Array Eigvals(const Array& a);
 
@@ -164,8 +165,8 @@ Array Hfft(const Array& a, std::optional<int64_t> n = std::nullopt, int64_t axis
 Array Ihfft(const Array& a, std::optional<int64_t> n = std::nullopt, int64_t axis = -1,
             const std::string& norm = "backward");
 
-// The sample frequencies (float64, computed here as NumPy does and
-// uploaded): Fftfreq's n values [0, 1, ..., -1] / (n d), Rfftfreq's
+// The sample frequencies (float64, the server's fftfreq and rfftfreq ops):
+// Fftfreq's n values [0, 1, ..., -1] / (n d), Rfftfreq's
 // n / 2 + 1 non-negative ones. As NumPy: ZeroDivisionError when n == 0 or
 // d == 0, ValueError when n < 0.
 Array Fftfreq(Client* client, int64_t n, double d = 1.0);
@@ -229,10 +230,13 @@ class Generator {
   friend class GlobalGenerator;  // the legacy functions' generator binds a Client per call
   // The next Philox block, then advanced past the `blocks` an op uses.
   uint64_t Reserve(uint64_t blocks);
-  Array Draw(const char* op, const Shape& shape, DType dtype);
-  // Choice's indices into a population of n.
-  Array ChoiceIndices(const char* name, int64_t n, const Shape& shape, bool replace,
-                      const std::optional<std::vector<double>>& p);
+  // Records random op `op` of `shape` and `dtype` (float32/64) with float
+  // attributes `params`.
+  Array Draw(const char* op, const Shape& shape, DType dtype,
+             std::initializer_list<std::pair<const char*, double>> params = {});
+  // Choice of range(n), or of *a along `axis` (normalized; n its length).
+  Array ChoiceOf(const Array* a, int64_t n, int64_t axis, const Shape& shape, bool replace,
+                 const std::optional<std::vector<double>>& p);
   Client* client_;
   uint64_t seed_;
   uint64_t offset_ = 0;  // the next Philox block

@@ -2,12 +2,14 @@
 
 The server's ``fft`` (complex, forward or inverse), ``rfft`` and ``irfft``
 ops transform along one axis, with n and norm; the n-dimensional
-transforms apply them axis by axis as NumPy's own do, and hfft/ihfft are
-irfft/rfft of the conjugate. Result shapes and dtypes are NumPy 2's
-(single precision stays single), decided here before anything is sent.
+transforms apply them axis by axis as NumPy's own do. hfft, ihfft,
+fftfreq, rfftfreq, fftshift and ifftshift are server ops of their own
+(ops/fft.cc, shared with the C++ client). Result shapes and dtypes are
+NumPy 2's (single precision stays single), decided here before anything
+is sent.
 
 Layer: a public namespace, above the function modules (imports the core,
-_composite, _math, _creation and _manipulation).
+_composite and _connect).
 """
 from __future__ import annotations
 
@@ -20,8 +22,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _composite as _c
-from arrayd import _creation, _manipulation
-from arrayd import _math as _m
+from arrayd import _connect
 from arrayd._ndarray import ndarray
 
 _NORMS = ("backward", "ortho", "forward")
@@ -36,12 +37,6 @@ def _check_norm(norm: Any) -> str:
     return norm
 
 
-def _swap_direction(norm: Any) -> str:
-    norm = _check_norm(norm)
-    return {"backward": "forward", "ortho": "ortho",
-            "forward": "backward"}[norm]
-
-
 @functools.lru_cache(maxsize=None)
 def _result_dtype(kind: str, dt: np.dtype) -> np.dtype:
     """NumPy's result dtype of a transform (it raises NumPy's TypeError for
@@ -51,7 +46,9 @@ def _result_dtype(kind: str, dt: np.dtype) -> np.dtype:
 
 
 def _raw(kind: str, a: Any, n: Any, axis: int, norm: Any,
-         inverse: bool = False, out: Any = None) -> ndarray:
+         inverse: bool = False, out: Any = None, op: str = "") -> ndarray:
+    """The transform ``kind`` (fft, rfft, irfft), or the server op ``op``
+    with its shapes and dtypes (hfft as irfft, ihfft as rfft)."""
     a = _c.ensure(a)
     ax = normalize_axis_index(axis, a.ndim)
     norm = _check_norm(norm)
@@ -71,10 +68,10 @@ def _raw(kind: str, a: Any, n: Any, axis: int, norm: Any,
     attrs: dict[str, Any] = {"n": n, "axis": ax, "norm": norm}
     if kind == "fft":
         attrs["inverse"] = bool(inverse)
-    r = _c.new(a._session, kind, (a,), tuple(shape), sdt, attrs)
+    r = _c.new(a._session, op or kind, (a,), tuple(shape), sdt, attrs)
     if r._dtype != rdt:
         r = r.astype(rdt)
-    return r if out is None else _c.assign(out, r, kind)
+    return r if out is None else _c.assign(out, r, op or kind)
 
 
 def fft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
@@ -103,21 +100,16 @@ def irfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
 
 def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
          out: Any = None) -> ndarray:
-    """numpy.fft.hfft: the irfft of the conjugate, norm swapped."""
-    a = _c.ensure(a)
-    if n is None:
-        n = (a._shape[normalize_axis_index(axis, a.ndim)] - 1) * 2
-    new_norm = _swap_direction(norm)
-    return irfft(_m.conjugate(a), n, axis, new_norm, out)
+    """numpy.fft.hfft: the server's hfft (the irfft of the conjugate, norm
+    swapped)."""
+    return _raw("irfft", a, n, axis, norm, True, out, op="hfft")
 
 
 def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
           out: Any = None) -> ndarray:
-    """numpy.fft.ihfft: the conjugate of the rfft, norm swapped."""
-    a = _c.ensure(a)
-    new_norm = _swap_direction(norm)
-    r = _m.conjugate(rfft(a, n, axis, new_norm))
-    return r if out is None else _c.assign(out, r, "ihfft")
+    """numpy.fft.ihfft: the server's ihfft (the conjugate of the rfft, norm
+    swapped)."""
+    return _raw("rfft", a, n, axis, norm, False, out, op="ihfft")
 
 
 def _cook_nd_args(a: ndarray, s: Any = None, axes: Any = None,
@@ -216,36 +208,50 @@ def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
     return irfftn(a, s, axes, norm, out)
 
 
+def _frequencies(op: str, n: Any, d: Any, size: Any) -> ndarray:
+    """The server's fftfreq or rfftfreq (float64 of ``size(n)`` values);
+    NumPy's errors."""
+    if not isinstance(n, (int, np.integer)):
+        raise ValueError("n should be an integer")
+    n, d = int(n), float(d)
+    if n * d == 0:  # NumPy's 1.0 / (n * d) comes first
+        raise ZeroDivisionError("float division by zero")
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    return _c.new(_connect.current(), op, (), (size(n),), _c.F64,
+                  {"n": n, "d": d})
+
+
 def fftfreq(n: int, d: float = 1.0, device: Any = None) -> ndarray:
-    """numpy.fft.fftfreq (computed here, uploaded)."""
-    return _creation.asarray(np.fft.fftfreq(n, d))
+    """numpy.fft.fftfreq (the server's fftfreq)."""
+    return _frequencies("fftfreq", n, d, lambda k: k)
 
 
 def rfftfreq(n: int, d: float = 1.0, device: Any = None) -> ndarray:
-    """numpy.fft.rfftfreq (computed here, uploaded)."""
-    return _creation.asarray(np.fft.rfftfreq(n, d))
+    """numpy.fft.rfftfreq (the server's rfftfreq)."""
+    return _frequencies("rfftfreq", n, d, lambda k: k // 2 + 1)
 
 
-def _shift(x: Any, axes: Any, sign: int) -> ndarray:
+def _shift(op: str, x: Any, axes: Any) -> ndarray:
+    """The server's fftshift or ifftshift (NumPy's AxisError checked here)."""
     x = _c.ensure(x)
-    if axes is None:
-        axes = tuple(range(x.ndim))
-        shift: Any = [sign * (dim // 2) for dim in x._shape]
-    elif isinstance(axes, (int, np.integer)):
-        shift = sign * (x._shape[axes] // 2)
-    else:
-        shift = [sign * (x._shape[ax] // 2) for ax in axes]
-    return _manipulation.roll(x, shift, axes)
+    attrs: dict[str, Any] = {}
+    if axes is not None:
+        axes = [axes] if isinstance(axes, (int, np.integer)) else list(axes)
+        for ax in axes:
+            normalize_axis_index(ax, x.ndim)
+        attrs["axes"] = [int(ax) for ax in axes]
+    return _c.new(x._session, op, (x,), x._shape, x._dtype, attrs)
 
 
 def fftshift(x: Any, axes: Any = None) -> ndarray:
     """numpy.fft.fftshift."""
-    return _shift(x, axes, 1)
+    return _shift("fftshift", x, axes)
 
 
 def ifftshift(x: Any, axes: Any = None) -> ndarray:
     """numpy.fft.ifftshift."""
-    return _shift(x, axes, -1)
+    return _shift("ifftshift", x, axes)
 
 
 __all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft",

@@ -10,7 +10,8 @@ Generator advances the offset past the blocks each op uses (its doc in the
 server's registry says how many), so the same seed gives the same numbers
 in both clients, on every backend and launch shape (uniform draws bit for
 bit; normal draws up to the last bits of the platform's log/sin/cos).
-integers, poisson and permutation are server ops of their own. The
+integers, poisson, permutation, shuffle, choice, exponential and the
+parameters of normal and uniform are server ops of their own. The
 streams are arrayd's own: the numbers differ from NumPy's for the same
 seed.
 
@@ -184,39 +185,59 @@ class Generator:
                              f"to a single shape {bshape} vs {shape}")
         return shape, vals
 
+    def _scaled(self, op: str, shape: tuple[int, ...], names: tuple[str, str],
+                params: list[Any], dtype: np.dtype = _F64) -> ndarray:
+        """Records the server's ``op`` drawing with parameters ``names``
+        (ops/random.cc): float attributes when all are scalars, else array
+        inputs (a scalar as a 0-d float64 array)."""
+        arrays = [p for p in params if isinstance(p, ndarray)]
+        s = arrays[0]._session if arrays else (self._session or
+                                               _connect.current())
+        attrs: dict[str, Any] = {"shape": list(shape), "dtype": dtype}
+        inputs: tuple[ndarray, ...] = ()
+        if arrays:
+            inputs = tuple(p if isinstance(p, ndarray) else _c.const(s, p, _F64)
+                           for p in params)
+        else:
+            attrs.update(zip(names, params))
+        per_block = 16 // dtype.itemsize  # values per Philox block
+        return self._record(op, inputs, shape, dtype, attrs,
+                            -(-_size(shape) // per_block), s)
+
     def normal(self, loc: Any = 0.0, scale: Any = 1.0,
                size: Any = None) -> ndarray:
-        """Normal(loc, scale) floats (float64)."""
+        """Normal(loc, scale) floats (float64): the server's loc + Z * scale."""
         self._check(scale, lambda v: v < 0, "scale < 0")
-        shape, (loc, scale) = self._params(size, loc, scale)
-        z = self._draw("random_normal", shape, _F64)
-        return _m.add(_m.multiply(z, scale), loc)
+        shape, params = self._params(size, loc, scale)
+        return self._scaled("random_normal", shape, ("loc", "scale"), params)
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0,
                 size: Any = None) -> ndarray:
-        """Uniform floats in [low, high) (float64)."""
+        """Uniform floats in [low, high) (float64): the server's
+        low + U * (high - low)."""
         hv, lv = _host_value(high), _host_value(low)
         if not np.all(np.isfinite(hv - lv)):
             raise OverflowError("high - low range exceeds valid bounds")
-        shape, (low, high) = self._params(size, low, high)
-        u = self._draw("random_uniform", shape, _F64)
-        return _m.add(_m.multiply(u, _m.subtract(high, low)
-                                  if not (_is_scalar(high) and
-                                          _is_scalar(low))
-                                  else high - low), low)
+        shape, params = self._params(size, low, high)
+        return self._scaled("random_uniform", shape, ("low", "high"), params)
 
     def exponential(self, scale: Any = 1.0, size: Any = None) -> ndarray:
-        """Exponential(scale) floats: -log(1 - U) * scale."""
+        """Exponential(scale) floats: the server's -log(1 - U) * scale."""
         self._check(scale, lambda v: v < 0, "scale < 0")
         shape, (scale,) = self._params(size, scale)
-        u = self._draw("random_uniform", shape, _F64)
-        return _m.multiply(_m.negative(_m.log1p(_m.negative(u))), scale)
+        if isinstance(scale, ndarray):
+            return self._record("random_exponential", (scale,), shape, _F64,
+                                {"shape": list(shape), "dtype": _F64},
+                                _float64_blocks(_size(shape)), scale._session)
+        return self._record("random_exponential", (), shape, _F64,
+                            {"shape": list(shape), "dtype": _F64,
+                             "scale": scale}, _float64_blocks(_size(shape)))
 
     def standard_exponential(self, size: Any = None,
                              dtype: Any = np.float64) -> ndarray:
+        """-log(1 - U) (the server's random_exponential)."""
         dt = _float_dtype(dtype, "standard_exponential")
-        u = self._draw("random_uniform", _shape(size), dt)
-        return _m.negative(_m.log1p(_m.negative(u)))
+        return self._draw("random_exponential", _shape(size), dt)
 
     # -- closed-form distributions (inverse CDF or a transform of normals) --
 
@@ -618,12 +639,17 @@ class Generator:
                             a._session)
 
     def shuffle(self, x: Any, axis: int = 0) -> None:
-        """Shuffles x (an arrayd array) in place along ``axis``."""
+        """Shuffles x (an arrayd array) in place along ``axis`` (the
+        server's random_shuffle)."""
         if not isinstance(x, ndarray):
             raise TypeError("shuffle: x must be an arrayd.ndarray")
         if x.ndim == 0:
             raise TypeError("len() of unsized object")
-        x[...] = self.permutation(x, axis)
+        ax = np.lib.array_utils.normalize_axis_index(axis, x.ndim)
+        x._session.record("random_shuffle", (x._handle,), (),
+                          {"axis": ax, "seed": self._seed,
+                           "offset": self._offset})
+        self._offset += _float64_blocks(x._shape[ax])
 
     def permuted(self, x: Any, axis: Any = None, out: Any = None) -> ndarray:
         """Each slice along ``axis`` permuted independently (a copy)."""
@@ -675,32 +701,30 @@ class Generator:
                 raise ValueError("probabilities are not non-negative")
             if abs(pv.sum() - 1.0) > np.sqrt(np.finfo(np.float64).eps):
                 raise ValueError("probabilities do not sum to 1")
-        if replace:
-            if pv is None:
-                idx = self.integers(0, n, shape) if n else _c.upload(
-                    s, np.zeros(shape, np.int64))
-            else:
-                cdf = np.cumsum(pv)
-                cdf /= cdf[-1]
-                u = self._draw("random_uniform", shape, _F64, s)
-                idx = _m.minimum(
-                    _sorting.bsearch(_c.upload(s, cdf), u, True), n - 1)
-        else:
+        if not replace:
             if k > n:
                 raise ValueError("Cannot take a larger sample than "
                                  "population when replace is False")
             if pv is not None and np.count_nonzero(pv) < k:
                 raise ValueError("Fewer non-zero entries in p than size")
-            keys = self._draw("random_uniform", (n,), _F64, s)
-            if pv is not None:
-                # Exponential race: -log(U)/p, smallest first (p=0: never).
-                e = _m.negative(_m.log1p(_m.negative(keys)))
-                keys = _m.true_divide(e, _c.upload(s, pv))
-            order = _c.new(s, "argsort", (keys,), (n,), _INT64)
-            idx = order[:k].reshape(shape)
+        # The server's random_choice (ops/random.cc) draws and selects.
+        attrs: dict[str, Any] = {"shape": list(shape)}
         if pop is None:
-            return idx if idx._shape == shape else idx.reshape(shape)
-        return _c.take(pop, idx, axis=axis)
+            attrs["n"] = n
+        else:
+            attrs["axis"] = axis
+        if not replace:
+            attrs["replace"] = False
+        if pv is not None:
+            attrs["p"] = np.ascontiguousarray(pv, dtype=np.float64).tobytes()
+        blocks = (_float64_blocks(n) if not replace else
+                  0 if n == 0 and pv is None else _float64_blocks(k))
+        if pop is None:
+            return self._record("random_choice", (), shape, _INT64, attrs,
+                                blocks, s)
+        oshape = pop._shape[:axis] + shape + pop._shape[axis + 1:]
+        return self._record("random_choice", (pop,), oshape, pop._dtype,
+                            attrs, blocks, pop._session)
 
     def bytes(self, length: int) -> bytes:
         v = self.integers(0, 256, length, dtype=np.uint8)
