@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "arrayd/v1/type_codes.h"
 #include "internal.h"
 
 namespace arrayd {
@@ -15,23 +16,9 @@ namespace internal {
 namespace {
 
 std::optional<DType> DTypeFromTypeChar(char c) {
-  switch (c) {
-    case '?': return DType::kBool;
-    case 'b': return DType::kInt8;
-    case 'h': return DType::kInt16;
-    case 'i': return DType::kInt32;
-    case 'l': case 'q': return DType::kInt64;
-    case 'B': return DType::kUInt8;
-    case 'H': return DType::kUInt16;
-    case 'I': return DType::kUInt32;
-    case 'L': case 'Q': return DType::kUInt64;
-    case 'e': return DType::kFloat16;
-    case 'f': return DType::kFloat32;
-    case 'd': return DType::kFloat64;
-    case 'F': return DType::kComplex64;
-    case 'D': return DType::kComplex128;
-    default: return std::nullopt;
-  }
+  const int wire = wire::DTypeOfTypeCode(c);  // client DTypes are wire values
+  if (wire == 0) return std::nullopt;
+  return static_cast<DType>(wire);
 }
 
 // NumPy's can_cast(from, to, "safe"): promotion changes nothing.

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "arrayd/v1/type_codes.h"
 
 namespace arrayd {
 
@@ -38,24 +39,9 @@ enum class DTypeKind { kBool, kSigned, kUnsigned, kFloat, kComplex };
 // NumPy's one-character type code of a dtype ('?', 'b', 'B', 'h', 'H', 'i',
 // 'I', 'l', 'L', 'e', 'f', 'd', 'F', 'D'), as loop tables spell them
 // (kernels/op_list.h); 'q'/'Q' are read as 'l'/'L' (both 64-bit here).
+// DType values are the wire's (arrayd.v1.DType), as the reader expects.
 constexpr DType DTypeFromTypeChar(char c) {
-  switch (c) {
-    case '?': return DType::kBool;
-    case 'b': return DType::kInt8;
-    case 'h': return DType::kInt16;
-    case 'i': return DType::kInt32;
-    case 'l': case 'q': return DType::kInt64;
-    case 'B': return DType::kUInt8;
-    case 'H': return DType::kUInt16;
-    case 'I': return DType::kUInt32;
-    case 'L': case 'Q': return DType::kUInt64;
-    case 'e': return DType::kFloat16;
-    case 'f': return DType::kFloat32;
-    case 'd': return DType::kFloat64;
-    case 'F': return DType::kComplex64;
-    case 'D': return DType::kComplex128;
-    default: return DType::kInvalid;
-  }
+  return static_cast<DType>(wire::DTypeOfTypeCode(c));
 }
 // The inverse: the type code of a valid dtype ('\0' for kInvalid).
 char TypeChar(DType dtype);
