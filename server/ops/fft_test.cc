@@ -23,7 +23,8 @@ using c128 = std::complex<double>;
 class FftCompositeTest : public OpTest {
  protected:
   template <typename T>
-  std::vector<T> Result(const std::string& op, std::vector<View> inputs, const compose::AttrList& attrs) {
+  std::vector<T> Result(const std::string& op, std::vector<View> inputs,
+                        const compose::AttrList& attrs) {
     absl::StatusOr<std::vector<View>> r = RunOp(op, std::move(inputs), attrs);
     EXPECT_TRUE(r.ok()) << r.status();
     return r.ok() ? Host<T>((*r)[0]) : std::vector<T>{};
@@ -36,7 +37,8 @@ class FftCompositeTest : public OpTest {
 };
 
 TEST_F(FftCompositeTest, FrequenciesMatchNumpy) {
-  EXPECT_THAT(Result<double>("fftfreq", {}, {{"n", Int(5)}, {"d", Float(0.1)}}), ElementsAre(0, 2, 4, -4, -2));
+  EXPECT_THAT(Result<double>("fftfreq", {}, {{"n", Int(5)}, {"d", Float(0.1)}}),
+              ElementsAre(0, 2, 4, -4, -2));
   EXPECT_THAT(Result<double>("fftfreq", {}, {{"n", Int(4)}}), ElementsAre(0, 0.25, -0.5, -0.25));
   EXPECT_THAT(Result<double>("rfftfreq", {}, {{"n", Int(6)}, {"d", Float(0.3)}}),
               ElementsAre(0, 0.5555555555555556, 1.1111111111111112, 1.6666666666666667));
@@ -56,7 +58,8 @@ TEST_F(FftCompositeTest, ShiftsMatchNumpy) {
   EXPECT_THAT(Result<double>("fftshift", {Range({3, 4})}, {{"axes", Ints({-1})}}),
               ElementsAre(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9));
   // A repeated axis rolls twice, as numpy.roll: 3 + 3 = 6 = 1 (mod 5).
-  EXPECT_THAT(Result<double>("fftshift", {Range({5})}, {{"axes", Ints({0, 0})}}), ElementsAre(1, 2, 3, 4, 0));
+  EXPECT_THAT(Result<double>("fftshift", {Range({5})}, {{"axes", Ints({0, 0})}}),
+              ElementsAre(1, 2, 3, 4, 0));
   // Nothing to roll: still a new array.
   View one = Doubles({1}, {1});
   absl::StatusOr<std::vector<View>> r = RunOp("fftshift", {one}, {});
@@ -69,12 +72,15 @@ TEST_F(FftCompositeTest, ShiftsMatchNumpy) {
 TEST_F(FftCompositeTest, HermitianTransformsMatchNumpy) {
   View s = Array(std::vector<c128>{1, {2, 1}, {3, -2}, 4}, {4}, DType::kComplex128);
   EXPECT_THAT(Result<double>("hfft", {s}, {}),
-              Pointwise(DoubleNear(1e-12), std::vector<double>{15.0, -5.732050807568877, 5.196152422706632,
-                                                               -1.0, -5.196152422706632, -2.2679491924311224}));
-  EXPECT_THAT(Result<double>("hfft", {s}, {{"n", Int(5)}}),
-              Pointwise(DoubleNear(1e-12), std::vector<double>{11.0, -3.06706196532948, 4.597830558515455,
-                                                               -5.3617625810156655, -2.1690060121703096}));
-  EXPECT_THAT(Result<double>("hfft", {s}, {{"norm", Str("ortho")}})[0], DoubleNear(6.123724356957946, 1e-12));
+              Pointwise(DoubleNear(1e-12),
+                        std::vector<double>{15.0, -5.732050807568877, 5.196152422706632, -1.0,
+                                            -5.196152422706632, -2.2679491924311224}));
+  EXPECT_THAT(
+      Result<double>("hfft", {s}, {{"n", Int(5)}}),
+      Pointwise(DoubleNear(1e-12), std::vector<double>{11.0, -3.06706196532948, 4.597830558515455,
+                                                       -5.3617625810156655, -2.1690060121703096}));
+  EXPECT_THAT(Result<double>("hfft", {s}, {{"norm", Str("ortho")}})[0],
+              DoubleNear(6.123724356957946, 1e-12));
   std::vector<c128> ih = Result<c128>("ihfft", {Doubles({1, 2, 3, 4, 5}, {5})}, {});
   const std::vector<c128> want{{3, 0}, {-0.5, -0.6881909602355867}, {-0.5, -0.1624598481164532}};
   ASSERT_EQ(ih.size(), want.size());
