@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""The composites that are server ops: pinv, lstsq, matrix_rank, norm and
-random integers/poisson/permutation, one call and its sync each.
+"""The composites that are server ops: pinv, lstsq, matrix_rank, norm,
+matrix_power, eigvals, random integers/poisson/permutation/exponential/
+normal/uniform/shuffle/choice, and fft hfft/ihfft/fftfreq/fftshift, one
+call and its sync each.
 
     python3 tests/bench/composites.py [--address ADDR] [--before DIR]
 
@@ -8,11 +10,14 @@ Microseconds per call (a call then .get() of its result, or the rank for
 lstsq): the best of --rounds medians of --reps calls, rounds alternating
 between the columns; and the ops the client recorded per call. With --before
 DIR, the same calls through an earlier client's own composites, on the
-same server: DIR holds that client's _decompositions.py and
-random/__init__.py (e.g. `git show 1f87eaa:client-python/arrayd/...`),
-loaded beside the current package; its random draws are re-pointed at the
-current client's _draw (the server no longer takes `key`), so the streams
-and the ops after them are the earlier client's. Not a test.
+same server: DIR holds that client's _decompositions.py,
+random/__init__.py (as __init__.py) and, optionally, fft/__init__.py (as
+fft.py) (e.g. `git show 1f87eaa:client-python/arrayd/...`), loaded beside
+the current package; its random draws are re-pointed at the current
+client's _draw (the server no longer takes `key`), so the streams and the
+ops after them are the earlier client's. Calls the earlier client cannot
+make on this server (eigvals of real input: the server's eig now decides
+the dtype) are measured now only. Not a test.
 """
 from __future__ import annotations
 
@@ -81,8 +86,17 @@ def main() -> None:
     b = ad.asarray(rng.standard_normal(64))
     v = ad.asarray(rng.standard_normal(4096))
     stack = ad.asarray(rng.standard_normal((16, 8, 8)))
+    square = ad.asarray(rng.standard_normal((32, 32)))
+    grid = ad.asarray(rng.standard_normal((64, 64)))
+    x = ad.arange(4096)
+    p1000 = rng.random(1000)
+    p1000 /= p1000.sum()
 
-    def calls(la: Any, gen: Any) -> dict[str, Callable[[], Any]]:
+    def shuffle(gen: Any) -> None:
+        gen.shuffle(x)
+        s.synchronize()
+
+    def calls(la: Any, gen: Any, ft: Any) -> dict[str, Callable[[], Any]]:
         return {
             "pinv (64, 32)": lambda: la.pinv(a).get(),
             "lstsq (64, 32), (64,)": lambda: la.lstsq(a, b)[2],
@@ -97,9 +111,34 @@ def main() -> None:
                 lambda: gen.integers(-(1 << 62), 1 << 62, 1000).get(),
             "poisson 2^16, lam 4": lambda: gen.poisson(4.0, 1 << 16).get(),
             "permutation 2^16": lambda: gen.permutation(1 << 16).get(),
+            "matrix_power (16, 8, 8), 5":
+                lambda: la.matrix_power(stack, 5).get(),
+            "matrix_power (16, 8, 8), -3":
+                lambda: la.matrix_power(stack, -3).get(),
+            "eigvals (32, 32)": lambda: la.eigvals(square).get(),
+            "exponential 2^16, scale 2":
+                lambda: gen.exponential(2.0, 1 << 16).get(),
+            "standard_exponential 2^16":
+                lambda: gen.standard_exponential(1 << 16).get(),
+            "normal 2^16, (1, 2)": lambda: gen.normal(1.0, 2.0, 1 << 16).get(),
+            "uniform 2^16, (-1, 3)":
+                lambda: gen.uniform(-1.0, 3.0, 1 << 16).get(),
+            "shuffle 4096": lambda: shuffle(gen),
+            "choice 2^16 of 1000": lambda: gen.choice(1000, 1 << 16).get(),
+            "choice 2^16 of 1000, p":
+                lambda: gen.choice(1000, 1 << 16, p=p1000).get(),
+            "choice 100 of 4096, no replace":
+                lambda: gen.choice(4096, 100, replace=False).get(),
+            "choice 100 of 1000, p, no replace":
+                lambda: gen.choice(1000, 100, replace=False, p=p1000).get(),
+            "hfft 4096": lambda: ft.hfft(v).get(),
+            "ihfft 4096": lambda: ft.ihfft(v).get(),
+            "fftfreq 4096": lambda: ft.fftfreq(4096).get(),
+            "fftshift (64, 64)": lambda: ft.fftshift(grid).get(),
         }
 
-    rows = {"now": calls(ad.linalg, adr.default_rng(1))}
+    now_only = {"eigvals (32, 32)"}
+    rows = {"now": calls(ad.linalg, adr.default_rng(1), ad.fft)}
     if args.before is not None:
         old_la = load("arrayd._decompositions_before",
                       args.before / "_decompositions.py")
@@ -113,7 +152,9 @@ def main() -> None:
             def _draw(self, *a: Any, **kw: Any) -> Any:
                 return self._now._draw(*a, **kw)
 
-        rows["before"] = calls(old_la, Before(1))
+        old_fft = (load("arrayd.fft_before", args.before / "fft.py")
+                   if (args.before / "fft.py").exists() else ad.fft)
+        rows["before"] = calls(old_la, Before(1), old_fft)
     names = list(rows["now"])
     cols = list(rows)
     print("| call | " + " | ".join(f"{c} (us) | {c} (ops)" for c in cols) + " |")
@@ -121,12 +162,16 @@ def main() -> None:
     for name in names:
         # Rounds alternate between the columns; the best round's median
         # counts (a shared machine's noise only adds time).
-        best = {c: float("inf") for c in cols}
+        run = [c for c in cols if c == "now" or name not in now_only]
+        best = {c: float("inf") for c in run}
         for _ in range(args.rounds):
-            for c in cols:
+            for c in run:
                 best[c] = min(best[c], median_us(rows[c][name], args.reps))
         cells = []
         for c in cols:
+            if c not in run:
+                cells += ["-", "-"]
+                continue
             cells.append(f"{best[c]:.0f}")
             cells.append(str(ops_per_call(s, rows[c][name])))
         print(f"| {name} | " + " | ".join(cells) + " |")
