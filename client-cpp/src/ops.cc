@@ -155,7 +155,8 @@ Array ArrayOps::Ufunc(const std::shared_ptr<Core>& core, const std::string& name
     if (!x.is_array()) continue;
     if (auto bad = CheckInputs(name, {&x.array()})) return *bad;
     const ArrayState& a = *State(x.array());
-    if (a.core != core) return Refuse(core, name, ValueError("arrays belong to different arrayd sessions"));
+    if (a.core != core)
+      return Refuse(core, name, ValueError("arrays belong to different arrayd sessions"));
     strong = strong ? PromoteTypes(*strong, a.dtype) : a.dtype;
     std::optional<Shape> next = BroadcastShapes(*shape, a.shape);
     if (!next) return Refuse(core, name, BroadcastError(*shape, a.shape));
@@ -240,14 +241,16 @@ std::vector<Array> Call(Client& client, const std::string& name, const std::vect
   const v1::OpSignature& sig = info->signature();
   const int nin = static_cast<int>(inputs.size());
   if (sig.variadic() ? nin < sig.inputs_size() - 1 : nin != sig.inputs_size()) {
-    return {Refuse(core, name, TypeError(absl::StrCat(name, " takes ", sig.inputs_size(),
-                                                      " inputs, got ", nin)))};
+    return {
+        Refuse(core, name,
+               TypeError(absl::StrCat(name, " takes ", sig.inputs_size(), " inputs, got ", nin)))};
   }
   for (const auto& [key, value] : attrs) {
     const bool known = std::any_of(sig.attrs().begin(), sig.attrs().end(),
                                    [&key](const v1::AttrSignature& s) { return s.name() == key; });
     if (!known) {
-      return {Refuse(core, name, TypeError(absl::StrCat(name, " got an unexpected attribute '", key, "'")))};
+      return {Refuse(core, name,
+                     TypeError(absl::StrCat(name, " got an unexpected attribute '", key, "'")))};
     }
   }
   v1::Op op;

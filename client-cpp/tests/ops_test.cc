@@ -86,7 +86,7 @@ TEST_F(OpsTest, BadCallsGetNumpysErrors) {
   EXPECT_EQ(KindOf(bits.status()), "TypeError");
   EXPECT_EQ(Ufunc("no_such_ufunc", a).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(KindOf(Ufunc("hypot", a).status()), "TypeError");  // arity
-  EXPECT_EQ(KindOf(Ufunc("sum", a).status()), "TypeError");     // not a ufunc
+  EXPECT_EQ(KindOf(Ufunc("sum", a).status()), "TypeError");    // not a ufunc
   std::vector<Array> bad = Call(*client_, "sort", {a}, {{"axes", Attr(0)}});
   EXPECT_EQ(KindOf(bad[0].status()), "TypeError");  // sort has `axis`, not `axes`
   // A server-found error of a Call shows when its metadata is read, and the

@@ -13,8 +13,8 @@
 namespace arrayd {
 namespace {
 
-constexpr absl::string_view kAttrTypes[] = {"int",   "ints", "bool", "float", "scalar",
-                                            "dtype", "str",  "shape", "data", "index"};
+constexpr absl::string_view kAttrTypes[] = {"int",   "ints", "bool",  "float", "scalar",
+                                            "dtype", "str",  "shape", "data",  "index"};
 
 bool IsIdentifier(absl::string_view s) {
   if (s.empty() || absl::ascii_isdigit(s[0])) return false;
@@ -109,9 +109,11 @@ absl::StatusOr<OpSignature> ParseSchema(OpFamily family, absl::string_view schem
     absl::string_view type = absl::StripAsciiWhitespace(rest);
     a.optional = absl::ConsumeSuffix(&type, "?");
     a.type = std::string(type);
-    if (!IsIdentifier(a.name)) return SchemaError(schema, absl::StrCat("bad attribute name '", a.name, "'"));
+    if (!IsIdentifier(a.name))
+      return SchemaError(schema, absl::StrCat("bad attribute name '", a.name, "'"));
     if (std::find(std::begin(kAttrTypes), std::end(kAttrTypes), a.type) == std::end(kAttrTypes)) {
-      return SchemaError(schema, absl::StrCat("attribute '", a.name, "' has unknown type '", a.type, "'"));
+      return SchemaError(schema,
+                         absl::StrCat("attribute '", a.name, "' has unknown type '", a.type, "'"));
     }
     if (a.optional && a.default_value.empty()) a.default_value = "None";
     sig.attrs.push_back(std::move(a));
@@ -143,14 +145,16 @@ absl::StatusOr<std::vector<Loop>> ParseLoops(absl::string_view loops) {
       for (char c : sides[side]) {
         DType d = DTypeFromTypeChar(c);
         if (d == DType::kInvalid) {
-          return absl::InvalidArgumentError(absl::StrCat("loop '", text, "': unknown type code '", std::string(1, c), "'"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("loop '", text, "': unknown type code '", std::string(1, c), "'"));
         }
         (side == 0 ? loop.in : loop.out).push_back(d);
       }
     }
     const Loop* first = out.empty() ? nullptr : &out[0];
-    if (first != nullptr && (loop.in.size() != first->in.size() ||
-                             (!loop.refused && !first->refused && loop.out.size() != first->out.size()))) {
+    if (first != nullptr &&
+        (loop.in.size() != first->in.size() ||
+         (!loop.refused && !first->refused && loop.out.size() != first->out.size()))) {
       return absl::InvalidArgumentError(absl::StrCat("loop '", text, "' has another arity"));
     }
     out.push_back(std::move(loop));
@@ -168,7 +172,8 @@ std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops) 
   return *std::move(parsed);
 }
 
-const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in, DType out_dtype) {
+const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in,
+                     DType out_dtype) {
   for (const Loop& loop : loops) {
     if (loop.in.size() != in.size()) continue;
     if (loop.refused) {

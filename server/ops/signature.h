@@ -48,8 +48,8 @@ const char* OpFamilyName(OpFamily family);
 
 struct AttrSpec {
   std::string name;
-  std::string type;  // int, ints, bool, float, scalar, dtype, str, shape, data, index
-  bool optional = false;  // may be absent (None)
+  std::string type;           // int, ints, bool, float, scalar, dtype, str, shape, data, index
+  bool optional = false;      // may be absent (None)
   std::string default_value;  // Python literal text; "" when required
 };
 
@@ -67,8 +67,7 @@ struct OpSignature {
 };
 
 // Parses a schema string (above). INVALID_ARGUMENT naming the problem.
-absl::StatusOr<OpSignature> ParseSchema(OpFamily family, absl::string_view schema,
-                                        std::string doc);
+absl::StatusOr<OpSignature> ParseSchema(OpFamily family, absl::string_view schema, std::string doc);
 
 // One loop of a loop table: its input and output dtypes.
 struct Loop {
@@ -87,8 +86,8 @@ std::vector<std::string> SplitLoops(absl::string_view loops);
 std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops);
 
 // NumPy's loop choice for array inputs of dtypes `in`: the first loop that
-// every input casts to safely (a refusing loop: that the inputs equal); with `out_dtype` (NumPy's dtype=, which fixes
-// the output), the first loop with that output that the inputs reach by
+// every input casts to safely (a refusing loop: that the inputs equal); with `out_dtype` (NumPy's
+// dtype=, which fixes the output), the first loop with that output that the inputs reach by
 // same_kind casting. nullptr when none fits (NumPy's TypeError).
 const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in,
                      DType out_dtype = DType::kInvalid);

@@ -11,8 +11,8 @@ namespace arrayd {
 namespace {
 
 TEST(SignatureTest, ParsesInputsAttributesAndOutputs) {
-  absl::StatusOr<OpSignature> sig = ParseSchema(
-      OpFamily::kLibrary, "qr(a, *, mode: str = 'reduced', n: int?) -> (q, r)", "doc");
+  absl::StatusOr<OpSignature> sig =
+      ParseSchema(OpFamily::kLibrary, "qr(a, *, mode: str = 'reduced', n: int?) -> (q, r)", "doc");
   ASSERT_TRUE(sig.ok()) << sig.status();
   EXPECT_EQ(sig->name, "qr");
   EXPECT_EQ(sig->inputs, std::vector<std::string>{"a"});
@@ -28,7 +28,8 @@ TEST(SignatureTest, ParsesInputsAttributesAndOutputs) {
 }
 
 TEST(SignatureTest, VariadicInputsAndNoOutputs) {
-  absl::StatusOr<OpSignature> sig = ParseSchema(OpFamily::kShape, "stack(xs[], *, axis: int = 0) -> ()", "");
+  absl::StatusOr<OpSignature> sig =
+      ParseSchema(OpFamily::kShape, "stack(xs[], *, axis: int = 0) -> ()", "");
   ASSERT_TRUE(sig.ok()) << sig.status();
   EXPECT_TRUE(sig->variadic);
   EXPECT_EQ(sig->inputs, std::vector<std::string>{"xs"});
@@ -36,9 +37,9 @@ TEST(SignatureTest, VariadicInputsAndNoOutputs) {
 }
 
 TEST(SignatureTest, MalformedSchemasAreRefused) {
-  for (const char* bad : {"noparens -> out", "f(a) out", "f(a, *, n) -> out",
-                          "f(a, *, n: integer) -> out", "f(xs[], b) -> out", "f(a, *, *, n: int) -> o",
-                          "1f(a) -> out", "f(a-b) -> out"}) {
+  for (const char* bad :
+       {"noparens -> out", "f(a) out", "f(a, *, n) -> out", "f(a, *, n: integer) -> out",
+        "f(xs[], b) -> out", "f(a, *, *, n: int) -> o", "1f(a) -> out", "f(a-b) -> out"}) {
     EXPECT_FALSE(ParseSchema(OpFamily::kIndex, bad, "").ok()) << bad;
   }
 }
@@ -50,7 +51,7 @@ TEST(LoopTest, ParsesNumPyLoopStrings) {
   EXPECT_EQ((*loops)[2].in, (std::vector<DType>{DType::kComplex64, DType::kComplex64}));
   EXPECT_EQ((*loops)[2].out, std::vector<DType>{DType::kFloat32});
   EXPECT_FALSE(ParseLoops("ff-f").ok());
-  EXPECT_FALSE(ParseLoops("gg->g").ok());      // long double: not an arrayd dtype
+  EXPECT_FALSE(ParseLoops("gg->g").ok());       // long double: not an arrayd dtype
   EXPECT_FALSE(ParseLoops("ff->f f->f").ok());  // mixed arity
 }
 
@@ -98,8 +99,10 @@ struct RowCheck {
 
 TEST(OpListTest, EveryLoopMatchesItsFunctor) {
   const RowCheck rows[] = {
-#define ARRAYD_ROW1(e, f, n, loops, id, doc) {n, loops, &FunctorResult<kernels::f, 1, kernels::LoopInputMask(loops)>, 1},
-#define ARRAYD_ROW2(e, f, n, loops, id, doc) {n, loops, &FunctorResult<kernels::f, 2, kernels::LoopInputMask(loops)>, 2},
+#define ARRAYD_ROW1(e, f, n, loops, id, doc) \
+  {n, loops, &FunctorResult<kernels::f, 1, kernels::LoopInputMask(loops)>, 1},
+#define ARRAYD_ROW2(e, f, n, loops, id, doc) \
+  {n, loops, &FunctorResult<kernels::f, 2, kernels::LoopInputMask(loops)>, 2},
       ARRAYD_UNARY_OPS(ARRAYD_ROW1) ARRAYD_BINARY_OPS(ARRAYD_ROW2)
 #undef ARRAYD_ROW1
 #undef ARRAYD_ROW2
@@ -111,7 +114,8 @@ TEST(OpListTest, EveryLoopMatchesItsFunctor) {
     for (const Loop& loop : *loops) {
       if (loop.refused) continue;
       ASSERT_EQ(static_cast<int>(loop.in.size()), row.arity) << row.name;
-      for (DType d : loop.in) EXPECT_EQ(d, loop.in[0]) << row.name << ": kernels take one input dtype";
+      for (DType d : loop.in)
+        EXPECT_EQ(d, loop.in[0]) << row.name << ": kernels take one input dtype";
       EXPECT_EQ(row.result(loop.in[0]), loop.out[0])
           << row.name << " loop of " << DTypeName(loop.in[0]) << ": the functor returns "
           << DTypeName(row.result(loop.in[0])) << ", the table says " << DTypeName(loop.out[0]);

@@ -39,7 +39,7 @@ inline namespace client {
 // scalar is in NumPy (NEP 50: `int8_array + 1` stays int8).
 class Operand {
  public:
-  Operand(const Array& a) : array_(a) {}  // NOLINT: implicit on purpose
+  Operand(const Array& a) : array_(a) {}    // NOLINT: implicit on purpose
   Operand(const Scalar& s) : scalar_(s) {}  // NOLINT
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   Operand(T v) : scalar_(Scalar(v)) {}  // NOLINT

@@ -18,11 +18,13 @@ constexpr int DTypeOfTypeCode(char c) {
     case 'b': return 2;
     case 'h': return 3;
     case 'i': return 4;
-    case 'l': case 'q': return 5;
+    case 'l':
+    case 'q': return 5;
     case 'B': return 6;
     case 'H': return 7;
     case 'I': return 8;
-    case 'L': case 'Q': return 9;
+    case 'L':
+    case 'Q': return 9;
     case 'e': return 10;
     case 'f': return 11;
     case 'd': return 12;
