@@ -1,6 +1,5 @@
 // numpy.fft of the C++ client (arrayd/numeric.h): NumPy's checks, the
-// results' dtypes and shapes, and one server op each (ops/fft.cc); the
-// n-dimensional transforms apply the one-axis ones axis by axis.
+// results' dtypes and shapes, and one server op each (ops/fft.cc).
 #include <optional>
 #include <string>
 #include <utility>
@@ -79,51 +78,71 @@ Array Irfft(const Array& a, std::optional<int64_t> n, int64_t axis, const std::s
 
 namespace {
 
-// The axes of an n-dimensional transform (default: all), or an error.
-absl::StatusOr<std::vector<int64_t>> TransformAxes(
-    const Array& a, const std::optional<std::vector<int64_t>>& axes) {
-  return axes ? NormalizeAxes(a.ndim(), *axes) : AllAxes(a);
-}
-
-// Applies `one(x, axis)` over `axes`, last axis first (NumPy's order).
-template <typename One>
-Array OverAxes(const char* name, const Array& a, const std::optional<std::vector<int64_t>>& axes,
-               const One& one) {
+// The server's fftn (c2c), rfftn (r2c) or irfftn (c2r) over `axes`
+// (default: all); `last_n` sets irfftn's last length. Here: NumPy's errors
+// and the result's dtype and shape. No axes: `a` itself, as NumPy.
+Array TransformN(const char* name, Kind kind, bool inverse, const Array& a,
+                 const std::optional<std::vector<int64_t>>& axes, std::optional<int64_t> last_n,
+                 const std::string& norm) {
   if (auto bad = ArrayOps::CheckInputs(name, {&a})) return *bad;
-  absl::StatusOr<std::vector<int64_t>> ax = TransformAxes(a, axes);
-  if (!ax.ok()) return Refuse(ArrayOps::State(a)->core, name, ax.status());
-  Array x = a;
-  for (auto it = ax->rbegin(); it != ax->rend(); ++it) x = one(x, *it, it == ax->rbegin());
-  return x;
+  const std::shared_ptr<Core>& core = CoreOf(a);
+  absl::StatusOr<std::vector<int64_t>> ax = axes ? NormalizeAxes(a.ndim(), *axes) : AllAxes(a);
+  if (!ax.ok()) return Refuse(core, name, ax.status());
+  if (ax->empty()) return a;
+  if (norm != "backward" && norm != "ortho" && norm != "forward") {
+    return Refuse(core, name,
+                  ValueError(absl::StrCat("Invalid norm value ", norm,
+                                          "; should be \"backward\", \"ortho\" or \"forward\".")));
+  }
+  if (kind == Kind::kR2c && a.dtype() != RealOf(a.dtype())) {
+    return Refuse(
+        core, name,
+        TypeError("rfft: complex input is not supported (NumPy's rfft takes real input)"));
+  }
+  Shape shape = a.shape();
+  const int64_t last = ax->back();
+  const int64_t last_len =
+      kind == Kind::kC2r ? (last_n ? *last_n : 2 * (shape[last] - 1)) : shape[last];
+  for (int64_t d : *ax) {
+    const int64_t points = d == last ? last_len : shape[d];
+    if (points < 1) {
+      return Refuse(
+          core, name,
+          ValueError(absl::StrCat("Invalid number of FFT data points (", points, ") specified.")));
+    }
+  }
+  shape[last] = kind == Kind::kR2c ? last_len / 2 + 1 : last_len;
+  const DType d = a.dtype();
+  const bool single = d == DType::kFloat16 || d == DType::kFloat32 || d == DType::kComplex64;
+  const DType out_dtype = kind == Kind::kC2r ? (single ? DType::kFloat32 : DType::kFloat64)
+                                             : (single ? DType::kComplex64 : DType::kComplex128);
+  v1::Op op = MakeOp(name, {&a});
+  auto& attrs = *op.mutable_attrs();
+  attrs["axes"] = IntsAttr(*ax);
+  attrs["norm"].set_s(norm);
+  if (kind == Kind::kC2c) attrs["inverse"].set_b(inverse);
+  if (kind == Kind::kC2r && last_n) {
+    std::vector<int64_t> s(ax->size(), -1);
+    s.back() = *last_n;
+    attrs["s"] = IntsAttr(s);
+  }
+  return ArrayOps::Emit(core, std::move(op), out_dtype, std::move(shape));
 }
 
 }  // namespace
 
 Array Fftn(const Array& a, std::optional<std::vector<int64_t>> axes, const std::string& norm) {
-  return OverAxes("fftn", a, axes,
-                  [&](const Array& x, int64_t ax, bool) { return Fft(x, std::nullopt, ax, norm); });
+  return TransformN("fftn", Kind::kC2c, false, a, axes, std::nullopt, norm);
 }
 Array Ifftn(const Array& a, std::optional<std::vector<int64_t>> axes, const std::string& norm) {
-  return OverAxes("ifftn", a, axes, [&](const Array& x, int64_t ax, bool) {
-    return Ifft(x, std::nullopt, ax, norm);
-  });
+  return TransformN("fftn", Kind::kC2c, true, a, axes, std::nullopt, norm);
 }
 Array Rfftn(const Array& a, std::optional<std::vector<int64_t>> axes, const std::string& norm) {
-  // The real transform on the last axis given, then complex ones.
-  return OverAxes("rfftn", a, axes, [&](const Array& x, int64_t ax, bool first) {
-    return first ? Rfft(x, std::nullopt, ax, norm) : Fft(x, std::nullopt, ax, norm);
-  });
+  return TransformN("rfftn", Kind::kR2c, false, a, axes, std::nullopt, norm);
 }
 Array Irfftn(const Array& a, std::optional<std::vector<int64_t>> axes,
              std::optional<int64_t> last_n, const std::string& norm) {
-  if (auto bad = ArrayOps::CheckInputs("irfftn", {&a})) return *bad;
-  absl::StatusOr<std::vector<int64_t>> ax = TransformAxes(a, axes);
-  if (!ax.ok()) return Refuse(ArrayOps::State(a)->core, "irfftn", ax.status());
-  if (ax->empty()) return a;
-  // Complex inverses on every axis but the last given, then the real one.
-  Array x = a;
-  for (size_t i = 0; i + 1 < ax->size(); ++i) x = Ifft(x, std::nullopt, (*ax)[i], norm);
-  return Irfft(x, last_n, ax->back(), norm);
+  return TransformN("irfftn", Kind::kC2r, true, a, axes, last_n, norm);
 }
 Array Fft2(const Array& a, const std::string& norm) {
   return Fftn(a, std::vector<int64_t>{-2, -1}, norm);

@@ -2,10 +2,12 @@
 // axis: the op moves the axis last, pads or truncates it to n in a
 // C-contiguous copy of the compute dtype, runs the backend's unnormalized
 // transform over the batch, scales for NumPy's norm modes and moves the axis
-// back (the result is a view). Clients build fftn and friends from these.
-// hfft/ihfft (conjugates and the opposite norm), fftfreq/rfftfreq and
-// fftshift/ifftshift are composed here (ops/compose.h), once for every client.
+// back (the result is a view). fftn/rfftn/irfftn (these along several axes,
+// one at a time as numpy.fft does), hfft/ihfft (conjugates and the opposite
+// norm), fftfreq/rfftfreq and fftshift/ifftshift are composed here
+// (ops/compose.h), once for every client.
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,6 +124,74 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
   for (int d = 0; d < nd; ++d) back[perm[d]] = d;
   ARRAYD_ASSIGN_OR_RETURN(View result, Transpose(out, back));
   ctx.SetResult(0, result);
+  return absl::OkStatus();
+}
+
+// fftn/ifftn (inverse), rfftn and irfftn: the one-axis transforms over
+// `axes` (default: all) with lengths `s` (default: the axes' lengths;
+// irfftn's last 2 * (len - 1); -1: the axis's length), numpy.fft's order:
+// fftn from the last axis given to the first; rfftn the real transform on
+// the last axis, then complex ones from the next-to-last to the first;
+// irfftn complex inverses on all but the last axis, first to last, then the
+// real one on the last. No axes: a copy (fftn), a ValueError (rfftn, irfftn).
+absl::Status RunFftn(OpContext& ctx, FftKind kind) {
+  const View& x = ctx.input(0);
+  std::vector<int64_t> axes;
+  if (ctx.attrs().Has("axes")) {
+    ARRAYD_ASSIGN_OR_RETURN(axes, ctx.attrs().Ints("axes"));
+  } else {
+    for (int d = 0; d < x.ndim(); ++d) axes.push_back(d);
+  }
+  std::vector<int64_t> lengths;
+  for (int64_t a : axes) {
+    int64_t one[1] = {a};
+    ARRAYD_ASSIGN_OR_RETURN(auto ax, NormalizeAxes(one, x.ndim()));
+    lengths.push_back(x.shape[ax[0]]);
+  }
+  std::vector<int64_t> s = lengths;
+  if (ctx.attrs().Has("s")) {
+    ARRAYD_ASSIGN_OR_RETURN(s, ctx.attrs().Ints("s"));
+    if (s.size() != axes.size()) return ValueError("Shape and axes have different lengths.");
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == -1) s[i] = lengths[i];
+    }
+  } else if (kind == FftKind::kC2r && !s.empty()) {
+    s.back() = 2 * (s.back() - 1);
+  }
+  if (axes.empty()) {
+    if (kind != FftKind::kC2c) return ValueError("rfftn and irfftn need at least one axis");
+    ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(x));
+    ctx.SetResult(0, copy);
+    return absl::OkStatus();
+  }
+  std::string norm = "backward";
+  if (ctx.attrs().Has("norm")) {
+    ARRAYD_ASSIGN_OR_RETURN(norm, ctx.attrs().String("norm"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(bool inverse, ctx.attrs().Bool("inverse", false));
+  View r = x;
+  auto one = [&](const char* op, size_t i, std::optional<bool> inv) -> absl::Status {
+    compose::AttrList attrs = {
+        {"n", compose::Int(s[i])}, {"axis", compose::Int(axes[i])}, {"norm", compose::Str(norm)}};
+    if (inv) attrs.push_back({"inverse", compose::Bool(*inv)});
+    ARRAYD_ASSIGN_OR_RETURN(r, compose::Run(ctx, op, {r}, attrs));
+    return absl::OkStatus();
+  };
+  const size_t k = axes.size();
+  switch (kind) {
+    case FftKind::kC2c:
+      for (size_t i = k; i-- > 0;) ARRAYD_RETURN_IF_ERROR(one("fft", i, inverse));
+      break;
+    case FftKind::kR2c:
+      ARRAYD_RETURN_IF_ERROR(one("rfft", k - 1, std::nullopt));
+      for (size_t i = k - 1; i-- > 0;) ARRAYD_RETURN_IF_ERROR(one("fft", i, false));
+      break;
+    case FftKind::kC2r:
+      for (size_t i = 0; i + 1 < k; ++i) ARRAYD_RETURN_IF_ERROR(one("fft", i, true));
+      ARRAYD_RETURN_IF_ERROR(one("irfft", k - 1, std::nullopt));
+      break;
+  }
+  ctx.SetResult(0, r);
   return absl::OkStatus();
 }
 
@@ -251,6 +321,17 @@ void RegisterFftOps(OpRegistry* r) {
               "numpy.fft.rfft along one axis.", [](OpContext& c) { return RunFft(c, FftKind::kR2c); });
   r->Register(f, "irfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
               "numpy.fft.irfft along one axis.", [](OpContext& c) { return RunFft(c, FftKind::kC2r); });
+  r->Register(f,
+              "fftn(a, *, s: ints? = None, axes: ints? = None, norm: str = 'backward', "
+              "inverse: bool = False) -> out",
+              "numpy.fft.fftn / ifftn (inverse): fft along each of axes, the last first.",
+              [](OpContext& c) { return RunFftn(c, FftKind::kC2c); });
+  r->Register(f, "rfftn(a, *, s: ints? = None, axes: ints? = None, norm: str = 'backward') -> out",
+              "numpy.fft.rfftn: rfft along the last of axes, then fft along the others.",
+              [](OpContext& c) { return RunFftn(c, FftKind::kR2c); });
+  r->Register(f, "irfftn(a, *, s: ints? = None, axes: ints? = None, norm: str = 'backward') -> out",
+              "numpy.fft.irfftn: inverse fft along all but the last of axes, then irfft.",
+              [](OpContext& c) { return RunFftn(c, FftKind::kC2r); });
   r->Register(f, "hfft(a, *, n: int? = None, axis: int = -1, norm: str = 'backward') -> out",
               "numpy.fft.hfft: irfft of the conjugate, the opposite norm.",
               [](OpContext& c) { return RunHfft(c, false); });

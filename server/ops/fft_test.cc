@@ -1,4 +1,4 @@
-// The fft composites (hfft, ihfft, fftfreq, rfftfreq, fftshift, ifftshift)
+// The fft composites (fftn, rfftn, irfftn, hfft, ihfft, fftfreq, rfftfreq, fftshift, ifftshift)
 // against NumPy's values, and NumPy's exception kinds for bad input.
 #include <complex>
 #include <vector>
@@ -87,6 +87,37 @@ TEST_F(FftCompositeTest, HermitianTransformsMatchNumpy) {
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(std::abs(ih[i] - want[i]), 0, 1e-12) << i;
   EXPECT_EQ(ErrorOf("hfft", {s}, {{"norm", Str("sideways")}}), "ValueError");
   EXPECT_EQ(ErrorOf("ihfft", {s}, {}), "TypeError");
+}
+
+TEST_F(FftCompositeTest, SeveralAxesMatchNumpy) {
+  // numpy.fft.fftn(arange(6).reshape(2, 3)): [[15, -3+1.732j, -3-1.732j], [-9, 0, 0]].
+  std::vector<c128> f = Result<c128>("fftn", {Range({2, 3})}, {});
+  const std::vector<c128> want{15, {-3, 1.7320508075688772}, {-3, -1.7320508075688772}, -9, 0, 0};
+  ASSERT_EQ(f.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(std::abs(f[i] - want[i]), 0, 1e-12) << i;
+  // ifftn(fftn(x)) and irfftn(rfftn(x)) give x back; s pads and crops.
+  absl::StatusOr<std::vector<View>> r = RunOp("fftn", {Range({2, 3})}, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::vector<c128> back = Result<c128>("fftn", {(*r)[0]}, {{"inverse", compose::Bool(true)}});
+  for (size_t i = 0; i < back.size(); ++i) EXPECT_NEAR(std::abs(back[i] - c128(i)), 0, 1e-12) << i;
+  r = RunOp("rfftn", {Range({2, 4})}, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].shape, (Shape{2, 3}));
+  EXPECT_THAT(Result<double>("irfftn", {(*r)[0]}, {}),
+              Pointwise(DoubleNear(1e-12), std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7}));
+  r = RunOp("rfftn", {Range({2, 4})}, {{"s", Ints({3, 6})}, {"axes", Ints({0, 1})}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].shape, (Shape{3, 4}));
+  r = RunOp("irfftn", {(*r)[0]}, {{"s", Ints({-1, 6})}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].shape, (Shape{3, 6}));
+  r = RunOp("fftn", {Range({2, 3})}, {{"axes", Ints({})}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].dtype, DType::kFloat64);
+  EXPECT_EQ(ErrorOf("fftn", {Range({2, 3})}, {{"s", Ints({2})}}), "ValueError");
+  EXPECT_EQ(ErrorOf("fftn", {Range({2, 3})}, {{"axes", Ints({2})}}), "AxisError");
+  EXPECT_EQ(ErrorOf("rfftn", {Range({2, 3})}, {{"axes", Ints({})}}), "ValueError");
+  EXPECT_EQ(ErrorOf("fftn", {Range({2, 3})}, {{"norm", Str("sideways")}}), "ValueError");
 }
 
 }  // namespace

@@ -79,6 +79,8 @@ def main() -> None:
     parser.add_argument("--before", type=Path, default=None)
     parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default="",
+                        help="only the calls whose name contains this")
     args = parser.parse_args()
     s = ad.connect(args.address)
     rng = np.random.default_rng(0)
@@ -135,6 +137,8 @@ def main() -> None:
             "ihfft 4096": lambda: ft.ihfft(v).get(),
             "fftfreq 4096": lambda: ft.fftfreq(4096).get(),
             "fftshift (64, 64)": lambda: ft.fftshift(grid).get(),
+            "fftn (64, 64)": lambda: ft.fftn(grid).get(),
+            "irfftn (64, 64)": lambda: ft.irfftn(grid).get(),
         }
 
     now_only = {"eigvals (32, 32)"}
@@ -155,7 +159,7 @@ def main() -> None:
         old_fft = (load("arrayd.fft_before", args.before / "fft.py")
                    if (args.before / "fft.py").exists() else ad.fft)
         rows["before"] = calls(old_la, Before(1), old_fft)
-    names = list(rows["now"])
+    names = [n for n in rows["now"] if args.only in n]
     cols = list(rows)
     print("| call | " + " | ".join(f"{c} (us) | {c} (ops)" for c in cols) + " |")
     print("|---" * (1 + 2 * len(cols)) + "|")

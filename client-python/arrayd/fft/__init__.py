@@ -2,9 +2,9 @@
 
 The server's ``fft`` (complex, forward or inverse), ``rfft`` and ``irfft``
 ops transform along one axis, with n and norm; the n-dimensional
-transforms apply them axis by axis as NumPy's own do. hfft, ihfft,
-fftfreq, rfftfreq, fftshift and ifftshift are server ops of their own
-(ops/fft.cc, shared with the C++ client). Result shapes and dtypes are
+transforms (fftn, rfftn, irfftn), hfft, ihfft, fftfreq, rfftfreq,
+fftshift and ifftshift are server ops of their own (ops/fft.cc, shared
+with the C++ client). Result shapes and dtypes are
 NumPy 2's (single precision stays single), decided here before anything
 is sent.
 
@@ -141,48 +141,76 @@ def _cook_nd_args(a: ndarray, s: Any = None, axes: Any = None,
     return s, axes
 
 
-def _raw_nd(a: Any, s: Any, axes: Any, norm: Any, inverse: bool,
+def _raw_nd(kind: str, a: Any, s: Any, axes: Any, norm: Any, inverse: bool,
             out: Any) -> ndarray:
+    """The server's fftn (kind fft), rfftn or irfftn over ``axes`` with
+    lengths ``s`` (NumPy's _cook_nd_args); here the result's shape and
+    dtype. No axes: a itself (fftn), as NumPy."""
     a = _c.ensure(a)
-    s, axes = _cook_nd_args(a, s, axes)
-    for ii in reversed(range(len(axes))):
-        a = _raw("fft", a, s[ii], axes[ii], norm, inverse)
-    return a if out is None else _c.assign(out, a, "fftn")
+    s, axes = _cook_nd_args(a, s, axes, invreal=kind == "irfft")
+    op = {"fft": "fftn", "rfft": "rfftn", "irfft": "irfftn"}[kind]
+    if kind == "fft" and not axes:
+        return a if out is None else _c.assign(out, a, op)
+    norm = _check_norm(norm)
+    axes = [normalize_axis_index(ax, a.ndim) for ax in axes]
+    s = [operator.index(n) for n in s]
+    for n in s:
+        if n < 1:
+            raise ValueError(f"Invalid number of FFT data points ({n}) "
+                             f"specified.")
+    rdt = _result_dtype(kind, a._dtype)
+    # The lengths in the server's order of one-axis transforms (a repeated
+    # axis keeps the last one's).
+    k = len(axes)
+    order = {"fft": list(reversed(range(k))),
+             "rfft": [k - 1, *reversed(range(k - 1))],
+             "irfft": list(range(k))}[kind]
+    shape = list(a._shape)
+    for i in order:
+        last_rfft = kind == "rfft" and i == k - 1
+        shape[axes[i]] = s[i] // 2 + 1 if last_rfft else s[i]
+    single = a._dtype.char in "efF"
+    if kind == "irfft":
+        sdt = np.dtype(np.float32 if single else np.float64)
+    else:
+        sdt = np.dtype(np.complex64 if single else np.complex128)
+    attrs: dict[str, Any] = {"s": s, "axes": axes, "norm": norm}
+    if kind == "fft":
+        attrs["inverse"] = bool(inverse)
+    r = _c.new(a._session, op, (a,), tuple(shape), sdt, attrs)
+    if r._dtype != rdt:
+        r = r.astype(rdt)
+    return r if out is None else _c.assign(out, r, op)
 
 
 def fftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
          out: Any = None) -> ndarray:
     """numpy.fft.fftn."""
-    return _raw_nd(a, s, axes, norm, False, out)
+    return _raw_nd("fft", a, s, axes, norm, False, out)
 
 
 def ifftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
           out: Any = None) -> ndarray:
     """numpy.fft.ifftn."""
-    return _raw_nd(a, s, axes, norm, True, out)
+    return _raw_nd("fft", a, s, axes, norm, True, out)
 
 
 def fft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
          norm: Any = None, out: Any = None) -> ndarray:
     """numpy.fft.fft2."""
-    return _raw_nd(a, s, axes, norm, False, out)
+    return _raw_nd("fft", a, s, axes, norm, False, out)
 
 
 def ifft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
           norm: Any = None, out: Any = None) -> ndarray:
     """numpy.fft.ifft2."""
-    return _raw_nd(a, s, axes, norm, True, out)
+    return _raw_nd("fft", a, s, axes, norm, True, out)
 
 
 def rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
           out: Any = None) -> ndarray:
     """numpy.fft.rfftn: rfft on the last axis, then complex ffts."""
-    a = _c.ensure(a)
-    s, axes = _cook_nd_args(a, s, axes)
-    a = rfft(a, s[-1], axes[-1], norm)
-    for ii in range(len(axes) - 2, -1, -1):
-        a = fft(a, s[ii], axes[ii], norm)
-    return a if out is None else _c.assign(out, a, "rfftn")
+    return _raw_nd("rfft", a, s, axes, norm, False, out)
 
 
 def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
@@ -194,12 +222,7 @@ def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
 def irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
            out: Any = None) -> ndarray:
     """numpy.fft.irfftn: complex inverse ffts, then irfft on the last axis."""
-    a = _c.ensure(a)
-    s, axes = _cook_nd_args(a, s, axes, invreal=True)
-    for ii in range(len(axes) - 1):
-        a = ifft(a, s[ii], axes[ii], norm)
-    a = irfft(a, s[-1], axes[-1], norm)
-    return a if out is None else _c.assign(out, a, "irfftn")
+    return _raw_nd("irfft", a, s, axes, norm, True, out)
 
 
 def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
