@@ -2,6 +2,7 @@
 // results' dtypes and shapes, and one server op each (ops/linalg.cc).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <utility>
@@ -346,11 +347,24 @@ absl::StatusOr<LstsqResult> Lstsq(const Array& a, const Array& b, std::optional<
                                                {rt, {0}},
                                                {DType::kInt64, {}},
                                                {rt, {std::min(m, n)}}});
-  // The rank is a number (a sync); the residuals are reported only when it is n < m.
-  absl::StatusOr<std::vector<int64_t>> rank = out[2].ToVector<int64_t>();
-  if (!rank.ok()) return rank.status();
-  LstsqResult r{out[0], out[1], (*rank)[0], out[3]};
-  if (r.rank == n && m > n) ArrayOps::State(r.residuals)->shape = {nrhs};
+  // The rank is a number: one sync reads it and the residuals' shape, which
+  // the server gives by NumPy's rule ((k,) when the rank is n < m, else (0,)).
+  absl::StatusOr<v1::SyncReply> reply = CoreOf(a)->Sync({out[2].handle(), out[1].handle()});
+  if (!reply.ok()) return reply.status();
+  LstsqResult r{out[0], out[1], -1, out[3]};
+  for (const v1::Fetched& f : reply->fetched()) {
+    if (f.has_error() && (!f.error().kind().empty() || !f.error().message().empty())) {
+      return internal::StatusFromOpError(f.error());
+    }
+    if (f.handle() == out[2].handle()) {
+      if (!f.inline_() || f.data().size() != sizeof(int64_t)) {
+        return absl::InternalError("lstsq: the server did not send the rank inline");
+      }
+      std::memcpy(&r.rank, f.data().data(), sizeof(int64_t));
+    } else if (f.handle() == out[1].handle()) {
+      ArrayOps::State(r.residuals)->shape.assign(f.shape().begin(), f.shape().end());
+    }
+  }
   return r;
 }
 

@@ -321,8 +321,8 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *,
 
 def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, int, Any]:
     """numpy.linalg.lstsq: the server's lstsq op, (x, residuals, rank, s).
-    The rank is a Python int, so this syncs; the residuals' shape follows
-    from it ((k,) when rank == n < m, else (0,))."""
+    The rank is a Python int, so this syncs, and reads the residuals'
+    shape, which the server decides, in the same sync."""
     s_ = session_of(a, b)
     a, b = asarray_in(s_, a), asarray_in(s_, b)
     is_1d = b.ndim == 1
@@ -346,14 +346,16 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, int, Any]:
     x = ndarray._new(s_, handles[0], (n,) if is_1d else (n, nrhs), t)
     rank_a = ndarray._new(s_, handles[2], (), np.dtype(np.int64))
     sv = ndarray._new(s_, handles[3], (builtins.min(m, n),), rt)
+    # One sync: the rank and the residuals, whose shape the server gives by
+    # NumPy's rule ((k,) when rank == n < m, else (0,)).
     try:
-        rank = int(rank_a.get())
+        rank_h, resid_h = s_.fetch([handles[2], handles[1]])
     except BaseException:
         ndarray._new(s_, handles[1], (0,), rt)  # frees the handle
         raise
-    resid = ndarray._new(s_, handles[1],
-                         (nrhs,) if rank == n and m > n else (0,), rt)
-    return x, resid, rank, sv
+    del rank_a
+    resid = ndarray._new(s_, handles[1], resid_h.shape, rt)
+    return x, resid, int(rank_h), sv
 
 
 def matrix_power(a: Any, n: Any) -> ndarray:
