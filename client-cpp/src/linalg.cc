@@ -191,12 +191,24 @@ Array Solve(const Array& a, const Array& b) {
   if (absl::Status s = CheckStacked(a, true); !s.ok()) return Refuse(core, "solve", s);
   absl::StatusOr<DType> t = CommonType(a, b);
   if (!t.ok()) return Refuse(core, "solve", t.status());
-  // NumPy 2: b is a stack of vectors only when it is 1-D.
-  if (b.ndim() == 1) return Solve(a, b.Reshape({b.shape()[0], 1})).Reshape({b.shape()[0]});
   if (b.ndim() == 0) {
     return Refuse(core, "solve", ValueError("solve: b must not be 0-d"));
   }
   const int64_t n = a.shape().back();
+  // NumPy 2: b is one vector only when it is 1-D (the server solves it for
+  // every matrix of a).
+  if (b.ndim() == 1) {
+    if (b.shape()[0] != n) {
+      return Refuse(
+          core, "solve",
+          ValueError(absl::StrCat(
+              "solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+              "signature (m,m),(m)->(m) (size ",
+              b.shape()[0], " is different from ", n, ")")));
+    }
+    return ArrayOps::Emit(core, MakeOp("solve", {&a, &b}), *t,
+                          a.shape().size() == 2 ? Shape{n} : Append(Head(a.shape(), 2), {n}));
+  }
   if (b.shape()[b.ndim() - 2] != n) {
     return Refuse(
         core, "solve",

@@ -134,9 +134,7 @@ def solve(a: Any, b: Any) -> ndarray:
                 f"solve1: Input operand 1 has a mismatch in its core "
                 f"dimension 0, with gufunc signature (m,m),(m)->(m) (size "
                 f"{b._shape[0]} is different from {n})")
-        batch = a._shape[:-2]
-        x = _c.new(s, "solve", (a, b.reshape(n, 1)), batch + (n, 1), t)
-        return x.reshape(batch + (n,))
+        return _c.new(s, "solve", (a, b), a._shape[:-2] + (n,), t)
     if b._shape[-2] != n:
         raise ValueError(
             f"solve: Input operand 1 has a mismatch in its core dimension 0, "

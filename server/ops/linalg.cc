@@ -173,10 +173,23 @@ absl::StatusOr<Lu> Factor(OpContext& ctx, const View& a, DType dtype) {
 }
 
 // solve(a, b): a (..., n, n), b (..., n, k), batch dimensions broadcast.
+// solve(a, b): b a stack of (n, k) matrices, or (NumPy 2) one vector (n,)
+// when 1-D, solved as (n, 1) for every matrix of a: x (..., n).
 absl::Status RunSolve(OpContext& ctx) {
-  const View &a = ctx.input(0), &b = ctx.input(1);
+  const View& a = ctx.input(0);
+  View b = ctx.input(1);
   ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
-  if (b.ndim() < 2) return ValueError("solve: b must be at least two-dimensional");
+  const bool vector = b.ndim() == 1;
+  if (vector) {
+    const int64_t n = a.shape[a.ndim() - 1];
+    if (b.shape[0] != n) {
+      return ValueError(absl::StrCat(
+          "solve1: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+          "(m,m),(m)->(m) (size ", b.shape[0], " is different from ", n, ")"));
+    }
+    b = compose::AppendAxis(b);
+  }
+  if (b.ndim() < 2) return ValueError("solve: b must not be 0-d");
   const int64_t n = a.shape[a.ndim() - 1], k = b.shape[b.ndim() - 1];
   if (b.shape[b.ndim() - 2] != n) {
     return ValueError(absl::StrCat(
@@ -191,7 +204,7 @@ absl::Status RunSolve(OpContext& ctx) {
   ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, f.info, "Singular matrix"));
   ARRAYD_ASSIGN_OR_RETURN(View x, Batched(ctx, bb, dtype));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().LuSolve(f.lu, f.pivots, x));
-  ctx.SetResult(0, Reshaped(x, Concat(batch, {n, k})));
+  ctx.SetResult(0, Reshaped(x, vector ? Concat(batch, {n}) : Concat(batch, {n, k})));
   return absl::OkStatus();
 }
 
@@ -855,7 +868,8 @@ void RegisterLinalgOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kLibrary;
   r->Register(f, "matmul(x1, x2) -> out", "NumPy's matmul (batched, broadcasting, 1-D cases).",
               RunMatmul);
-  r->Register(f, "solve(a, b) -> x", "numpy.linalg.solve of a (..., n, n) and b (..., n, k).",
+  r->Register(f, "solve(a, b) -> x",
+              "numpy.linalg.solve of a (..., n, n) and b (..., n, k), or b (n,) (NumPy 2: x (..., n)).",
               RunSolve);
   r->Register(f, "inv(a) -> ainv", "numpy.linalg.inv.", RunInv);
   r->Register(f, "det(a) -> det", "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); });

@@ -239,5 +239,16 @@ TEST_F(LinalgCompositeTest, EigIsRealWhenNumpysIs) {
   EXPECT_EQ(ErrorOf("eigvals", {Doubles({1, 2, 3}, {3})}), "LinAlgError");
 }
 
+TEST_F(LinalgCompositeTest, SolveOfOneVectorIsNumpy2s) {
+  // b (2,) against a stack of two matrices: x (2, 2), one solution each.
+  View a = Doubles({2, 0, 0, 4, 1, 0, 0, 1}, {2, 2, 2});
+  absl::StatusOr<std::vector<View>> r = RunOp("solve", {a, Doubles({2, 4}, {2})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].shape, (Shape{2, 2}));
+  EXPECT_THAT(Host<double>((*r)[0]), Pointwise(DoubleNear(1e-12), std::vector<double>{1, 1, 2, 4}));
+  EXPECT_EQ(ErrorOf("solve", {a, Doubles({1, 2, 3}, {3})}), "ValueError");
+  EXPECT_EQ(ErrorOf("solve", {a, Doubles({1}, {})}), "ValueError");
+}
+
 }  // namespace
 }  // namespace arrayd
