@@ -188,6 +188,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterShapeOps(r);
     RegisterIndexingOps(r);
     RegisterLinalgOps(r);
+    RegisterLinalgCompositeOps(r);
     RegisterFftOps(r);
     RegisterRandomOps(r);
     RegisterTransferOps(r);

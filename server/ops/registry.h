@@ -143,6 +143,7 @@ void RegisterReductionOps(OpRegistry* registry);
 void RegisterShapeOps(OpRegistry* registry);
 void RegisterIndexingOps(OpRegistry* registry);
 void RegisterLinalgOps(OpRegistry* registry);
+void RegisterLinalgCompositeOps(OpRegistry* registry);
 void RegisterFftOps(OpRegistry* registry);
 void RegisterRandomOps(OpRegistry* registry);
 void RegisterTransferOps(OpRegistry* registry);
