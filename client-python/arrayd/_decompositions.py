@@ -250,11 +250,18 @@ def _complex_of(t: np.dtype) -> np.dtype:
     return np.dtype(np.complex64 if t.char in "fF" else np.complex128)
 
 
+# NumPy after 2.4 gives complex eig results for every input; before, real
+# ones for real input whose eigenvalues are all real. The client follows the
+# installed NumPy (the server applies the older rule unless told).
+_EIG_ALWAYS_COMPLEX = np.linalg.eigvals(np.eye(1)).dtype.kind == "c"
+_EIG_ATTRS = {"always_complex": True} if _EIG_ALWAYS_COMPLEX else {}
+
+
 def _server_dtypes(t: np.dtype, *results: ndarray) -> tuple[ndarray, ...]:
     """eig's results with the dtypes the server gave them: for real input,
     real when every eigenvalue is real (NumPy's rule, applied by the
     server's op), else complex; a sync."""
-    if t.kind != "c":
+    if t.kind != "c" and not _EIG_ALWAYS_COMPLEX:
         dts = results[0]._session.dtypes([r._handle for r in results])
         for r, dt in zip(results, dts):
             r._dtype = dt
@@ -270,7 +277,7 @@ def eig(a: Any) -> EigResult:
     t = _common_type(a)
     ct = _complex_of(t)
     w, v = _new_many(a._session, "eig", (a,),
-                     [(a._shape[:-1], ct), (a._shape, ct)], {})
+                     [(a._shape[:-1], ct), (a._shape, ct)], _EIG_ATTRS)
     return EigResult(*_server_dtypes(t, w, v))
 
 
@@ -279,7 +286,8 @@ def eigvals(a: Any) -> ndarray:
     a = _c.ensure(a)
     _assert_stacked_square(a)
     t = _common_type(a)
-    w = _c.new(a._session, "eigvals", (a,), a._shape[:-1], _complex_of(t), {})
+    w = _c.new(a._session, "eigvals", (a,), a._shape[:-1], _complex_of(t),
+               _EIG_ATTRS)
     return _server_dtypes(t, w)[0]
 
 

@@ -372,7 +372,8 @@ absl::Status RunEig(OpContext& ctx, bool vectors) {
                                       [&](const View& w, const View* v, const View& info) {
                                         return ctx.stream().Eig(a3, w, v, info);
                                       }));
-  if (IsComplex(dtype)) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(bool always_complex, ctx.attrs().Bool("always_complex", false));
+  if (IsComplex(dtype) || always_complex) return absl::OkStatus();
   const View w = ctx.results()[0];
   if (w.size() > 0) {
     ARRAYD_ASSIGN_OR_RETURN(View imag, compose::Run(ctx, "imag", {w}));
@@ -413,11 +414,13 @@ void RegisterLinalgOps(OpRegistry* r) {
               [](OpContext& c) { return RunEigh(c, true); });
   r->Register(f, "eigvalsh(a, *, UPLO: str = 'L') -> w", "numpy.linalg.eigvalsh.",
               [](OpContext& c) { return RunEigh(c, false); });
-  r->Register(f, "eig(a) -> (w, v)",
+  r->Register(f, "eig(a, *, always_complex: bool = False) -> (w, v)",
               "numpy.linalg.eig: complex results, or real ones for real input whose eigenvalues "
-              "are all real (NumPy's rule; the op reads that back).",
+              "are all real (NumPy 2.4's rule; the op reads that back); always_complex: complex "
+              "whatever the input, as newer NumPy.",
               [](OpContext& c) { return RunEig(c, true); });
-  r->Register(f, "eigvals(a) -> w", "numpy.linalg.eigvals, its dtype as eig's.",
+  r->Register(f, "eigvals(a, *, always_complex: bool = False) -> w",
+              "numpy.linalg.eigvals, its dtype as eig's.",
               [](OpContext& c) { return RunEig(c, false); });
 }
 
