@@ -1,0 +1,192 @@
+"""A ``cupy`` module that forwards to arrayd, for running CuPy's own tests.
+
+Only for tests/cupy_compat: CuPy's test files say ``import cupy`` and
+compare ``cupy.f(...)`` with ``numpy.f(...)``. This module re-exports
+arrayd's public names, nothing more, so a name arrayd lacks fails the test
+that uses it (AttributeError), which is what the compatibility run is for.
+
+Besides the forwarding, it registers stand-ins for the CuPy-internal modules
+that CuPy's test files and ``cupy.testing`` import at import time
+(``cupy.cuda.runtime``, ``cupy._core._accelerator``, ``cupy.fft.config``,
+...), so that a file whose tests are NumPy-facing can be collected at all.
+A stand-in holds only the constants those imports and decorators read; any
+other attribute is a placeholder that raises NotImplementedError when used.
+The tests that really use them are deselected (tests/cupy_compat/deselect.txt).
+
+``cupy.testing`` is CuPy's own package, copied beside this file from the
+CuPy sdist at test time by tests/cupy_compat/run.py; it is not part of the
+repository.
+"""
+from __future__ import annotations
+
+import contextvars
+import math
+import sys
+import types
+import warnings
+
+import arrayd
+import numpy
+from arrayd import *  # the forwarding itself
+from arrayd import __all__ as _arrayd_all
+
+__all__ = list(_arrayd_all)
+
+
+class _Placeholder:
+    """A CuPy-internal name arrayd does not have: raises when used."""
+
+    def __init__(self, qualname: str) -> None:
+        self._qualname = qualname
+
+    def __call__(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"{self._qualname} is CuPy-internal (CUDA); the arrayd shim has "
+            "only a placeholder")
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Placeholder(f"{self._qualname}.{name}")
+
+    def __repr__(self) -> str:
+        return f"<shim placeholder {self._qualname}>"
+
+
+class _StandIn(types.ModuleType):
+    """A CuPy-internal module: the given constants, placeholders otherwise."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Placeholder(f"{self.__name__}.{name}")
+
+
+def _stand_in(name: str, **attrs) -> types.ModuleType:
+    mod = _StandIn(name)
+    mod.__dict__.update(attrs)
+    sys.modules[name] = mod
+    parent, _, child = name.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], child, mod)
+    return mod
+
+
+def _forward(name: str, target: types.ModuleType) -> types.ModuleType:
+    """cupy.<sub> as a new module holding target's public names (so that
+    stand-in submodules such as cupy.fft.config never touch arrayd)."""
+    mod = types.ModuleType(name, target.__doc__)
+    names = getattr(target, "__all__", None) or [
+        n for n in dir(target) if not n.startswith("_")]
+    for n in names:
+        mod.__dict__[n] = getattr(target, n)
+    mod.__path__ = []  # a package, so stand-in submodules can be imported
+    sys.modules[name] = mod
+    setattr(sys.modules[name.rpartition(".")[0]], name.rpartition(".")[2], mod)
+    return mod
+
+
+# Names cupy.testing references at import or comparison time. Each is
+# arrayd's own where arrayd has it.
+if not hasattr(arrayd, "poly1d"):
+    class poly1d:
+        """Stand-in for cupy.testing's isinstance() check: arrayd has no
+        poly1d, so no result is one; constructing it raises."""
+
+        def __init__(self, *args, **kwargs):
+            raise NotImplementedError("arrayd has no poly1d")
+
+# CuPy re-exports NumPy's exception and warning classes.
+exceptions = _stand_in(
+    "cupy.exceptions", AxisError=numpy.exceptions.AxisError,
+    ComplexWarning=numpy.exceptions.ComplexWarning,
+    VisibleDeprecationWarning=numpy.exceptions.VisibleDeprecationWarning,
+    TooHardError=numpy.exceptions.TooHardError,
+    DTypePromotionError=numpy.exceptions.DTypePromotionError)
+
+linalg = _forward("cupy.linalg", arrayd.linalg)
+fft = _forward("cupy.fft", arrayd.fft)
+random = _forward("cupy.random", arrayd.random)
+
+# --- CuPy-internal stand-ins (import-time constants only) ------------------
+_core = _stand_in("cupy._core", ndarray=arrayd.ndarray)
+_stand_in("cupy._core.internal", prod=math.prod)  # testing.shaped_arange
+_stand_in("cupy._core._accelerator", ACCELERATOR_CUB=1,
+          ACCELERATOR_CUTENSOR=2, get_routine_accelerators=list,
+          get_reduction_accelerators=list)
+_stand_in("cupy._core._cub_reduction")
+_stand_in("cupy._core._routines_linalg", COMPUTE_TYPE_DEFAULT=0,
+          COMPUTE_TYPE_PEDANTIC=1, COMPUTE_TYPE_TF32=2)
+
+
+class PerformanceWarning(RuntimeWarning):
+    """Stand-in for cupy._util.PerformanceWarning (pytest.warns targets)."""
+
+
+_util = _stand_in("cupy._util", PerformanceWarning=PerformanceWarning,
+                  ENABLE_SLICE_COPY=False,
+                  CUDA_ARRAY_INTERFACE_EXPORT_VERSION=3)
+# No CUDA behind arrayd's CPU backend: CuPy's version gates see a CUDA 12
+# runtime that is not HIP, one device, no CUB.
+cuda = _stand_in("cupy.cuda")
+_runtime_attrs = {"is_hip": False, "runtimeGetVersion": lambda: 12080,
+                  "getDeviceCount": lambda: 1}
+_stand_in("cupy.cuda.runtime", **_runtime_attrs)
+_stand_in("cupy.cuda.driver", get_build_version=lambda: 12080)
+_stand_in("cupy.cuda.cub", available=False)
+_stand_in("cupy.cuda.cutensor", available=False)
+_stand_in("cupy.cuda.cufft")
+_stand_in("cupy.cuda.device")
+# A cuBLAS batching threshold TestSolve's setUp sets; arrayd has no such
+# knob, so setting it changes nothing and the solve results are compared.
+_gesv_limit = [256]
+_stand_in("cupy.cublas", get_batched_gesv_limit=lambda: _gesv_limit[0],
+          set_batched_gesv_limit=lambda n: _gesv_limit.__setitem__(0, n))
+_stand_in("cupy._indexing")
+_stand_in("cupy._indexing.generate")
+# TestSVD builds its expected identities with this CuPy-internal helper;
+# here it is composed of arrayd's own eye and broadcast_to.
+_stand_in("cupy.linalg._util", stacked_identity=lambda batch_shape, n, dtype:
+          arrayd.broadcast_to(arrayd.eye(n, dtype=dtype),
+                              tuple(batch_shape) + (n, n)))
+_stand_in("cupy.fft.config", enable_nd_planning=True, use_multi_gpus=False,
+          _use_multi_gpus=contextvars.ContextVar("use_multi_gpus",
+                                                 default=False),
+          _devices=contextvars.ContextVar("devices", default=None))
+_stand_in("cupy.fft._fft")
+# testing.fix_random swaps CuPy's per-device generator table around a test
+# (reset_states, _generator._random_states) and then seeds through
+# cupy.random.seed, which is arrayd's. The table is only this dict.
+_generator = _stand_in("cupy.random._generator", _random_states={})
+random.reset_states = lambda: setattr(_generator, "_random_states", {})
+
+
+class _MemoryPool:
+    """Stand-in for CuPy's memory pools: TestSumprod's autouse teardown
+    frees their cached blocks. arrayd frees server memory when an array is
+    released, so there is nothing to free; any other use is a placeholder."""
+
+    def free_all_blocks(self) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Placeholder(f"cupy memory pool.{name}")
+
+
+_memory_pool = _MemoryPool()
+if not hasattr(arrayd, "get_default_memory_pool"):
+    def get_default_memory_pool():
+        return _memory_pool
+
+    def get_default_pinned_memory_pool():
+        return _memory_pool
+_stand_in("cupy_backends")
+_stand_in("cupy_backends.cuda")
+_stand_in("cupy_backends.cuda.api")
+_stand_in("cupy_backends.cuda.api.runtime", **_runtime_attrs)
+_stand_in("cupy_backends.cuda.api.driver", get_build_version=lambda: 12080)
+_stand_in("cupy_backends.cuda.stream")
+
+warnings.filterwarnings("ignore", category=PerformanceWarning)
