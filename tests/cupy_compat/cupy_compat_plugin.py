@@ -64,8 +64,12 @@ def _start_server() -> str:
     tmp = tempfile.mkdtemp(prefix="arrayd-compat-")
     address = f"unix:{tmp}/arrayd.sock"
     log = open(os.path.join(tmp, "arrayd.log"), "wb")  # noqa: SIM115  (the server's lifetime)
-    proc = subprocess.Popen([binary, "--listen", address, "--backend",
-                             backend], stdout=log, stderr=subprocess.STDOUT,
+    cmd = [binary, "--listen", address, "--backend", backend]
+    # SIGTERM to the server when its worker exits, so a worker that ends
+    # without pytest_unconfigure (killed, crashed) leaves no server behind.
+    if shutil.which("setpriv"):
+        cmd = ["setpriv", "--pdeathsig", "TERM", "--", *cmd]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not _transport.health_ok(address, timeout=0.5):

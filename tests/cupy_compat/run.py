@@ -258,6 +258,9 @@ def main() -> int:
             [str(tmp), str(REPO / "client-python"), str(HERE)] +
             ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # Each worker sets its own server's address; this one answers no
+        # one, so no process falls back to starting a shared private server.
+        env["ARRAYD_ADDRESS"] = f"unix:{tmp}/no-server.sock"
         print(f"pytest on {len(files)} CuPy test files in {tmp}", flush=True)
         proc = subprocess.run(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, check=False)

@@ -27,10 +27,21 @@ import warnings
 
 import arrayd
 import numpy
-from arrayd import *  # the forwarding itself
-from arrayd import __all__ as _arrayd_all
 
-__all__ = list(_arrayd_all)
+__all__ = list(arrayd.__all__)
+
+
+def __getattr__(name: str):
+    """The forwarding itself: cupy.X is arrayd.X, looked up on use (arrayd
+    resolves server ufuncs through the server, so nothing connects at
+    import time, and the xdist controller never needs a server)."""
+    try:
+        return getattr(arrayd, name)
+    except AttributeError:
+        if name in _FALLBACKS:
+            return _FALLBACKS[name]
+        raise AttributeError(
+            f"module 'cupy' has no attribute {name!r}") from None
 
 
 class _Placeholder:
@@ -76,25 +87,23 @@ def _forward(name: str, target: types.ModuleType) -> types.ModuleType:
     """cupy.<sub> as a new module holding target's public names (so that
     stand-in submodules such as cupy.fft.config never touch arrayd)."""
     mod = types.ModuleType(name, target.__doc__)
-    names = getattr(target, "__all__", None) or [
-        n for n in dir(target) if not n.startswith("_")]
-    for n in names:
-        mod.__dict__[n] = getattr(target, n)
+    mod.__getattr__ = lambda n: getattr(target, n)  # on use, like cupy's
+    mod.__all__ = list(getattr(target, "__all__", []))
     mod.__path__ = []  # a package, so stand-in submodules can be imported
     sys.modules[name] = mod
     setattr(sys.modules[name.rpartition(".")[0]], name.rpartition(".")[2], mod)
     return mod
 
 
-# Names cupy.testing references at import or comparison time. Each is
-# arrayd's own where arrayd has it.
-if not hasattr(arrayd, "poly1d"):
-    class poly1d:
-        """Stand-in for cupy.testing's isinstance() check: arrayd has no
-        poly1d, so no result is one; constructing it raises."""
+# Names cupy.testing references at comparison time, used only where arrayd
+# has none (see __getattr__).
+class _Poly1d:
+    """Stand-in for cupy.testing's isinstance(c_out, cupy.poly1d): arrayd
+    has no poly1d, so no result is one; constructing it raises."""
 
-        def __init__(self, *args, **kwargs):
-            raise NotImplementedError("arrayd has no poly1d")
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("arrayd has no poly1d")
+
 
 # CuPy re-exports NumPy's exception and warning classes.
 exceptions = _stand_in(
@@ -176,12 +185,11 @@ class _MemoryPool:
 
 
 _memory_pool = _MemoryPool()
-if not hasattr(arrayd, "get_default_memory_pool"):
-    def get_default_memory_pool():
-        return _memory_pool
-
-    def get_default_pinned_memory_pool():
-        return _memory_pool
+_FALLBACKS = {
+    "poly1d": _Poly1d,
+    "get_default_memory_pool": lambda: _memory_pool,
+    "get_default_pinned_memory_pool": lambda: _memory_pool,
+}
 _stand_in("cupy_backends")
 _stand_in("cupy_backends.cuda")
 _stand_in("cupy_backends.cuda.api")
