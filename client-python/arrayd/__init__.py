@@ -46,7 +46,7 @@ from arrayd._manipulation import (
     flipud, hsplit, hstack, meshgrid, moveaxis, pad, permute_dims, ravel,
     repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
     swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
-from arrayd import _math
+from arrayd import _connect, _math
 from arrayd._math import UFUNCS as _UFUNCS
 from arrayd._mathfuncs import (  # noqa: A004
     allclose, angle, around, array_equal, clip, float_power, imag, isclose,
@@ -75,9 +75,12 @@ globals().update(_UFUNCS)
 
 
 def __getattr__(name: str) -> Any:
-    """A ufunc of the server that this client's generated table lacks."""
-    if not name.startswith("_"):
-        uf = _math.server_ufunc(current_session(), name)
+    """A ufunc of the server that this client's generated table lacks, once
+    a session is open (looking a name up never connects or starts a
+    server)."""
+    session = None if name.startswith("_") else _connect.existing()
+    if session is not None:
+        uf = _math.server_ufunc(session, name)
         if uf is not None:
             return uf
     raise AttributeError(f"module 'arrayd' has no attribute {name!r}")

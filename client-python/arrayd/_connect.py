@@ -24,6 +24,15 @@ _default: _session.Session | None = None
 _default_lock = threading.Lock()
 
 
+def existing() -> _session.Session | None:
+    """The session module functions would use, if one is open; never
+    connects."""
+    if _session.entered:
+        return _session.entered[-1]
+    s = _default
+    return s if s is not None and not s._closed else None
+
+
 def current() -> _session.Session:
     """The session that module functions use; connects on first use."""
     if _session.entered:
