@@ -35,6 +35,8 @@ from arrayd._creation import (arange, array, asarray, asnumpy, empty,
                               linspace, ones, ones_like, zeros, zeros_like)
 from arrayd._errors import (ConnectionError, OutOfMemoryError,
                             SessionClosedError)
+from arrayd._info import (get_array_module, iscomplexobj, isrealobj,
+                           isscalar, ndim, shape, size)
 from arrayd._indexing import (argwhere, compress, diagonal, flatnonzero,
                               nonzero, put, take, take_along_axis)
 from arrayd._linalg import (cross, dot, einsum, inner, kron, matmul, outer,
@@ -97,6 +99,8 @@ float16, float32, float64 = np.float16, np.float32, np.float64
 complex64, complex128 = np.complex64, np.complex128
 dtype = np.dtype
 newaxis = None
+# NumPy's constants.
+e, pi, inf, nan, euler_gamma = np.e, np.pi, np.inf, np.nan, np.euler_gamma
 
 
 def synchronize() -> None:
@@ -160,6 +164,8 @@ __all__ += [
     "where",
 ]
 
+__all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",
+            "isrealobj", "isscalar", "nan", "ndim", "pi", "shape", "size"]
 __all__ += sorted(set(_UFUNCS) - set(__all__)) + ["ufunc"]
 
 # NumPy's protocols (np.sum(x), x.__array_namespace__()) dispatch to this
