@@ -23,11 +23,9 @@ using numeric_internal::Attrs;
 using numeric_internal::Core;
 using numeric_internal::CoreOf;
 using numeric_internal::Head;
-using numeric_internal::IntAttr;
 using numeric_internal::IsComplex;
 using numeric_internal::MakeOp;
 using numeric_internal::RealOf;
-using numeric_internal::StringAttr;
 
 absl::Status LinAlgError(absl::string_view m) {
   return internal::WithKind(absl::InvalidArgumentError(m), "LinAlgError");
@@ -129,7 +127,7 @@ QrResult Qr(const Array& a, const std::string& mode) {
                        ValueError(absl::StrCat("Unrecognized mode '", mode, "'")));
     return {bad, bad};
   }
-  std::vector<Array> r = MatrixOp("qr", a, false, {{"mode", StringAttr(mode)}},
+  std::vector<Array> r = MatrixOp("qr", a, false, {{"mode", Attr(mode)}},
                                   [&](const Shape& batch, int64_t m, int64_t n, DType t) {
                                     const int64_t k = mode == "complete" ? m : std::min(m, n);
                                     return std::vector<std::pair<DType, Shape>>{
@@ -167,7 +165,7 @@ std::vector<Array> EighOp(const std::string& name, const Array& a, const std::st
         Refuse(ArrayOps::State(a)->core, name, ValueError("UPLO argument must be 'L' or 'U'"));
     return {bad, bad};
   }
-  return MatrixOp(name, a, true, {{"UPLO", StringAttr(uplo)}},
+  return MatrixOp(name, a, true, {{"UPLO", Attr(uplo)}},
                   [&](const Shape& batch, int64_t n, int64_t, DType t) {
                     std::vector<std::pair<DType, Shape>> out{{RealOf(t), Append(batch, {n})}};
                     if (vectors) out.push_back({t, a.shape()});
@@ -390,7 +388,7 @@ Array MatrixPower(const Array& a, int64_t n) {
     if (!t.ok()) return Refuse(core, "matrix_power", t.status());
     dtype = *t;
   }
-  return Apply("matrix_power", {&a}, dtype, a.shape(), {{"n", IntAttr(n)}});
+  return Apply("matrix_power", {&a}, dtype, a.shape(), {{"n", Attr(n)}});
 }
 
 Array MatrixRank(const Array& a, std::optional<double> tol) {

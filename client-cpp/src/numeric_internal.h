@@ -45,18 +45,6 @@ inline bool IsComplex(DType d) { return Kind(d) == DTypeKind::kComplex; }
 
 inline const std::shared_ptr<Core>& CoreOf(const Array& a) { return ArrayOps::State(a)->core; }
 
-inline v1::AttrValue StringAttr(const std::string& s) {
-  v1::AttrValue v;
-  v.set_s(s);
-  return v;
-}
-
-inline v1::AttrValue IntAttr(int64_t i) {
-  v1::AttrValue v;
-  v.set_i(i);
-  return v;
-}
-
 // Records op `name` on `inputs` (at least one) with one result.
 inline Array Apply(const char* name, std::initializer_list<const Array*> inputs, DType dtype,
                    Shape shape, const Attrs& attrs = {}) {

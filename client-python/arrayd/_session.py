@@ -261,17 +261,8 @@ class Session:
         Raises the error that poisoned a fetched array; other deferred
         errors are kept for the next synchronize().
         """
-        reply = self._sync(fetch=handles)
-        if reply.errors:
-            self._deferred.extend(reply.errors)
-        by_handle = {f.handle: f for f in reply.fetched}
         out = []
-        for h in handles:
-            f = by_handle.get(h)
-            if f is None:
-                raise RuntimeError(f"server did not answer fetch of {h}")
-            if f.HasField("error") and (f.error.kind or f.error.message):
-                raise from_op_error(f.error)
+        for h, f in zip(handles, self._fetched(handles)):
             dtype = _dtypes.from_pb(f.dtype)
             shape = tuple(f.shape)
             if f.inline:
@@ -287,6 +278,12 @@ class Session:
         """Waits for the arrays and returns the dtypes the server gave them
         (ops whose result dtype depends on values: eig). Raises the error
         that poisoned one; other deferred errors are kept, as fetch's."""
+        return [_dtypes.from_pb(f.dtype) for f in self._fetched(handles)]
+
+    def _fetched(self, handles: Sequence[int]) -> list[Any]:
+        """A sync fetching `handles`: their Fetched replies, in order.
+        Raises the error that poisoned one; other deferred errors are kept
+        for the next synchronize()."""
         reply = self._sync(fetch=handles)
         if reply.errors:
             self._deferred.extend(reply.errors)
@@ -298,7 +295,7 @@ class Session:
                 raise RuntimeError(f"server did not answer fetch of {h}")
             if f.HasField("error") and (f.error.kind or f.error.message):
                 raise from_op_error(f.error)
-            out.append(_dtypes.from_pb(f.dtype))
+            out.append(f)
         return out
 
     # -- bulk data -------------------------------------------------------

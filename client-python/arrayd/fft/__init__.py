@@ -45,6 +45,15 @@ def _result_dtype(kind: str, dt: np.dtype) -> np.dtype:
     return fn(np.zeros(2, dt), n=2).dtype
 
 
+def _server_dtype(kind: str, dt: np.dtype) -> np.dtype:
+    """The dtype the server's transform gives: complex (irfft: real) of
+    single precision for float16/32 and complex64 inputs, else double."""
+    single = dt.char in "efF"
+    if kind == "irfft":
+        return np.dtype(np.float32 if single else np.float64)
+    return np.dtype(np.complex64 if single else np.complex128)
+
+
 def _raw(kind: str, a: Any, n: Any, axis: int, norm: Any,
          inverse: bool = False, out: Any = None, op: str = "") -> ndarray:
     """The transform ``kind`` (fft, rfft, irfft), or the server op ``op``
@@ -60,11 +69,7 @@ def _raw(kind: str, a: Any, n: Any, axis: int, norm: Any,
     rdt = _result_dtype(kind, a._dtype)
     shape = list(a._shape)
     shape[ax] = n // 2 + 1 if kind == "rfft" else n
-    single = a._dtype.char in "efF"
-    if kind == "irfft":
-        sdt = np.dtype(np.float32 if single else np.float64)
-    else:
-        sdt = np.dtype(np.complex64 if single else np.complex128)
+    sdt = _server_dtype(kind, a._dtype)
     attrs: dict[str, Any] = {"n": n, "axis": ax, "norm": norm}
     if kind == "fft":
         attrs["inverse"] = bool(inverse)
@@ -169,11 +174,7 @@ def _raw_nd(kind: str, a: Any, s: Any, axes: Any, norm: Any, inverse: bool,
     for i in order:
         last_rfft = kind == "rfft" and i == k - 1
         shape[axes[i]] = s[i] // 2 + 1 if last_rfft else s[i]
-    single = a._dtype.char in "efF"
-    if kind == "irfft":
-        sdt = np.dtype(np.float32 if single else np.float64)
-    else:
-        sdt = np.dtype(np.complex64 if single else np.complex128)
+    sdt = _server_dtype(kind, a._dtype)
     attrs: dict[str, Any] = {"s": s, "axes": axes, "norm": norm}
     if kind == "fft":
         attrs["inverse"] = bool(inverse)
