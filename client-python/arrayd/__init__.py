@@ -49,6 +49,9 @@ from arrayd._manipulation import (
     repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
     swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
 from arrayd import _connect, _math
+from arrayd import (_calculus, _editing, _index_tricks, _io, _nanfuncs,
+                    _polynomial, _predicates, _printing, _sets, _typing,
+                    _windows)
 from arrayd._math import UFUNCS as _UFUNCS
 from arrayd._mathfuncs import (  # noqa: A004
     allclose, angle, around, array_equal, clip, float_power, imag, isclose,
@@ -70,9 +73,17 @@ from arrayd._statistics import (average, count_nonzero, cumprod, cumsum,
 
 from arrayd._ufunc import ufunc
 
+
 # Every ufunc of the server (one row each in server/kernels/op_list.h) and
 # NumPy's aliases: arrayd.add, arrayd.hypot, arrayd.divide, ...
 globals().update(_UFUNCS)
+
+# The rest of NumPy's namespace, one module per topic (its __all__ says what
+# it adds).
+_TOPICS = (_calculus, _editing, _index_tricks, _io, _nanfuncs, _polynomial,
+           _predicates, _printing, _sets, _typing, _windows)
+for _m in _TOPICS:
+    globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
 
 
 
@@ -167,6 +178,8 @@ __all__ += [
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",
             "isrealobj", "isscalar", "nan", "ndim", "pi", "shape", "size"]
 __all__ += sorted(set(_UFUNCS) - set(__all__)) + ["ufunc"]
+for _m in _TOPICS:
+    __all__ += _m.__all__
 
 # NumPy's protocols (np.sum(x), x.__array_namespace__()) dispatch to this
 # namespace by name: handed down now that it is complete.

@@ -1,0 +1,7 @@
+"""Save, load, savez, loadtxt, savetxt, fromfile, frombuffer, fromfunction.
+
+Layer: functions.
+"""
+from __future__ import annotations
+
+__all__: list[str] = []
