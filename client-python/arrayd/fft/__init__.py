@@ -4,9 +4,16 @@ The server's ``fft`` (complex, forward or inverse), ``rfft`` and ``irfft``
 ops transform along one axis, with n and norm; the n-dimensional
 transforms (fftn, rfftn, irfftn), hfft, ihfft, fftfreq, rfftfreq,
 fftshift and ifftshift are server ops of their own (ops/fft.cc, shared
-with the C++ client). Result shapes and dtypes are
-NumPy 2's (single precision stays single), decided here before anything
-is sent.
+with the C++ client).
+
+Everything NumPy decides before it transforms is decided here, before
+anything is sent: each transform is planned as numpy.fft runs it, one
+axis after another (``_Step``), so the lengths a missing ``n`` or a
+``None`` in ``s`` stands for, the result's shape and dtype (NumPy 2's:
+single precision stays single, an irfftn over several axes of float16
+gives float32), NumPy's DeprecationWarnings for ``s`` and its errors
+(ValueError for a bad length, norm or out shape, in NumPy's order) come
+out as NumPy's do. The server gets every length resolved.
 
 Layer: a public namespace, above the function modules (imports the core,
 _composite and _connect).
@@ -16,7 +23,7 @@ from __future__ import annotations
 import functools
 import operator
 import warnings
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
@@ -26,23 +33,43 @@ from arrayd import _connect
 from arrayd._ndarray import ndarray
 
 _NORMS = ("backward", "ortho", "forward")
+# The one-axis transforms: (NumPy's function, forward?).
+_KINDS = {"fft": (np.fft.fft, True), "ifft": (np.fft.ifft, False),
+          "rfft": (np.fft.rfft, True), "irfft": (np.fft.irfft, False)}
+# NumPy's DeprecationWarnings of numpy.fft._cook_nd_args (NumPy 2.0).
+_AXES_NONE = (
+    "`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy "
+    "2.0). In a future version of NumPy, this will raise an error and "
+    "`s[i]` will correspond to the size along the transformed axis "
+    "specified by `axes[i]`. To retain current behaviour, pass a sequence "
+    "[0, ..., k-1] to `axes` for an array of dimension k.")
+_S_NONE = (
+    "Passing an array containing `None` values to `s` is deprecated in "
+    "NumPy 2.0 and will raise an error in a future version of NumPy. To use "
+    "the default behaviour of the corresponding 1-D transform, pass the "
+    "value matching the default for its `n` parameter. To use the default "
+    "behaviour for every axis, the `s` argument can be omitted.")
+# The user's line: _cook_nd <- _plan_nd <- the public function <- it.
+_WARN_LEVEL = 4
 
 
-def _check_norm(norm: Any) -> str:
+def _check_norm(norm: Any, forward: bool) -> str:
+    """norm as the server's attribute; NumPy's ValueError (its message
+    differs, by one space, between forward and inverse transforms)."""
     if norm is None:
         return "backward"
-    if norm not in _NORMS:
-        raise ValueError(f'Invalid norm value {norm}; should be "backward", '
-                         f'"ortho" or "forward".')
-    return norm
+    if isinstance(norm, str) and norm in _NORMS:
+        return norm
+    sep = "" if forward else " "
+    raise ValueError(f'Invalid norm value {norm}; should be "backward",'
+                     f'{sep}"ortho" or "forward".')
 
 
 @functools.lru_cache(maxsize=None)
-def _result_dtype(kind: str, dt: np.dtype) -> np.dtype:
-    """NumPy's result dtype of a transform (it raises NumPy's TypeError for
-    unsupported inputs)."""
-    fn = {"fft": np.fft.fft, "rfft": np.fft.rfft, "irfft": np.fft.irfft}[kind]
-    return fn(np.zeros(2, dt), n=2).dtype
+def _step_dtype(kind: str, dt: np.dtype) -> np.dtype:
+    """NumPy's result dtype of one transform on a 2-element probe (NumPy
+    raises its TypeError for unsupported inputs, rfft of complex)."""
+    return _KINDS[kind][0](np.zeros(2, dt), n=2).dtype
 
 
 def _server_dtype(kind: str, dt: np.dtype) -> np.dtype:
@@ -54,182 +81,227 @@ def _server_dtype(kind: str, dt: np.dtype) -> np.dtype:
     return np.dtype(np.complex64 if single else np.complex128)
 
 
-def _raw(kind: str, a: Any, n: Any, axis: int, norm: Any,
-         inverse: bool = False, out: Any = None, op: str = "") -> ndarray:
-    """The transform ``kind`` (fft, rfft, irfft), or the server op ``op``
-    with its shapes and dtypes (hfft as irfft, ihfft as rfft)."""
-    a = _c.ensure(a)
-    ax = normalize_axis_index(axis, a.ndim)
-    norm = _check_norm(norm)
+class _Step(NamedTuple):
+    kind: str  # fft, ifft, rfft or irfft
+    n: int
+    axis: int  # normalized
+
+
+def _plan_step(kind: str, shape: list[int], n: Any, axis: Any,
+               norm: Any, first: bool) -> _Step:
+    """One transform as numpy.fft checks it: the default n from the
+    current shape, NumPy's ValueError for n < 1, the norm (on the first
+    transform, where NumPy meets it first), then the axis (AxisError).
+    Updates ``shape`` to the transform's result."""
+    ndim = len(shape)
     if n is None:
-        n = 2 * (a._shape[ax] - 1) if kind == "irfft" else a._shape[ax]
+        m = shape[normalize_axis_index(axis, ndim)]
+        n = 2 * (m - 1) if kind == "irfft" else m
     n = operator.index(n)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
-    rdt = _result_dtype(kind, a._dtype)
-    shape = list(a._shape)
+    if first:
+        _check_norm(norm, _KINDS[kind][1])
+    ax = normalize_axis_index(axis, ndim)
     shape[ax] = n // 2 + 1 if kind == "rfft" else n
+    return _Step(kind, n, ax)
+
+
+def _check_out(out: Any, ndim: int, step: _Step) -> None:
+    """NumPy's check of out= in each one-axis transform it is given to."""
+    if out is None or type(out) is tuple:
+        return
+    oshape = getattr(out, "shape", None)
+    n_out = step.n // 2 + 1 if step.kind == "rfft" else step.n
+    if oshape is not None and (len(oshape) != ndim
+                               or oshape[step.axis] != n_out):
+        raise ValueError("output array has wrong shape.")
+
+
+def _finish(a: ndarray, op: str, kind: str, shape: list[int],
+            rdt: np.dtype, attrs: dict[str, Any], out: Any) -> ndarray:
+    """Records server op ``op`` (its dtype rule: _server_dtype of
+    ``kind``), casts to NumPy's dtype ``rdt`` and writes ``out``."""
     sdt = _server_dtype(kind, a._dtype)
-    attrs: dict[str, Any] = {"n": n, "axis": ax, "norm": norm}
-    if kind == "fft":
-        attrs["inverse"] = bool(inverse)
-    r = _c.new(a._session, op or kind, (a,), tuple(shape), sdt, attrs)
-    if r._dtype != rdt:
-        r = r.astype(rdt)
-    return r if out is None else _c.assign(out, r, op or kind)
-
-
-def fft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
-        out: Any = None) -> ndarray:
-    """numpy.fft.fft."""
-    return _raw("fft", a, n, axis, norm, False, out)
-
-
-def ifft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
-         out: Any = None) -> ndarray:
-    """numpy.fft.ifft."""
-    return _raw("fft", a, n, axis, norm, True, out)
-
-
-def rfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
-         out: Any = None) -> ndarray:
-    """numpy.fft.rfft."""
-    return _raw("rfft", a, n, axis, norm, False, out)
-
-
-def irfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
-          out: Any = None) -> ndarray:
-    """numpy.fft.irfft."""
-    return _raw("irfft", a, n, axis, norm, True, out)
-
-
-def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
-         out: Any = None) -> ndarray:
-    """numpy.fft.hfft: the server's hfft (the irfft of the conjugate, norm
-    swapped)."""
-    return _raw("irfft", a, n, axis, norm, True, out, op="hfft")
-
-
-def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
-          out: Any = None) -> ndarray:
-    """numpy.fft.ihfft: the server's ihfft (the conjugate of the rfft, norm
-    swapped)."""
-    return _raw("rfft", a, n, axis, norm, False, out, op="ihfft")
-
-
-def _cook_nd_args(a: ndarray, s: Any = None, axes: Any = None,
-                  invreal: bool = False) -> tuple[list[int], list[int]]:
-    """NumPy's numpy.fft._cook_nd_args."""
-    if s is None:
-        shapeless = True
-        if axes is None:
-            s = list(a._shape)
-        else:
-            s = [a._shape[normalize_axis_index(ax, a.ndim)] for ax in axes]
-    else:
-        shapeless = False
-    s = list(s)
-    if axes is None:
-        if not shapeless:
-            warnings.warn(
-                "`axes` should not be `None` if `s` is not `None`. This "
-                "behavior is deprecated (NumPy 2.0).", DeprecationWarning,
-                stacklevel=3)
-        axes = list(range(-len(s), 0))
-    axes = list(axes)
-    if len(s) != len(axes):
-        raise ValueError("Shape and axes have different lengths.")
-    if invreal and shapeless:
-        s[-1] = (a._shape[normalize_axis_index(axes[-1], a.ndim)] - 1) * 2
-    s = [a._shape[normalize_axis_index(ax, a.ndim)] if d == -1 else d
-         for d, ax in zip(s, axes)]
-    return s, axes
-
-
-def _raw_nd(kind: str, a: Any, s: Any, axes: Any, norm: Any, inverse: bool,
-            out: Any) -> ndarray:
-    """The server's fftn (kind fft), rfftn or irfftn over ``axes`` with
-    lengths ``s`` (NumPy's _cook_nd_args); here the result's shape and
-    dtype. No axes: a itself (fftn), as NumPy."""
-    a = _c.ensure(a)
-    s, axes = _cook_nd_args(a, s, axes, invreal=kind == "irfft")
-    op = {"fft": "fftn", "rfft": "rfftn", "irfft": "irfftn"}[kind]
-    if kind == "fft" and not axes:
-        return a if out is None else _c.assign(out, a, op)
-    norm = _check_norm(norm)
-    axes = [normalize_axis_index(ax, a.ndim) for ax in axes]
-    s = [operator.index(n) for n in s]
-    for n in s:
-        if n < 1:
-            raise ValueError(f"Invalid number of FFT data points ({n}) "
-                             f"specified.")
-    rdt = _result_dtype(kind, a._dtype)
-    # The lengths in the server's order of one-axis transforms (a repeated
-    # axis keeps the last one's).
-    k = len(axes)
-    order = {"fft": list(reversed(range(k))),
-             "rfft": [k - 1, *reversed(range(k - 1))],
-             "irfft": list(range(k))}[kind]
-    shape = list(a._shape)
-    for i in order:
-        last_rfft = kind == "rfft" and i == k - 1
-        shape[axes[i]] = s[i] // 2 + 1 if last_rfft else s[i]
-    sdt = _server_dtype(kind, a._dtype)
-    attrs: dict[str, Any] = {"s": s, "axes": axes, "norm": norm}
-    if kind == "fft":
-        attrs["inverse"] = bool(inverse)
     r = _c.new(a._session, op, (a,), tuple(shape), sdt, attrs)
     if r._dtype != rdt:
         r = r.astype(rdt)
     return r if out is None else _c.assign(out, r, op)
 
 
+def _one_axis(kind: str, a: Any, n: Any, axis: Any, norm: Any, out: Any,
+              op: str = "", swapped: bool = False) -> ndarray:
+    """The one-axis transform ``kind``, or the server op ``op`` with its
+    shapes (hfft as irfft, ihfft as rfft; ``swapped``: NumPy checks their
+    norm as an inverse transform's first)."""
+    a = _c.ensure(a)
+    if swapped:
+        _check_norm(norm, forward=False)
+    shape = list(a._shape)
+    step = _plan_step(kind, shape, n, axis, norm, first=True)
+    _check_out(out, a.ndim, step)
+    rdt = _step_dtype(kind, a._dtype)
+    attrs: dict[str, Any] = {"n": step.n, "axis": step.axis,
+                             "norm": _check_norm(norm, True)}
+    if not op and kind in ("fft", "ifft"):
+        attrs["inverse"] = kind == "ifft"
+    server = op or ("fft" if kind == "ifft" else kind)
+    return _finish(a, server, "fft" if kind == "ifft" else kind, shape,
+                   rdt, attrs, out)
+
+
+def fft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+        out: Any = None) -> ndarray:
+    """numpy.fft.fft."""
+    return _one_axis("fft", a, n, axis, norm, out)
+
+
+def ifft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+         out: Any = None) -> ndarray:
+    """numpy.fft.ifft."""
+    return _one_axis("ifft", a, n, axis, norm, out)
+
+
+def rfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+         out: Any = None) -> ndarray:
+    """numpy.fft.rfft."""
+    return _one_axis("rfft", a, n, axis, norm, out)
+
+
+def irfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+          out: Any = None) -> ndarray:
+    """numpy.fft.irfft."""
+    return _one_axis("irfft", a, n, axis, norm, out)
+
+
+def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+         out: Any = None) -> ndarray:
+    """numpy.fft.hfft: the server's hfft (the irfft of the conjugate, norm
+    swapped)."""
+    return _one_axis("irfft", a, n, axis, norm, out, "hfft", swapped=True)
+
+
+def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None,
+          out: Any = None) -> ndarray:
+    """numpy.fft.ihfft: the server's ihfft (the conjugate of the rfft, norm
+    swapped)."""
+    return _one_axis("rfft", a, n, axis, norm, out, "ihfft", swapped=True)
+
+
+def _cook_nd(shape: tuple[int, ...], s: Any, axes: Any,
+             invreal: bool) -> tuple[list[Any], list[Any]]:
+    """The lengths and axes of an n-D transform as NumPy 2 reads them
+    (its warnings and errors): no s, the lengths of the axes; no axes, the
+    last len(s); -1 in s, the axis's length; None in s (deprecated), the
+    one-axis transform's default, resolved by _plan_nd."""
+    shapeless = s is None
+    if shapeless:
+        if axes is None:
+            s = list(shape)
+        else:
+            s = [shape[operator.index(ax)] for ax in axes]  # IndexError
+    s = list(s)
+    if axes is None:
+        if not shapeless:
+            warnings.warn(_AXES_NONE, DeprecationWarning,
+                          stacklevel=_WARN_LEVEL)
+        axes = list(range(-len(s), 0))
+    axes = list(axes)
+    if len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    if invreal and shapeless:
+        s[-1] = (shape[axes[-1]] - 1) * 2  # no axes: NumPy's IndexError
+    if any(d is None for d in s):
+        warnings.warn(_S_NONE, DeprecationWarning,
+                      stacklevel=_WARN_LEVEL)
+    s = [shape[ax] if d is not None and d == -1 else d
+         for d, ax in zip(s, axes)]
+    return s, axes
+
+
+def _plan_nd(kind: str, a: Any, s: Any, axes: Any, norm: Any, inverse: bool,
+             out: Any) -> ndarray:
+    """The server's fftn (kind fft), rfftn or irfftn over ``axes`` with
+    lengths ``s``, planned as numpy.fft runs it: fftn the last axis
+    first; rfftn the rfft on the last axis, then the others last first;
+    irfftn the inverse ffts first to last, then the irfft on the last.
+    No axes: a itself (fftn), as NumPy."""
+    a = _c.ensure(a)
+    s, axes = _cook_nd(a._shape, s, axes, invreal=kind == "irfft")
+    op = {"fft": "fftn", "rfft": "rfftn", "irfft": "irfftn"}[kind]
+    k = len(axes)
+    if kind == "fft" and not k:
+        return a if out is None else _c.assign(out, a, op)
+    one = "ifft" if inverse else "fft"
+    if kind == "fft":
+        plan = [(one, i) for i in reversed(range(k))]
+    elif kind == "rfft":
+        plan = [("rfft", k - 1)] + [("fft", i) for i in reversed(range(k - 1))]
+    else:
+        plan = [("ifft", i) for i in range(k - 1)] + [("irfft", k - 1)]
+    shape = list(a._shape)
+    lengths = list(s)
+    rdt = a._dtype
+    for j, (step_kind, i) in enumerate(plan):
+        step = _plan_step(step_kind, shape, s[i], axes[i], norm, j == 0)
+        if kind != "irfft" or step_kind == "irfft":  # NumPy passes out here
+            _check_out(out, a.ndim, step)
+        lengths[i] = step.n
+        axes[i] = step.axis
+        rdt = _step_dtype(step_kind, rdt)
+    attrs: dict[str, Any] = {"s": lengths, "axes": axes,
+                             "norm": _check_norm(norm, True)}
+    if kind == "fft":
+        attrs["inverse"] = bool(inverse)
+    return _finish(a, op, kind, shape, rdt, attrs, out)
+
+
 def fftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
          out: Any = None) -> ndarray:
     """numpy.fft.fftn."""
-    return _raw_nd("fft", a, s, axes, norm, False, out)
+    return _plan_nd("fft", a, s, axes, norm, False, out)
 
 
 def ifftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
           out: Any = None) -> ndarray:
     """numpy.fft.ifftn."""
-    return _raw_nd("fft", a, s, axes, norm, True, out)
+    return _plan_nd("fft", a, s, axes, norm, True, out)
 
 
 def fft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
          norm: Any = None, out: Any = None) -> ndarray:
     """numpy.fft.fft2."""
-    return _raw_nd("fft", a, s, axes, norm, False, out)
+    return _plan_nd("fft", a, s, axes, norm, False, out)
 
 
 def ifft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
           norm: Any = None, out: Any = None) -> ndarray:
     """numpy.fft.ifft2."""
-    return _raw_nd("fft", a, s, axes, norm, True, out)
+    return _plan_nd("fft", a, s, axes, norm, True, out)
 
 
 def rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
           out: Any = None) -> ndarray:
     """numpy.fft.rfftn: rfft on the last axis, then complex ffts."""
-    return _raw_nd("rfft", a, s, axes, norm, False, out)
+    return _plan_nd("rfft", a, s, axes, norm, False, out)
 
 
 def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
           norm: Any = None, out: Any = None) -> ndarray:
     """numpy.fft.rfft2."""
-    return rfftn(a, s, axes, norm, out)
+    return _plan_nd("rfft", a, s, axes, norm, False, out)
 
 
 def irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None,
            out: Any = None) -> ndarray:
     """numpy.fft.irfftn: complex inverse ffts, then irfft on the last axis."""
-    return _raw_nd("irfft", a, s, axes, norm, True, out)
+    return _plan_nd("irfft", a, s, axes, norm, True, out)
 
 
 def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1),
            norm: Any = None, out: Any = None) -> ndarray:
     """numpy.fft.irfft2."""
-    return irfftn(a, s, axes, norm, out)
+    return _plan_nd("irfft", a, s, axes, norm, True, out)
 
 
 def _frequencies(op: str, n: Any, d: Any, size: Any) -> ndarray:
