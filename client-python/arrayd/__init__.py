@@ -30,9 +30,11 @@ import numpy as np
 from arrayd import _protocols, fft, linalg, random
 from arrayd._connect import connect, disconnect
 from arrayd._connect import current as current_session
-from arrayd._creation import (arange, array, asarray, asnumpy, empty,
-                              empty_like, eye, full, full_like, identity,
-                              linspace, ones, ones_like, zeros, zeros_like)
+from arrayd._creation import (arange, array, asanyarray, asarray,
+                              ascontiguousarray, asfortranarray, asnumpy,
+                              empty, empty_like, eye, full, full_like,
+                              identity, linspace, ones, ones_like, require,
+                              zeros, zeros_like)
 from arrayd._errors import (ConnectionError, OutOfMemoryError,
                             SessionClosedError)
 from arrayd._info import (get_array_module, iscomplexobj, isrealobj,
@@ -42,7 +44,7 @@ from arrayd._indexing import (argwhere, compress, diagonal, flatnonzero,
 from arrayd._linalg import (cross, dot, einsum, inner, kron, matmul, outer,
                             tensordot, vdot, vecdot)
 from arrayd._manipulation import (
-    array_split, ascontiguousarray, atleast_1d, atleast_2d, atleast_3d,
+    array_split, atleast_1d, atleast_2d, atleast_3d,
     broadcast_arrays, broadcast_shapes, broadcast_to, column_stack, concat,
     concatenate, diag, diagflat, dsplit, dstack, expand_dims, flip, fliplr,
     flipud, hsplit, hstack, meshgrid, moveaxis, pad, permute_dims, ravel,
@@ -120,8 +122,9 @@ def synchronize() -> None:
     current_session().synchronize()
 
 
-def copy(a: Any) -> ndarray:
-    return _asarray_in(_session_of(a), a).copy()
+def copy(a: Any, order: str = "K", subok: bool = False) -> ndarray:
+    """numpy.copy (order='K' keeps a's layout)."""
+    return _asarray_in(_session_of(a), a).copy(order)
 
 
 __all__ = [
@@ -175,6 +178,7 @@ __all__ += [
     "where",
 ]
 
+__all__ += ["asanyarray", "asfortranarray", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",
             "isrealobj", "isscalar", "nan", "ndim", "pi", "shape", "size"]
 __all__ += sorted(set(_UFUNCS) - set(__all__)) + ["ufunc"]

@@ -15,7 +15,8 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _dtypes
 from arrayd import _session as _sess
-from arrayd._ndarray import asarray_in, ndarray, scalar, session_of
+from arrayd._ndarray import (asarray_in, elementwise_strides, ndarray,
+                             scalar, session_of)
 
 INT64 = np.dtype(np.int64)
 BOOL = np.dtype(np.bool_)
@@ -24,11 +25,13 @@ F64 = np.dtype(np.float64)
 
 def new(s: _sess.Session, op: str, inputs: Sequence[ndarray],
         shape: tuple[int, ...], dtype: np.dtype,
-        attrs: dict[str, Any] | None = None) -> ndarray:
-    """Records ``op`` on ``inputs`` and returns its (new) result."""
+        attrs: dict[str, Any] | None = None,
+        strides: tuple[int, ...] | None = None) -> ndarray:
+    """Records ``op`` on ``inputs`` and returns its (new) result (C-ordered
+    unless ``strides`` says otherwise)."""
     h = s.new_handle()
     s.record(op, tuple(a._handle for a in inputs), (h,), attrs)
-    return ndarray._new(s, h, shape, dtype)
+    return ndarray._new(s, h, shape, dtype, strides)
 
 
 def const(s: _sess.Session, value: Any, dtype: Any) -> ndarray:
@@ -64,7 +67,8 @@ def where(cond: ndarray, x: Any, y: Any) -> ndarray:
             ops.append(asarray_in(s, v))
     c = asarray_in(s, cond)
     shape = np.broadcast_shapes(c._shape, ops[0]._shape, ops[1]._shape)
-    return new(s, "where", (c, ops[0], ops[1]), shape, rdt)
+    return new(s, "where", (c, ops[0], ops[1]), shape, rdt,
+               strides=elementwise_strides((c, *ops), shape, rdt))
 
 
 def take(a: ndarray, idx: ndarray, axis: int | None = None) -> ndarray:

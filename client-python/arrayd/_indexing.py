@@ -137,15 +137,43 @@ def _encode_index(shape: tuple[int, ...],
     return enc, out_shape
 
 
+def _index_strides(strides: tuple[int, ...], ndim: int,
+                   index: list[int]) -> tuple[int, ...]:
+    """The strides of x[key] from x's and the key's ``index`` encoding (as
+    the server's BasicIndex computes them)."""
+    out: list[int] = []
+    dim = 0
+    n_real = sum(1 for i in range(0, len(index), 4) if index[i] in (0, 1))
+    for i in range(0, len(index), 4):
+        kind = index[i]
+        if kind == 0:
+            dim += 1
+        elif kind == 1:
+            out.append(strides[dim] * index[i + 3])
+            dim += 1
+        elif kind == 2:
+            fill = ndim - n_real
+            out.extend(strides[dim:dim + fill])
+            dim += fill
+        else:
+            out.append(0)
+    out.extend(strides[dim:])
+    return tuple(out)
+
+
 def _getitem(self: ndarray, key: Any) -> ndarray:
     try:
         index, shape = _encode_index(self._shape, key)
     except _AdvancedKey:
         return _getitem_advanced(self, key)
-    return self._unary_view("slice", shape, {"index": index})
+    strides = _index_strides(self._full_strides(), self.ndim, index)
+    return self._unary_view("slice", shape, {"index": index},
+                            strides=strides)
 
 
 def _setitem(self: ndarray, key: Any, value: Any) -> None:
+    if self._readonly:
+        raise ValueError("assignment destination is read-only")
     try:
         index, target = _encode_index(self._shape, key)
     except _AdvancedKey:
@@ -705,6 +733,60 @@ def _compress_method(self: ndarray, condition: Any, axis: Any = None,
     return compress(condition, self, axis, out)
 
 
+class flatiter:
+    """ndarray.flat: the array as 1-D in C order, for iterating, reading
+    (``a.flat[i]``, slices, index arrays, masks: copies) and assigning
+    (``a.flat[k] = v`` writes a itself, repeating v as NumPy does)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: ndarray) -> None:
+        self.base = base
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.base.get().flat)
+
+    def _positions(self, key: Any) -> Any:
+        s = self.base._session
+        if isinstance(key, (int, np.integer)):
+            n = self.base.size
+            k = operator.index(key)
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis 0 "
+                                 f"with size {n}")
+            return np.asarray([k % n if n else k], np.int64)
+        return _arange_in(s, self.base.size)[key]
+
+    def __getitem__(self, key: Any) -> Any:
+        flat = self.base.reshape(-1)
+        if isinstance(key, (int, np.integer)):
+            return flat[key]
+        return flat[key].copy()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if self.base._readonly:
+            raise ValueError("assignment destination is read-only")
+        put(self.base, self._positions(key), value)
+
+    def copy(self) -> ndarray:
+        return self.base.flatten()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.base.reshape(-1).__array__(dtype, copy)
+
+
+def _flat(self: ndarray) -> flatiter:
+    return flatiter(self)
+
+
+def _set_flat(self: ndarray, value: Any) -> None:
+    flatiter(self)[...] = value
+
+
 attach(__getitem__=_getitem, __setitem__=_setitem, __iter__=_iter,
        fill=_fill, take=take, put=_put_method, nonzero=nonzero,
-       compress=_compress_method, diagonal=diagonal)
+       compress=_compress_method, diagonal=diagonal,
+       flat=property(_flat, _set_flat))

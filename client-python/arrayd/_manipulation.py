@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from arrayd import _dtypes, _indexing, _math
+from arrayd import _dtypes, _indexing, _math, _ufunc
 from arrayd._creation import arange, empty, zeros
 from arrayd._ndarray import (asarray_in, attach, ndarray, session_of,
                              shape_dummy)
@@ -56,9 +56,7 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *,
     """numpy.reshape (C order; a view when the layout allows)."""
     if shape is None:
         shape = newshape
-    a = _arr(a)
-    r = a.reshape(shape, order=order)
-    return r.copy() if copy else r
+    return _arr(a).reshape(shape, order=order, copy=copy)
 
 
 def ravel(a: Any, order: str = "C") -> ndarray:
@@ -165,15 +163,6 @@ def broadcast_arrays(*args: Any) -> tuple[ndarray, ...]:
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     return np.broadcast_shapes(*shapes)
-
-
-def ascontiguousarray(a: Any, dtype: Any = None) -> ndarray:
-    """A C-contiguous array (a copy when a is an arrayd view of others)."""
-    if isinstance(a, ndarray):
-        r = a if dtype is None else a.astype(dtype, copy=False)
-        return r.reshape(1) if r.ndim == 0 else r
-    arr = np.ascontiguousarray(a, dtype=dtype)
-    return asarray_in(session_of(), arr)
 
 
 # -- joining -------------------------------------------------------------
@@ -683,9 +672,8 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
         xa = xa.astype(dt)
     if ya.dtype != dt:
         ya = ya.astype(dt)
-    h = s.new_handle()
-    s.record("where", (c._handle, xa._handle, ya._handle), (h,))
-    return ndarray._new(s, h, shape, dt)
+    del shape  # NumPy's broadcasting error above; where_op broadcasts too
+    return _ufunc.where_op(s, c, xa, ya)
 
 
 def tri(N: int, M: int | None = None, k: int = 0,

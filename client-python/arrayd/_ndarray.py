@@ -18,12 +18,13 @@ _sorting, _linalg, _creation (``ndarray(shape)``), _protocols.
 """
 from __future__ import annotations
 
+import builtins as _builtins
 import operator
 from typing import Any
 
 import numpy as np
 
-from arrayd import _connect, _dtypes
+from arrayd import _connect, _dtypes, _layout
 from arrayd import _session as _sess
 
 _VOID0 = np.dtype((np.void, 0))
@@ -43,22 +44,34 @@ def shape_dummy(shape: tuple[int, ...]) -> np.ndarray:
 class ndarray:
     """An N-dimensional array on an arrayd server (like cupy.ndarray)."""
 
-    __slots__ = ("_session", "_handle", "_shape", "_dtype", "__weakref__")
+    __slots__ = ("_session", "_handle", "_shape", "_dtype", "_strides",
+                 "_base", "_readonly", "__weakref__")
     __hash__ = None  # type: ignore[assignment]
 
     _session: _sess.Session
     _handle: int
     _shape: tuple[int, ...]
     _dtype: np.dtype
+    # Byte strides as the server's view has them; None: C-contiguous as
+    # allocated (the common case, so the op path computes nothing).
+    _strides: tuple[int, ...] | None
+    _base: "ndarray | None"  # the array that owns the memory of a view
+    _readonly: bool
 
     @classmethod
     def _new(cls, session: _sess.Session, handle: int,
-             shape: tuple[int, ...], dtype: np.dtype) -> "ndarray":
+             shape: tuple[int, ...], dtype: np.dtype,
+             strides: tuple[int, ...] | None = None,
+             base: "ndarray | None" = None,
+             readonly: bool = False) -> "ndarray":
         a = _new_object(cls)
         a._session = session
         a._handle = handle
         a._shape = shape
         a._dtype = dtype
+        a._strides = strides
+        a._base = base
+        a._readonly = readonly
         return a
 
     def __del__(self) -> None:
@@ -100,13 +113,47 @@ class ndarray:
 
     @property
     def strides(self) -> tuple[int, ...]:
-        """C-order strides of the shape (the server's layout may differ)."""
-        strides = []
-        step = self._dtype.itemsize
-        for d in reversed(self._shape):
-            strides.append(step)
-            step *= max(d, 1)
-        return tuple(reversed(strides))
+        """The byte strides of the array's view, as NumPy's."""
+        if self._strides is None:
+            return _layout.c_strides(self._shape, self._dtype.itemsize)
+        return self._strides
+
+    @property
+    def flags(self) -> "Flags":
+        return Flags(self)
+
+    @property
+    def base(self) -> "ndarray | None":
+        """The array whose memory this view shares (None if it owns its
+        memory)."""
+        return self._base
+
+    def _is_c(self) -> bool:
+        return self._strides is None or _layout.is_c_contiguous(
+            self._shape, self._strides, self._dtype.itemsize)
+
+    def _is_f(self) -> bool:
+        if self._strides is None:
+            return _layout.is_f_contiguous(
+                self._shape, _layout.c_strides(self._shape, 1), 1)
+        return _layout.is_f_contiguous(self._shape, self._strides,
+                                       self._dtype.itemsize)
+
+    def _set_writeable(self, write: bool) -> None:
+        """flags.writeable = write: the server's view changes too."""
+        write = bool(write)
+        if write == (not self._readonly):
+            return
+        if write and ((self._base is not None and self._base._readonly)
+                      or any(st == 0 and n > 1 for st, n in zip(
+                          self._full_strides(), self._shape))):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        s = self._session
+        h = s.new_handle()
+        s.record("setflags", (self._handle,), (h,), {"write": write})
+        old, self._handle = self._handle, h
+        s.free(old)
+        self._readonly = not write
 
     @property
     def T(self) -> "ndarray":
@@ -175,20 +222,70 @@ class ndarray:
 
     def _unary_view(self, name: str, shape: tuple[int, ...],
                     attrs: dict[str, Any] | None = None,
-                    dtype: np.dtype | None = None) -> "ndarray":
+                    dtype: np.dtype | None = None,
+                    strides: tuple[int, ...] | None = None,
+                    readonly: bool = False) -> "ndarray":
+        """A view of this array made by the server's op ``name``, with the
+        strides the server gives it."""
         s = self._session
         h = s.new_handle()
         s.record(name, (self._handle,), (h,), attrs)
+        base = self if self._base is None else self._base
         return ndarray._new(s, h, shape,
-                            self._dtype if dtype is None else dtype)
+                            self._dtype if dtype is None else dtype,
+                            strides, base, readonly or self._readonly)
 
-    def reshape(self, *shape: Any, order: str = "C") -> "ndarray":
-        if order not in ("C", "c"):
-            raise NotImplementedError("arrayd supports order='C' only")
+    def _derived(self, name: str, attrs: dict[str, Any] | None,
+                 dtype: np.dtype, strides: tuple[int, ...] | None,
+                 shape: tuple[int, ...] | None = None) -> "ndarray":
+        """A new array (a copy) made by the server's op ``name``."""
+        s = self._session
+        h = s.new_handle()
+        s.record(name, (self._handle,), (h,), attrs)
+        return ndarray._new(s, h, self._shape if shape is None else shape,
+                            dtype, strides)
+
+    def _full_strides(self) -> tuple[int, ...]:
+        """The strides the server's view has (C strides as the server
+        computes them, for an array that is C-contiguous as allocated)."""
+        if self._strides is not None:
+            return self._strides
+        out = [0] * len(self._shape)
+        step = self._dtype.itemsize
+        for i in range(len(self._shape) - 1, -1, -1):
+            out[i] = step
+            step *= max(self._shape[i], 1)
+        return tuple(out)
+
+    def reshape(self, *shape: Any, order: str = "C",
+                copy: bool | None = None) -> "ndarray":
+        order = _order(order, "CFA")
         if len(shape) == 1:
             shape = shape[0]
         new = shape_dummy(self._shape).reshape(shape).shape
-        return self._unary_view("reshape", new, {"shape": list(new)})
+        if order == "A":
+            order = "F" if self._is_f() and not self._is_c() else "C"
+        if copy:
+            return self.copy(order).reshape(new, order=order)
+        if order == "F":
+            return self.transpose()._reshape_c(
+                new[::-1], copy is False).transpose()
+        return self._reshape_c(new, copy is False)
+
+    def _reshape_c(self, new: tuple[int, ...], no_copy: bool) -> "ndarray":
+        """A C-order reshape: a view when the strides allow (NumPy's rule,
+        the server's too), else a C-ordered copy."""
+        attrs = {"shape": list(new)}
+        if self._is_c():
+            return self._unary_view("reshape", new, attrs)
+        strides = _layout.reshape_strides(
+            self._shape, self._full_strides(), self._dtype.itemsize, new)
+        if strides is not None:
+            return self._unary_view("reshape", new, attrs, strides=strides)
+        if no_copy:
+            raise ValueError("Unable to avoid creating a copy while "
+                             "reshaping.")
+        return self._derived("reshape", attrs, self._dtype, None, new)
 
     def transpose(self, *axes: Any) -> "ndarray":
         if len(axes) == 1 and (axes[0] is None or not isinstance(
@@ -203,7 +300,9 @@ class ndarray:
             if len(perm) != nd:
                 raise ValueError("axes don't match array")
         shape = tuple(self._shape[i] for i in perm)
-        return self._unary_view("transpose", shape, {"axes": list(perm)})
+        strides = _layout.transpose_strides(self._full_strides(), perm)
+        return self._unary_view("transpose", shape, {"axes": list(perm)},
+                                strides=strides)
 
     def swapaxes(self, axis1: int, axis2: int) -> "ndarray":
         nd = len(self._shape)
@@ -214,41 +313,236 @@ class ndarray:
         return self.transpose(perm)
 
     def ravel(self, order: str = "C") -> "ndarray":
+        order = _order(order, "CFAK")
+        if order == "K":
+            # NumPy: the elements in memory order (a view when contiguous).
+            if self._is_c():
+                order = "C"
+            elif self._is_f():
+                order = "F"
+            else:
+                return self._ravel_k()
         return self.reshape(-1, order=order)
 
+    def _ravel_k(self) -> "ndarray":
+        strides = self._full_strides()
+        perm = sorted(range(self.ndim), key=lambda i: -abs(strides[i]))
+        return self.transpose(perm).reshape(-1)
+
     def flatten(self, order: str = "C") -> "ndarray":
-        return self.copy(order).reshape(-1)
+        order = _order(order, "CFAK")
+        if order == "K":
+            return self.copy("K")._ravel_k()
+        return self.copy(order).reshape(-1, order=order)
 
     def squeeze(self, axis: Any = None) -> "ndarray":
         new = shape_dummy(self._shape).squeeze(axis).shape
-        return self._unary_view("reshape", new, {"shape": list(new)})
+        return self.reshape(new)
 
     def copy(self, order: str = "C") -> "ndarray":
-        if order not in ("C", "c", "K", "k", "A", "a"):
-            raise NotImplementedError("arrayd copies in C order only")
-        return self._unary_view("copy", self._shape)
+        order = _order(order, "CFAK")
+        strides = _layout.like_strides(self._shape, self._strides,
+                                       self._dtype.itemsize, order)
+        return self._derived("copy", None if order == "C" else
+                             {"order": order}, self._dtype, strides)
 
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
                subok: bool = True, copy: bool = True) -> "ndarray":
         dt = _dtypes.normalize(dtype)
+        order = _order(order, "CFAK")
         if casting != "unsafe" and not np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {self._dtype!r} "
                             f"to {dt!r} according to the rule {casting!r}")
-        if not copy and dt == self._dtype:
+        if not copy and dt == self._dtype and (
+                order in "AK" or (order == "C" and self._is_c())
+                or (order == "F" and self._is_f())):
             return self
-        return self._unary_view("astype", self._shape, {"dtype": dt}, dt)
+        attrs: dict[str, Any] = {"dtype": dt}
+        if order != "K":
+            attrs["order"] = order
+        strides = _layout.like_strides(self._shape, self._strides,
+                                       self._dtype.itemsize, order,
+                                       dt.itemsize)
+        return self._derived("astype", attrs, dt, strides)
+
+    def view(self, dtype: Any = None, type: Any = None) -> "ndarray":
+        """The same memory seen as another dtype (ndarray.view); a view of
+        the same class for view(ndarray)."""
+        if type is None and isinstance(dtype, _builtins.type) and issubclass(
+                dtype, ndarray):
+            dtype, type = None, dtype
+        if type is not None and not (isinstance(type, _builtins.type)
+                                     and issubclass(type, ndarray)):
+            raise TypeError("Cannot specify output type as a non-arrayd "
+                            "ndarray type")
+        dt = self._dtype if dtype is None else _dtypes.normalize(dtype)
+        shape, strides = self._shape, self._full_strides()
+        if dt.itemsize != self._dtype.itemsize:
+            shape, strides = _view_layout(self, dt)
+        same = self._strides is None and dt.itemsize == self._dtype.itemsize
+        v = self._unary_view("view", shape, {"dtype": dt}, dt,
+                             None if same else strides)
+        if type is not None and type is not ndarray:
+            v.__class__ = type
+        return v
 
     def view_as_broadcast(self, shape: tuple[int, ...]) -> "ndarray":
         new = np.broadcast_shapes(self._shape, shape)
         if new != tuple(shape):
             np.broadcast_to(shape_dummy(self._shape), shape)  # NumPy's error
-        return self._unary_view("broadcast_to", new, {"shape": list(new)})
+        lead = len(new) - len(self._shape)
+        old = self._full_strides()
+        strides = tuple(0 if i < lead or self._shape[i - lead] != n else
+                        old[i - lead] for i, n in enumerate(new))
+        return self._unary_view("broadcast_to", new, {"shape": list(new)},
+                                strides=strides, readonly=True)
 
     def __copy__(self) -> "ndarray":
         return self.copy()
 
     def __deepcopy__(self, memo: Any) -> "ndarray":
         return self.copy()
+
+
+def _order(order: Any, allowed: str) -> str:
+    """NumPy's order= argument normalized to one of ``allowed`` (C, F, A,
+    K); None means K where K is allowed, else C. NumPy's errors."""
+    if order is None:
+        return "K" if "K" in allowed else "C"
+    if not isinstance(order, str) or len(order) != 1 or \
+            order.upper() not in "CFAK":
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' "
+                         f"(got {order!r})")
+    o = order.upper()
+    if o not in allowed:
+        raise ValueError(f"order {order!r} is not permitted here (only "
+                         f"{', '.join(repr(c) for c in allowed)})")
+    return o
+
+
+def _view_layout(a: ndarray,
+                 dt: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Shape and strides of a.view(dt) for another item size (NumPy's
+    rule: the last axis must be contiguous and is rescaled)."""
+    old, new = a._dtype.itemsize, dt.itemsize
+    if a.ndim == 0:
+        raise ValueError("Changing the dtype of a 0d array is only "
+                         "supported if the itemsize is unchanged")
+    strides = list(a._full_strides())
+    shape = list(a._shape)
+    if shape[-1] != 1 and a.size != 0 and strides[-1] != old:
+        raise ValueError("To change to a dtype of a different size, the "
+                         "last axis must be contiguous")
+    nbytes = shape[-1] * old
+    if nbytes % new:
+        raise ValueError("When changing to a larger dtype, its size must be "
+                         "a divisor of the total size in bytes of the last "
+                         "axis of the array.")
+    shape[-1] = nbytes // new
+    strides[-1] = new
+    return tuple(shape), tuple(strides)
+
+
+class Flags:
+    """ndarray.flags: NumPy's memory-layout flags of an arrayd array
+    (computed from its strides; only ``writeable`` can be set)."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, a: ndarray) -> None:
+        self._a = a
+
+    @property
+    def c_contiguous(self) -> bool:
+        return self._a._is_c()
+
+    @property
+    def f_contiguous(self) -> bool:
+        return self._a._is_f()
+
+    @property
+    def contiguous(self) -> bool:
+        return self.c_contiguous
+
+    @property
+    def fortran(self) -> bool:
+        return self.f_contiguous
+
+    @property
+    def owndata(self) -> bool:
+        return self._a._base is None
+
+    @property
+    def writeable(self) -> bool:
+        return not self._a._readonly
+
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        self._a._set_writeable(value)
+
+    @property
+    def aligned(self) -> bool:
+        return True
+
+    @property
+    def writebackifcopy(self) -> bool:
+        return False
+
+    @property
+    def fnc(self) -> bool:
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self) -> bool:
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self) -> bool:
+        return self.writeable
+
+    @property
+    def carray(self) -> bool:
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self) -> bool:
+        return self.behaved and self.f_contiguous and not self.c_contiguous
+
+    _KEYS = {
+        "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous",
+        "CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+        "F": "f_contiguous", "FORTRAN": "f_contiguous", "OWNDATA": "owndata",
+        "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+        "ALIGNED": "aligned", "A": "aligned",
+        "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy",
+        "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved",
+        "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+        "FA": "farray",
+    }
+
+    def __getitem__(self, key: str) -> bool:
+        name = self._KEYS.get(key.upper() if isinstance(key, str) else key)
+        if name is None:
+            raise KeyError(f"Unknown flag {key!r}")
+        return getattr(self, name)
+
+    def __setitem__(self, key: str, value: bool) -> None:
+        if self._KEYS.get(key.upper()) != "writeable":
+            raise KeyError(f"Unknown flag {key!r}")
+        self.writeable = value
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Flags):
+            return all(getattr(self, n) == getattr(other, n)
+                       for n in ("c_contiguous", "f_contiguous", "owndata",
+                                 "writeable"))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return "".join(f"  {k} : {getattr(self, v)}\n" for k, v in (
+            ("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"),
+            ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"),
+            ("ALIGNED", "aligned"), ("WRITEBACKIFCOPY", "writebackifcopy")))
 
 
 # Python scalars, numpy scalars and array-likes usable as operands, and
@@ -283,9 +577,42 @@ def asarray_in(s: _sess.Session, x: Any, dtype: Any = None) -> ndarray:
     """x as an arrayd array of session s (array-likes are uploaded)."""
     if isinstance(x, ndarray):
         return x if dtype is None else x.astype(dtype, copy=False)
-    arr = np.asarray(x, dtype=dtype)
+    return upload(s, np.asarray(x, dtype=dtype))
+
+
+def elementwise_strides(inputs: Any, shape: tuple[int, ...],
+                        dtype: np.dtype) -> tuple[int, ...] | None:
+    """The strides the server gives the elementwise result of ``inputs``
+    (ufuncs, where): NumPy's order='K' layout; None for C."""
+    return _layout.keep_order_strides(
+        [(v._shape, v._strides) for v in inputs], shape, dtype.itemsize)
+
+
+def upload(s: _sess.Session, arr: np.ndarray) -> ndarray:
+    """A numpy array as a new arrayd array, Fortran-ordered when ``arr`` is
+    (F- and not C-contiguous), else C-ordered."""
     dt = _dtypes.normalize(arr.dtype)
+    if arr.ndim > 1 and arr.flags.f_contiguous and not arr.flags.c_contiguous:
+        return fortran(ndarray._new(s, s.upload(arr.T), arr.shape[::-1], dt))
     return ndarray._new(s, s.upload(arr), arr.shape, dt)
+
+
+def fortran(rev: ndarray) -> ndarray:
+    """An F-ordered array that owns its memory, from a new C-ordered one of
+    the reversed shape (``rev`` itself is no longer used)."""
+    return permuted(rev, tuple(range(rev.ndim - 1, -1, -1)))
+
+
+def permuted(made: ndarray, axes: tuple[int, ...] | list[int]) -> ndarray:
+    """``made`` (new, C-ordered, no longer used itself) with its axes
+    permuted, as an array that owns its memory: how arrays in F or K order
+    are made."""
+    s = made._session
+    h = s.new_handle()
+    s.record("transpose", (made._handle,), (h,), {"axes": list(axes)})
+    return ndarray._new(s, h, tuple(made._shape[i] for i in axes),
+                        made._dtype, _layout.transpose_strides(
+                            made._full_strides(), axes))
 
 
 def encode_scalar(value: Any, dtype: np.dtype) -> int | float | complex | str:

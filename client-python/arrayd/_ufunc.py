@@ -27,7 +27,8 @@ from numpy._core._exceptions import (_UFuncInputCastingError,
 
 from arrayd import _dtypes
 from arrayd import _session as _sess
-from arrayd._ndarray import asarray_in, ndarray, scalar, session_of
+from arrayd._ndarray import (asarray_in, elementwise_strides, ndarray,
+                             scalar, session_of)
 from arrayd._ufuncs_gen import LOOPS
 
 _BOOL = np.dtype(np.bool_)
@@ -254,7 +255,8 @@ class ufunc:
         h = s.new_handle()
         s.record(self.__name__, tuple(v._handle for v in inputs), (h,),
                  small=_sess.is_small(shape))
-        result = ndarray._new(s, h, shape, res)
+        result = ndarray._new(s, h, shape, res, elementwise_strides(
+            inputs, shape, res))
         target = None if outs[0] is None else _check_out(
             self, outs[0], s, shape, res, casting)
         if where is not True:
@@ -462,6 +464,8 @@ def _check_out(uf: ufunc, out: Any, s: _sess.Session, shape: tuple[int, ...],
         raise TypeError("return arrays must be of ArrayType")
     if out._session is not s:
         raise ValueError("arrays belong to different arrayd sessions")
+    if out._readonly:
+        raise ValueError("output array is read-only")
     if out._shape != shape:
         try:
             ok = np.broadcast_shapes(shape, out._shape) == out._shape
@@ -546,7 +550,10 @@ def binary(uf: ufunc, x1: Any, x2: Any, out: Any) -> ndarray:
         return out
     h = s.new_handle()
     s.record(op, (a._handle, b._handle), (h,), small=_sess.is_small(shape))
-    return ndarray._new(s, h, shape, rdt)
+    if a._strides is None and b._strides is None:
+        return ndarray._new(s, h, shape, rdt)
+    return ndarray._new(s, h, shape, rdt,
+                        elementwise_strides((a, b), shape, rdt))
 
 
 def unary(uf: ufunc, x: Any, out: Any) -> ndarray:
@@ -568,7 +575,10 @@ def unary(uf: ufunc, x: Any, out: Any) -> ndarray:
         return out
     h = s.new_handle()
     s.record(op, (a._handle,), (h,), small=_sess.is_small(a._shape))
-    return ndarray._new(s, h, a._shape, rdt)
+    if a._strides is None:
+        return ndarray._new(s, h, a._shape, rdt)
+    return ndarray._new(s, h, a._shape, rdt,
+                        elementwise_strides((a,), a._shape, rdt))
 
 
 # -- server ops the methods use (no import of the modules above) -----------
@@ -633,7 +643,8 @@ def where_op(s: _sess.Session, mask: ndarray, x: ndarray,
     shape = _broadcast(mask._shape, x._shape, y._shape)
     h = s.new_handle()
     s.record("where", (mask._handle, x._handle, y._handle), (h,))
-    return ndarray._new(s, h, shape, x._dtype)
+    return ndarray._new(s, h, shape, x._dtype, elementwise_strides(
+        (mask, x, y), shape, x._dtype))
 
 
 def _subtract_sum(x: ndarray) -> ndarray:

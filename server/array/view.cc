@@ -12,9 +12,19 @@ namespace arrayd {
 int64_t View::size() const { return ShapeSize(shape); }
 
 bool View::IsCContiguous() const {
+  if (size() == 0) return true;
   int64_t expected = ItemSize(dtype);
   for (int i = ndim() - 1; i >= 0; --i) {
-    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && strides[i] != expected) return false;
+    expected *= shape[i];
+  }
+  return true;
+}
+
+bool View::IsFContiguous() const {
+  if (size() == 0) return true;
+  int64_t expected = ItemSize(dtype);
+  for (int i = 0; i < ndim(); ++i) {
     if (shape[i] != 1 && strides[i] != expected) return false;
     expected *= shape[i];
   }
@@ -37,6 +47,101 @@ Strides CStrides(absl::Span<const int64_t> shape, int itemsize) {
   return strides;
 }
 
+Strides FStrides(absl::Span<const int64_t> shape, int itemsize) {
+  Strides strides(shape.size());
+  int64_t s = itemsize;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    strides[i] = s;
+    s *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+namespace {
+
+// Contiguous strides that visit the axes in `inner_first` order (the first
+// one varies fastest).
+Strides StridesInOrder(absl::Span<const int64_t> shape, absl::Span<const int> inner_first,
+                       int itemsize) {
+  Strides strides(shape.size());
+  int64_t s = itemsize;
+  for (int axis : inner_first) {
+    strides[axis] = s;
+    s *= std::max<int64_t>(shape[axis], 1);
+  }
+  return strides;
+}
+
+int64_t Abs(int64_t v) { return v < 0 ? -v : v; }
+
+}  // namespace
+
+absl::StatusOr<Order> ParseOrder(absl::string_view order) {
+  if (order.size() == 1) {
+    switch (order[0]) {
+      case 'C': case 'c': return Order::kC;
+      case 'F': case 'f': return Order::kF;
+      case 'A': case 'a': return Order::kA;
+      case 'K': case 'k': return Order::kK;
+      default: break;
+    }
+  }
+  return ValueError(absl::StrCat("order must be one of 'C', 'F', 'A', or 'K' (got '", order, "')"));
+}
+
+Strides LikeStrides(const View& like, Order order, int itemsize) {
+  const bool c = like.IsCContiguous();
+  const bool f = like.IsFContiguous();
+  if (order == Order::kA) order = f && !c ? Order::kF : Order::kC;
+  if (order == Order::kK) order = c ? Order::kC : f ? Order::kF : Order::kK;
+  if (order == Order::kC) return CStrides(like.shape, itemsize);
+  if (order == Order::kF) return FStrides(like.shape, itemsize);
+  absl::InlinedVector<int, 6> outer_first(like.ndim());
+  for (int i = 0; i < like.ndim(); ++i) outer_first[i] = i;
+  std::stable_sort(outer_first.begin(), outer_first.end(), [&](int a, int b) {
+    return Abs(like.strides[a]) > Abs(like.strides[b]);
+  });
+  std::reverse(outer_first.begin(), outer_first.end());
+  return StridesInOrder(like.shape, outer_first, itemsize);
+}
+
+Strides KeepOrderStrides(absl::Span<const View* const> operands, absl::Span<const int64_t> shape,
+                         int itemsize) {
+  const int nd = static_cast<int>(shape.size());
+  // Axes, innermost first, as NumPy's iterator stores them.
+  absl::InlinedVector<int, 6> perm(nd);
+  for (int i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+  auto stride = [&](const View* v, int axis) -> int64_t {
+    return shape[axis] == 1 ? 0 : Abs(v->strides[axis]);
+  };
+  for (int i0 = 1; i0 < nd; ++i0) {
+    const int a0 = perm[i0];
+    int pos = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const int a1 = perm[i1];
+      bool ambiguous = true;
+      bool swap = false;
+      for (const View* v : operands) {
+        const int64_t s0 = stride(v, a0), s1 = stride(v, a1);
+        if (s0 == 0 || s1 == 0) continue;
+        if (s1 <= s0) {
+          swap = false;  // C order wins a conflict between operands
+        } else if (ambiguous) {
+          swap = true;
+        }
+        ambiguous = false;
+      }
+      if (ambiguous) continue;
+      if (!swap) break;
+      pos = i1;
+    }
+    if (pos != i0) {
+      std::rotate(perm.begin() + pos, perm.begin() + i0, perm.begin() + i0 + 1);
+    }
+  }
+  return StridesInOrder(shape, perm, itemsize);
+}
+
 std::string ShapeString(absl::Span<const int64_t> shape) {
   if (shape.size() == 1) return absl::StrCat("(", shape[0], ",)");
   return absl::StrCat("(", absl::StrJoin(shape, ","), ")");
@@ -49,6 +154,31 @@ View MakeContiguousView(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape
   v.strides = CStrides(shape, ItemSize(dtype));
   v.shape = std::move(shape);
   return v;
+}
+
+absl::StatusOr<View> ViewAsDType(const View& view, DType dtype) {
+  const int old_size = ItemSize(view.dtype);
+  const int new_size = ItemSize(dtype);
+  View out = view;
+  out.dtype = dtype;
+  if (old_size == new_size) return out;
+  if (view.ndim() == 0) {
+    return ValueError("Changing the dtype of a 0d array is only supported if the itemsize is "
+                      "unchanged");
+  }
+  const int last = view.ndim() - 1;
+  if (view.shape[last] != 1 && view.size() != 0 && view.strides[last] != old_size) {
+    return ValueError("To change to a dtype of a different size, the last axis must be "
+                      "contiguous");
+  }
+  const int64_t bytes = view.shape[last] * old_size;
+  if (bytes % new_size != 0) {
+    return ValueError("When changing to a larger dtype, its size must be a divisor of the total "
+                      "size in bytes of the last axis of the array.");
+  }
+  out.shape[last] = bytes / new_size;
+  out.strides[last] = new_size;
+  return out;
 }
 
 absl::StatusOr<Shape> BroadcastShapes(absl::Span<const Shape> shapes) {

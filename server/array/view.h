@@ -11,6 +11,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "array/dtype.h"
 
@@ -60,14 +61,41 @@ struct View {
   // Address of element [0, 0, ...].
   char* data() const { return static_cast<char*>(buffer->data()) + offset; }
   bool IsCContiguous() const;
+  bool IsFContiguous() const;
 };
 
 int64_t ShapeSize(absl::Span<const int64_t> shape);
 Strides CStrides(absl::Span<const int64_t> shape, int itemsize);
+Strides FStrides(absl::Span<const int64_t> shape, int itemsize);
+
+// NumPy's memory orders (order= of copy, astype, empty_like, ...).
+enum class Order { kC, kF, kA, kK };
+// "C", "F", "A", "K" (either case); ValueError otherwise.
+absl::StatusOr<Order> ParseOrder(absl::string_view order);
+
+// The strides of a new array like `like` in `order`, as NumPy's
+// PyArray_NewLikeArray gives them (copy, astype, empty_like): C or F for
+// those orders; 'A' is F when `like` is F- and not C-contiguous; 'K' keeps
+// `like`'s axis order (C when it is C-contiguous, F when F-contiguous, else
+// its axes by decreasing |stride|, stably).
+Strides LikeStrides(const View& like, Order order, int itemsize);
+
+// The strides of an elementwise result of `shape` (NumPy's ufunc output,
+// order='K'): the axis order the operands share, as NumPy's iterator finds
+// it (a stable insertion sort of the axes by |stride|, in which operands
+// whose strides are 0 or whose dimension is 1 have no say and, on a
+// conflict, C order wins). Every operand has `shape` (broadcast views).
+Strides KeepOrderStrides(absl::Span<const View* const> operands,
+                         absl::Span<const int64_t> shape, int itemsize);
 std::string ShapeString(absl::Span<const int64_t> shape);
 
 // A C-contiguous view of a whole buffer.
 View MakeContiguousView(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape);
+
+// `view` reinterpreted as `dtype` (ndarray.view(dtype)): the same strides
+// when the item sizes agree, else the last axis (which must be contiguous)
+// rescaled; NumPy's ValueError when that is impossible.
+absl::StatusOr<View> ViewAsDType(const View& view, DType dtype);
 
 // NumPy's broadcasting of shapes; ValueError when they do not broadcast.
 absl::StatusOr<Shape> BroadcastShapes(absl::Span<const Shape> shapes);

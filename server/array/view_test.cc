@@ -153,5 +153,66 @@ TEST(ViewTest, OverlapDetection) {
   EXPECT_FALSE(MayOverlap(*head, Make({5})));
 }
 
+TEST(ViewTest, ContiguityFlagsIgnoreLengthOneAxes) {
+  View c = Make({1, 5});
+  EXPECT_TRUE(c.IsCContiguous());
+  EXPECT_TRUE(c.IsFContiguous());
+  auto t = Transpose(Make({3, 4}), {});
+  ASSERT_TRUE(t.ok());
+  EXPECT_FALSE(t->IsCContiguous());
+  EXPECT_TRUE(t->IsFContiguous());
+  EXPECT_TRUE(Make({0, 3}).IsFContiguous());
+}
+
+// NumPy: np.add(x, y) of an F-ordered x is F-ordered; C order wins a
+// conflict between operands; a broadcast operand has no say.
+TEST(ViewTest, KeepOrderStridesFollowTheOperands) {
+  auto f = Transpose(Make({4, 3, 2}), {});  // shape (2, 3, 4), F-contiguous
+  ASSERT_TRUE(f.ok());
+  const Shape shape = {2, 3, 4};
+  const View* one[] = {&*f};
+  EXPECT_EQ(KeepOrderStrides(one, shape, 8), FStrides(shape, 8));
+  View c = Make({2, 3, 4});
+  const View* both[] = {&*f, &c};
+  EXPECT_EQ(KeepOrderStrides(both, shape, 8), CStrides(shape, 8));
+  const View* reversed[] = {&c, &*f};
+  EXPECT_EQ(KeepOrderStrides(reversed, shape, 8), CStrides(shape, 8));
+  auto row = BroadcastTo(Make({4}), shape);
+  ASSERT_TRUE(row.ok());
+  const View* with_row[] = {&*f, &*row};
+  EXPECT_EQ(KeepOrderStrides(with_row, shape, 4), FStrides(shape, 4));
+  // A permutation that is neither C nor F: (3, 2, 4) seen through (1, 0, 2).
+  auto p = Transpose(Make({3, 2, 4}), {1, 0, 2});
+  ASSERT_TRUE(p.ok());
+  const View* perm[] = {&*p};
+  EXPECT_EQ(KeepOrderStrides(perm, shape, 8), (Strides{32, 64, 8}));
+}
+
+TEST(ViewTest, LikeStridesFollowNumPysOrders) {
+  auto f = Transpose(Make({4, 3}), {});
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(LikeStrides(*f, Order::kK, 4), FStrides({3, 4}, 4));
+  EXPECT_EQ(LikeStrides(*f, Order::kA, 4), FStrides({3, 4}, 4));
+  EXPECT_EQ(LikeStrides(*f, Order::kC, 4), CStrides({3, 4}, 4));
+  EXPECT_EQ(LikeStrides(Make({3, 4}), Order::kF, 2), FStrides({3, 4}, 2));
+  EXPECT_TRUE(ParseOrder("k").ok());
+  EXPECT_FALSE(ParseOrder("X").ok());
+  EXPECT_FALSE(ParseOrder("CF").ok());
+}
+
+TEST(ViewTest, ViewAsDTypeRescalesTheLastAxis) {
+  auto v = ViewAsDType(Make({3, 4}, DType::kFloat32), DType::kInt8);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->shape, (Shape{3, 16}));
+  EXPECT_EQ(v->strides, (Strides{16, 1}));
+  auto wide = ViewAsDType(Make({3, 4}, DType::kFloat32), DType::kFloat64);
+  ASSERT_TRUE(wide.ok());
+  EXPECT_EQ(wide->shape, (Shape{3, 2}));
+  auto t = Transpose(Make({3, 4}, DType::kFloat32), {});
+  EXPECT_FALSE(ViewAsDType(*t, DType::kFloat64).ok());
+  EXPECT_FALSE(ViewAsDType(Make({3}, DType::kInt8), DType::kInt16).ok());
+  EXPECT_FALSE(ViewAsDType(Make({}, DType::kInt32), DType::kInt8).ok());
+}
+
 }  // namespace
 }  // namespace arrayd

@@ -69,7 +69,8 @@ absl::Status RunUnary(OpContext& ctx, UnaryOp op, const std::vector<Loop>& loops
   ARRAYD_ASSIGN_OR_RETURN(const Loop* loop,
                           ResolveLoop(ctx, kUnaryRows[static_cast<int>(op)].name, loops, {x.dtype}));
   ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, loop->in[0]));
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, loop->out[0], x.shape));
+  ARRAYD_ASSIGN_OR_RETURN(
+      View out, ctx.OutputFor(0, loop->out[0], x.shape, ResultStrides({&x}, x.shape, loop->out[0])));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Unary(op, in, out));
   ctx.SetResult(0, out);
   return absl::OkStatus();
@@ -89,7 +90,9 @@ absl::Status RunBinary(OpContext& ctx, BinaryOp op, const std::vector<Loop>& loo
   if (op == BinaryOp::kPower && Kind(loop->in[1]) == DTypeKind::kSigned && cb.size() > 0) {
     ARRAYD_RETURN_IF_ERROR(CheckNonNegativeExponent(ctx, cb));
   }
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, loop->out[0], shape));
+  ARRAYD_ASSIGN_OR_RETURN(View out,
+                          ctx.OutputFor(0, loop->out[0], shape,
+                                        ResultStrides({&a, &b}, shape, loop->out[0])));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(op, ba, bb, out));
   ctx.SetResult(0, out);
   return absl::OkStatus();

@@ -98,7 +98,8 @@ absl::Status RunWhere(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(View bc, BroadcastTo(c, shape));
   ARRAYD_ASSIGN_OR_RETURN(View bx, BroadcastTo(cx, shape));
   ARRAYD_ASSIGN_OR_RETURN(View by, BroadcastTo(cy, shape));
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, dtype, shape));
+  ARRAYD_ASSIGN_OR_RETURN(View out,
+                          ctx.OutputFor(0, dtype, shape, ResultStrides({&cond, &x, &y}, shape, dtype)));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Where(bc, bx, by, out));
   ctx.SetResult(0, out);
   return absl::OkStatus();

@@ -112,6 +112,35 @@ absl::StatusOr<View> OpContext::NewArray(DType dtype, Shape shape) {
   return MakeContiguousView(std::move(buffer), dtype, std::move(shape));
 }
 
+Strides ResultStrides(std::initializer_list<const View*> operands, const Shape& shape,
+                      DType dtype) {
+  const int itemsize = ItemSize(dtype);
+  bool all_c = true;
+  for (const View* v : operands) all_c = all_c && v->IsCContiguous();
+  if (all_c) return CStrides(shape, itemsize);
+  absl::InlinedVector<View, 3> broadcast;
+  absl::InlinedVector<const View*, 3> views;
+  for (const View* v : operands) {
+    absl::StatusOr<View> b = BroadcastTo(*v, shape);
+    if (b.ok()) broadcast.push_back(*std::move(b));
+  }
+  for (const View& v : broadcast) views.push_back(&v);
+  return KeepOrderStrides(views, shape, itemsize);
+}
+
+absl::StatusOr<View> OpContext::NewArray(DType dtype, Shape shape, Strides strides) {
+  ARRAYD_ASSIGN_OR_RETURN(View out, NewArray(dtype, std::move(shape)));
+  out.strides = std::move(strides);
+  return out;
+}
+
+absl::StatusOr<View> OpContext::CopyInOrder(const View& x, DType dtype, Order order) {
+  if (dtype == DType::kInvalid) dtype = x.dtype;
+  ARRAYD_ASSIGN_OR_RETURN(View out, NewArray(dtype, x.shape, LikeStrides(x, order, ItemSize(dtype))));
+  ARRAYD_RETURN_IF_ERROR(stream_->Copy(x, out));
+  return out;
+}
+
 absl::StatusOr<View> OpContext::ContiguousCopy(const View& x, DType dtype) {
   ARRAYD_ASSIGN_OR_RETURN(View out, NewArray(dtype == DType::kInvalid ? x.dtype : dtype, x.shape));
   ARRAYD_RETURN_IF_ERROR(stream_->Copy(x, out));
@@ -120,10 +149,15 @@ absl::StatusOr<View> OpContext::ContiguousCopy(const View& x, DType dtype) {
 
 absl::StatusOr<View> OpContext::CastTo(const View& x, DType dtype) {
   if (x.dtype == dtype) return x;
-  return ContiguousCopy(x, dtype);
+  return CopyInOrder(x, dtype, Order::kK);  // keeps the operands' layouts alike
 }
 
 absl::StatusOr<View> OpContext::OutputFor(int i, DType dtype, const Shape& shape) {
+  return OutputFor(i, dtype, shape, CStrides(shape, ItemSize(dtype)));
+}
+
+absl::StatusOr<View> OpContext::OutputFor(int i, DType dtype, const Shape& shape,
+                                          Strides strides) {
   const std::optional<View>& out = existing_[i];
   if (out && out->dtype == dtype && out->shape == shape && out->writeable) {
     bool clash = false;
@@ -134,7 +168,7 @@ absl::StatusOr<View> OpContext::OutputFor(int i, DType dtype, const Shape& shape
     }
     if (!clash) return *out;
   }
-  return NewArray(dtype, shape);
+  return NewArray(dtype, shape, std::move(strides));
 }
 
 void OpRegistry::Register(OpFamily family, absl::string_view schema, std::string doc,

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -57,6 +58,11 @@ class Attrs {
 
 // What an op's run function sees: its inputs, its attributes, the stream of
 // its session, and where its outputs go.
+// The layout of an elementwise result of `shape` and `dtype` from its
+// operands as given (before casts and broadcasting): NumPy's order='K'.
+Strides ResultStrides(std::initializer_list<const View*> operands, const Shape& shape,
+                      DType dtype);
+
 class OpContext {
  public:
   // `existing[i]` is the array already bound to output handle i (NumPy's
@@ -79,14 +85,22 @@ class OpContext {
 
   // A new C-contiguous array (session quota applies).
   absl::StatusOr<View> NewArray(DType dtype, Shape shape);
+  // A new array with `strides`, which must be contiguous in some axis order
+  // (CStrides, FStrides, LikeStrides, KeepOrderStrides).
+  absl::StatusOr<View> NewArray(DType dtype, Shape shape, Strides strides);
   // A new array of `x`'s dtype (or `dtype`) and shape holding its values, C order.
   absl::StatusOr<View> ContiguousCopy(const View& x, DType dtype = DType::kInvalid);
+  // The same in NumPy's `order` (copy(order=), astype(order=)).
+  absl::StatusOr<View> CopyInOrder(const View& x, DType dtype, Order order);
   // `x` itself when it already has `dtype`, else a cast copy.
   absl::StatusOr<View> CastTo(const View& x, DType dtype);
 
   // Where output i of `dtype` and `shape` should be written: the existing
   // out= array when it matches exactly and overlaps no input, else a new one.
   absl::StatusOr<View> OutputFor(int i, DType dtype, const Shape& shape);
+  // The same, where a new array gets `strides` (KeepOrderStrides: NumPy's
+  // layout of elementwise results).
+  absl::StatusOr<View> OutputFor(int i, DType dtype, const Shape& shape, Strides strides);
   // Records output i's result.
   void SetResult(int i, View v) { results_[i] = std::move(v); }
   const std::optional<View>& existing(int i) const { return existing_[i]; }

@@ -69,15 +69,60 @@ absl::Status RunSetItem(OpContext& ctx) {
   return ctx.stream().Copy(*broadcast, target);
 }
 
+// The order= attribute (NumPy's memory order of a copy).
+absl::StatusOr<Order> OrderAttr(OpContext& ctx, Order fallback) {
+  if (!ctx.attrs().Has("order")) return fallback;
+  ARRAYD_ASSIGN_OR_RETURN(std::string order, ctx.attrs().String("order"));
+  return ParseOrder(order);
+}
+
 absl::Status RunAstype(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, ctx.attrs().GetDType("dtype"));
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousCopy(ctx.input(0), dtype));
+  ARRAYD_ASSIGN_OR_RETURN(Order order, OrderAttr(ctx, Order::kK));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.CopyInOrder(ctx.input(0), dtype, order));
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
 
 absl::Status RunCopy(OpContext& ctx) {
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousCopy(ctx.input(0)));
+  ARRAYD_ASSIGN_OR_RETURN(Order order, OrderAttr(ctx, Order::kC));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.CopyInOrder(ctx.input(0), DType::kInvalid, order));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+absl::Status RunView(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, ctx.attrs().GetDType("dtype"));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ViewAsDType(ctx.input(0), dtype));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// ndarray.flags.writeable = write: a view with the flag; making a read-only
+// view writeable again is refused where NumPy refuses it (broadcast views).
+absl::Status RunSetFlags(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(bool write, ctx.attrs().Bool("write", true));
+  View out = ctx.input(0);
+  if (write && !out.writeable) {
+    for (int d = 0; d < out.ndim(); ++d) {
+      if (out.strides[d] == 0 && out.shape[d] > 1) {
+        return ValueError("cannot set WRITEABLE flag to True of this array");
+      }
+    }
+  }
+  out.writeable = write;
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// The byte strides of the server's view (int64, one per axis), for
+// checking that a client's layout agrees with the server's.
+absl::Status RunStrides(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kInt64, {x.ndim()}));
+  if (x.ndim() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(x.strides.data(), out));
+  }
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
@@ -94,8 +139,14 @@ void RegisterShapeOps(OpRegistry* r) {
               RunBroadcastTo);
   r->Register(f, "slice(a, *, index: index) -> out", "Basic indexing (a view).", RunSlice);
   r->Register(f, "setitem(a, value, *, index: index) -> ()", "a[index] = value.", RunSetItem);
-  r->Register(f, "astype(a, *, dtype: dtype) -> out", "Copy cast to a dtype.", RunAstype);
-  r->Register(f, "copy(a) -> out", "C-order copy.", RunCopy);
+  r->Register(f, "astype(a, *, dtype: dtype, order: str = 'K') -> out",
+              "Copy cast to a dtype, in NumPy's memory order.", RunAstype);
+  r->Register(f, "copy(a, *, order: str = 'C') -> out", "Copy in NumPy's memory order.", RunCopy);
+  r->Register(f, "view(a, *, dtype: dtype) -> out",
+              "The same bytes as another dtype (ndarray.view).", RunView);
+  r->Register(f, "setflags(a, *, write: bool) -> out",
+              "A view that is read-only (write=False) or writeable again.", RunSetFlags);
+  r->Register(f, "strides(a) -> out", "The byte strides of a's view (int64).", RunStrides);
 }
 
 }  // namespace arrayd
