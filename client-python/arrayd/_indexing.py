@@ -94,9 +94,12 @@ class _AdvancedKey(Exception):
     """_encode_index met an integer-array or boolean index item."""
 
 
-def _encode_index(shape: tuple[int, ...],
-                  key: Any) -> tuple[list[int], tuple[int, ...]]:
-    """OPS.md ``index`` encoding of a basic index, and the result shape.
+def _encode_index(shape: tuple[int, ...], key: Any,
+                  strides: tuple[int, ...] | None = None,
+                  ) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """OPS.md ``index`` encoding of a basic index, the result shape and,
+    given the array's ``strides``, the result's (as the server's BasicIndex
+    computes them; else ()).
 
     NumPy itself (on a data-less dummy) checks the key, so errors are
     NumPy's. Slices are sent as concrete in-range start/stop/step.
@@ -110,13 +113,18 @@ def _encode_index(shape: tuple[int, ...],
     out_shape = result.shape if isinstance(result, np.ndarray) else ()
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
     enc: list[int] = []
+    out: list[int] = []
     dim = 0
     for k in key:
         if k is None:
             enc += (3, 0, 0, 0)
+            out.append(0)
         elif k is Ellipsis:
             enc += (2, 0, 0, 0)
-            dim += len(shape) - n_real
+            fill = len(shape) - n_real
+            if strides is not None:
+                out.extend(strides[dim:dim + fill])
+            dim += fill
         elif isinstance(k, slice):
             n = shape[dim]
             start, stop, step = k.indices(n)
@@ -129,44 +137,25 @@ def _encode_index(shape: tuple[int, ...],
                 if stop < 0:
                     stop = _INT64_MIN  # "through index 0" going backwards
             enc += (1, start, stop, step)
+            if strides is not None:
+                out.append(strides[dim] * step)
             dim += 1
         else:
             i = operator.index(k)
             enc += (0, i + shape[dim] if i < 0 else i, 0, 0)
             dim += 1
-    return enc, out_shape
-
-
-def _index_strides(strides: tuple[int, ...], ndim: int,
-                   index: list[int]) -> tuple[int, ...]:
-    """The strides of x[key] from x's and the key's ``index`` encoding (as
-    the server's BasicIndex computes them)."""
-    out: list[int] = []
-    dim = 0
-    n_real = sum(1 for i in range(0, len(index), 4) if index[i] in (0, 1))
-    for i in range(0, len(index), 4):
-        kind = index[i]
-        if kind == 0:
-            dim += 1
-        elif kind == 1:
-            out.append(strides[dim] * index[i + 3])
-            dim += 1
-        elif kind == 2:
-            fill = ndim - n_real
-            out.extend(strides[dim:dim + fill])
-            dim += fill
-        else:
-            out.append(0)
+    if strides is None:
+        return enc, out_shape, ()
     out.extend(strides[dim:])
-    return tuple(out)
+    return enc, out_shape, tuple(out)
 
 
 def _getitem(self: ndarray, key: Any) -> ndarray:
     try:
-        index, shape = _encode_index(self._shape, key)
+        index, shape, strides = _encode_index(self._shape, key,
+                                              self._full_strides())
     except _AdvancedKey:
         return _getitem_advanced(self, key)
-    strides = _index_strides(self._full_strides(), self.ndim, index)
     return self._unary_view("slice", shape, {"index": index},
                             strides=strides)
 
@@ -175,7 +164,7 @@ def _setitem(self: ndarray, key: Any, value: Any) -> None:
     if self._readonly:
         raise ValueError("assignment destination is read-only")
     try:
-        index, target = _encode_index(self._shape, key)
+        index, target, _ = _encode_index(self._shape, key)
     except _AdvancedKey:
         _setitem_advanced(self, key, value)
         return

@@ -19,6 +19,7 @@ _sorting, _linalg, _creation (``ndarray(shape)``), _protocols.
 from __future__ import annotations
 
 import builtins as _builtins
+import functools
 import operator
 from typing import Any
 
@@ -250,12 +251,7 @@ class ndarray:
         computes them, for an array that is C-contiguous as allocated)."""
         if self._strides is not None:
             return self._strides
-        out = [0] * len(self._shape)
-        step = self._dtype.itemsize
-        for i in range(len(self._shape) - 1, -1, -1):
-            out[i] = step
-            step *= max(self._shape[i], 1)
-        return tuple(out)
+        return _server_c_strides(self._shape, self._dtype.itemsize)
 
     def reshape(self, *shape: Any, order: str = "C",
                 copy: bool | None = None) -> "ndarray":
@@ -349,7 +345,8 @@ class ndarray:
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
                subok: bool = True, copy: bool = True) -> "ndarray":
         dt = _dtypes.normalize(dtype)
-        order = _order(order, "CFAK")
+        if order != "K":
+            order = _order(order, "CFAK")
         if casting != "unsafe" and not np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {self._dtype!r} "
                             f"to {dt!r} according to the rule {casting!r}")
@@ -357,9 +354,12 @@ class ndarray:
                 order in "AK" or (order == "C" and self._is_c())
                 or (order == "F" and self._is_f())):
             return self
-        attrs: dict[str, Any] = {"dtype": dt}
-        if order != "K":
-            attrs["order"] = order
+        if order == "K":
+            attrs: dict[str, Any] = {"dtype": dt}
+            if self._strides is None:
+                return self._derived("astype", attrs, dt, None)
+        else:
+            attrs = {"dtype": dt, "order": order}
         strides = _layout.like_strides(self._shape, self._strides,
                                        self._dtype.itemsize, order,
                                        dt.itemsize)
@@ -402,6 +402,17 @@ class ndarray:
 
     def __deepcopy__(self, memo: Any) -> "ndarray":
         return self.copy()
+
+
+@functools.lru_cache(maxsize=1024)
+def _server_c_strides(shape: tuple[int, ...],
+                      itemsize: int) -> tuple[int, ...]:
+    out = [0] * len(shape)
+    step = itemsize
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = step
+        step *= max(shape[i], 1)
+    return tuple(out)
 
 
 def _order(order: Any, allowed: str) -> str:
