@@ -1,5 +1,6 @@
 """Printing: array2string, array_repr, array_str, NumPy's print options,
-format_float_positional/scientific, base_repr, binary_repr.
+format_float_positional/scientific, base_repr, binary_repr, and NumPy
+1.x's disp (removed in NumPy 2; CuPy keeps the name).
 
 Printing is a sync point (as repr(x) is): an arrayd array is fetched once
 and NumPy formats it, so the output is NumPy's byte for byte and NumPy's
@@ -10,6 +11,7 @@ Layer: functions (imports only the core).
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -104,7 +106,17 @@ def binary_repr(num, width=None):  # type: ignore[no-untyped-def]
     return np.binary_repr(_host_scalar(num), _host_scalar(width))
 
 
+def disp(mesg: Any, device: Any = None, linefeed: bool = True) -> None:
+    """NumPy 1.x's disp: writes str(mesg) (an array's str) to ``device``
+    (sys.stdout by default), with a newline unless ``linefeed`` is False,
+    and flushes it."""
+    out = sys.stdout if device is None else device
+    text = array_str(mesg) if isinstance(mesg, ndarray) else str(mesg)
+    out.write(text + "\n" if linefeed else text)
+    out.flush()
+
+
 __all__ = ["array2string", "array_repr", "array_str", "base_repr",
-           "binary_repr", "format_float_positional",
+           "binary_repr", "disp", "format_float_positional",
            "format_float_scientific", "get_printoptions", "printoptions",
            "set_printoptions"]

@@ -1,6 +1,7 @@
 """Printing against NumPy: array2string, array_repr, array_str, print
 options, format_float_*, base_repr, binary_repr."""
 import inspect
+import io
 
 import arrayd as ad
 import numpy as np
@@ -126,3 +127,15 @@ def test_signatures_are_numpys():
             (p.name, p.kind, p.default) for p in want.values()], name
     assert inspect.signature(ad.binary_repr) == inspect.signature(
         np.binary_repr)
+
+
+def test_disp_writes_like_numpy1(capsys):
+    x = ad.asarray(np.arange(4).reshape(2, 2))
+    buf = io.StringIO()
+    ad.disp(x, buf)
+    assert buf.getvalue() == np.array_str(x.get()) + "\n"
+    buf = io.StringIO()
+    ad.disp("msg", device=buf, linefeed=False)
+    assert buf.getvalue() == "msg"
+    ad.disp(3)
+    assert capsys.readouterr().out == "3\n"
