@@ -33,7 +33,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _dtypes, _math, _reduction
 from arrayd._ndarray import (asarray_in, attach, ndarray, scalar, session_of,
-                             shape_dummy)
+                             shape_dummy, warn_complex_to_real)
 
 _INT64_MIN = -(1 << 63)
 _INT64 = np.dtype(np.int64)
@@ -180,6 +180,8 @@ def _setitem(self: ndarray, key: Any, value: Any) -> None:
     else:
         v = np.array(value, dtype=self._dtype)  # NumPy's cast errors
         value = scalar(s, v.item(), self._dtype)
+    if value._dtype.kind == "c" and self._dtype.kind != "c":
+        warn_complex_to_real()
     vshape = value._shape
     if vshape != target:
         stripped = assignable_shape(vshape, target)

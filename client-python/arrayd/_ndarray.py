@@ -21,6 +21,7 @@ from __future__ import annotations
 import builtins as _builtins
 import functools
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -79,7 +80,8 @@ class ndarray:
         # Runs in any thread, maybe at interpreter exit: queue the free for
         # the next message and never raise.
         try:
-            self._session.free(self._handle)
+            if self._handle >= 0:  # -1: handed to another array
+                self._session.free(self._handle)
         except Exception:
             pass
 
@@ -88,6 +90,24 @@ class ndarray:
     @property
     def shape(self) -> tuple[int, ...]:
         return self._shape
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        """a.shape = new: reshapes in place, only without a copy (NumPy's
+        AttributeError otherwise)."""
+        try:
+            r = self.reshape(value, copy=False)
+        except ValueError as e:
+            if "copy" in str(e):
+                raise AttributeError(
+                    "Incompatible shape for in-place modification. Use "
+                    "`.reshape()` to make a copy with the desired shape.") \
+                    from None
+            raise
+        self._session.free(self._handle)
+        self._handle, self._shape, self._strides = (r._handle, r._shape,
+                                                    r._strides)
+        r._handle = -1
 
     @property
     def dtype(self) -> np.dtype:
@@ -171,15 +191,34 @@ class ndarray:
 
     # -- data (sync points) -----------------------------------------------
 
-    def get(self) -> np.ndarray:
-        """Copies the array to a new numpy array (waits for its ops)."""
+    def get(self, stream: Any = None, order: str = "C", out: Any = None,
+            blocking: bool = True) -> np.ndarray:
+        """Copies the array to a new numpy array (waits for its ops), in
+        ``order`` ('C', 'F' or 'A': F when this array is F-ordered), or
+        into ``out`` (a numpy array of the same shape and dtype)."""
         a = self._session.fetch([self._handle])[0]
         if a.dtype != self._dtype or a.shape != self._shape:
             raise RuntimeError(
                 f"arrayd client and server disagree on array {self._handle}: "
                 f"client expects {self._shape} {self._dtype}, server has "
                 f"{a.shape} {a.dtype} (a bug in one of them)")
-        return a
+        if out is not None:
+            if not isinstance(out, np.ndarray):
+                raise TypeError("Only numpy.ndarray can be obtained from "
+                                "arrayd.ndarray")
+            if out.dtype != a.dtype or out.shape != a.shape:
+                raise ValueError(f"Shape mismatch or dtype mismatch: out is "
+                                 f"{out.shape} {out.dtype}, the array is "
+                                 f"{a.shape} {a.dtype}")
+            out[...] = a
+            return out
+        order = _order(order, "CFA")
+        if order == "A":
+            order = "F" if self._is_f() and not self._is_c() else "C"
+        return np.asfortranarray(a) if order == "F" and a.ndim > 1 else a
+
+    def tobytes(self, order: str = "C") -> bytes:
+        return self.get().tobytes(order)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if copy is False:
@@ -350,6 +389,8 @@ class ndarray:
         if casting != "unsafe" and not np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {self._dtype!r} "
                             f"to {dt!r} according to the rule {casting!r}")
+        if self._dtype.kind == "c" and dt.kind != "c":
+            warn_complex_to_real()
         if not copy and dt == self._dtype and (
                 order in "AK" or (order == "C" and self._is_c())
                 or (order == "F" and self._is_f())):
@@ -383,7 +424,11 @@ class ndarray:
         v = self._unary_view("view", shape, {"dtype": dt}, dt,
                              None if same else strides)
         if type is not None and type is not ndarray:
-            v.__class__ = type
+            w = _new_object(type)
+            for slot in ndarray.__slots__[:-1]:
+                setattr(w, slot, getattr(v, slot))
+            v._handle = -1  # w holds the handle now
+            return w
         return v
 
     def view_as_broadcast(self, shape: tuple[int, ...]) -> "ndarray":
@@ -413,6 +458,12 @@ def _server_c_strides(shape: tuple[int, ...],
         out[i] = step
         step *= max(shape[i], 1)
     return tuple(out)
+
+
+def warn_complex_to_real() -> None:
+    """NumPy's ComplexWarning for a cast that drops imaginary parts."""
+    warnings.warn("Casting complex values to real discards the imaginary "
+                  "part", np.exceptions.ComplexWarning, stacklevel=3)
 
 
 def _order(order: Any, allowed: str) -> str:
@@ -602,6 +653,8 @@ def elementwise_strides(inputs: Any, shape: tuple[int, ...],
 def upload(s: _sess.Session, arr: np.ndarray) -> ndarray:
     """A numpy array as a new arrayd array, Fortran-ordered when ``arr`` is
     (F- and not C-contiguous), else C-ordered."""
+    if arr.dtype.byteorder not in "=|":
+        arr = arr.astype(arr.dtype.newbyteorder("="))  # as CuPy: native
     dt = _dtypes.normalize(arr.dtype)
     if arr.ndim > 1 and arr.flags.f_contiguous and not arr.flags.c_contiguous:
         return fortran(ndarray._new(s, s.upload(arr.T), arr.shape[::-1], dt))

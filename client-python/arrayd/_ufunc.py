@@ -80,11 +80,33 @@ def concrete_dtypes(keys: tuple[Any, ...]) -> tuple[np.dtype, ...]:
                  for k in keys)
 
 
+def _with_longlong(types: list[str]) -> list[str]:
+    """NumPy's ``ufunc.types`` lists its int64 loops twice, as C long ('l')
+    and as long long ('q'), the q copies after each run of l ones."""
+    out: list[str] = []
+    run: list[str] = []
+    for t in types + [""]:
+        if "l" in t or "L" in t:
+            run.append(t)
+            continue
+        out += run + [r.replace("l", "q").replace("L", "Q") for r in run]
+        run = []
+        if t:
+            out.append(t)
+    return out
+
+
 def find_loop(loops: tuple[Any, ...], dts: tuple[np.dtype, ...],
               out: np.dtype | None = None, casting: str = "safe"
               ) -> tuple[tuple[np.dtype, ...], np.dtype] | None:
     """NumPy's linear search: the first loop every input casts to under
-    `casting` (with `out`: whose output is `out`); None when none fits."""
+    `casting` (with `out`: whose output is `out`, and, as NumPy's dtype=,
+    the loop all of whose operands are `out` when there is one); None when
+    none fits."""
+    if out is not None:
+        for ins, res in loops:
+            if res == out and all(i == out for i in ins):
+                return ins, res
     for ins, res in loops:
         if res is None:
             if ins == dts:
@@ -148,8 +170,8 @@ class ufunc:
                  loops: str, doc: str) -> None:
         self.__name__ = self.__qualname__ = name
         self.nin, self.nout, self.nargs = nin, nout, nin + nout
-        self.types = loops.split()
-        self.types = [t for t in self.types if not t.endswith("!")]
+        self.types = _with_longlong([t for t in loops.split()
+                                     if not t.endswith("!")])
         self.ntypes = len(self.types)
         self.identity = None if identity == "" else (
             -math.inf if identity == "-inf" else eval(identity, {}))  # noqa: S307

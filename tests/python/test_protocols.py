@@ -58,9 +58,9 @@ def test_array_function_dispatch():
         check(got, f(*nargs, **kw))
     res = np.split(a, 3, axis=1)
     assert all(isinstance(r, ad.ndarray) for r in res)
-    assert not hasattr(ad, "convolve")
+    assert not hasattr(ad, "is_busday")
     with pytest.raises(TypeError):      # no silent download
-        np.convolve(a[0], a[1])
+        np.is_busday(a[0])
 
 
 def test_array_namespace():

@@ -111,7 +111,9 @@ exceptions = _stand_in(
     ComplexWarning=numpy.exceptions.ComplexWarning,
     VisibleDeprecationWarning=numpy.exceptions.VisibleDeprecationWarning,
     TooHardError=numpy.exceptions.TooHardError,
-    DTypePromotionError=numpy.exceptions.DTypePromotionError)
+    DTypePromotionError=numpy.exceptions.DTypePromotionError,
+    ModuleDeprecationWarning=numpy.exceptions.ModuleDeprecationWarning,
+    RankWarning=numpy.exceptions.RankWarning)
 
 linalg = _forward("cupy.linalg", arrayd.linalg)
 fft = _forward("cupy.fft", arrayd.fft)
@@ -158,10 +160,34 @@ _stand_in("cupy._indexing.generate")
 _stand_in("cupy.linalg._util", stacked_identity=lambda batch_shape, n, dtype:
           arrayd.broadcast_to(arrayd.eye(n, dtype=dtype),
                               tuple(batch_shape) + (n, n)))
-_stand_in("cupy.fft.config", enable_nd_planning=True, use_multi_gpus=False,
-          _use_multi_gpus=contextvars.ContextVar("use_multi_gpus",
-                                                 default=False),
-          _devices=contextvars.ContextVar("devices", default=None))
+
+
+class _FftConfig(_StandIn):
+    """cupy.fft.config: CuPy 14 deprecates its cuFFT n-D planning switch
+    (reading or setting it warns, and the fft tests check that); arrayd's
+    server plans its FFTs itself, so the switch changes nothing here."""
+
+    _nd_planning = True
+
+    @property
+    def enable_nd_planning(self) -> bool:
+        warnings.warn("enable_nd_planning is deprecated", DeprecationWarning,
+                      stacklevel=2)
+        return self._nd_planning
+
+    @enable_nd_planning.setter
+    def enable_nd_planning(self, value: bool) -> None:
+        warnings.warn("enable_nd_planning is deprecated", DeprecationWarning,
+                      stacklevel=2)
+        type(self)._nd_planning = bool(value)
+
+
+_fft_config = _stand_in("cupy.fft.config", use_multi_gpus=False,
+                        _use_multi_gpus=contextvars.ContextVar(
+                            "use_multi_gpus", default=False),
+                        _devices=contextvars.ContextVar("devices",
+                                                        default=None))
+_fft_config.__class__ = _FftConfig
 _stand_in("cupy.fft._fft")
 # testing.fix_random swaps CuPy's per-device generator table around a test
 # (reset_states, _generator._random_states) and then seeds through
