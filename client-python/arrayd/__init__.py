@@ -56,8 +56,8 @@ from arrayd import (_calculus, _editing, _index_tricks, _io, _nanfuncs,
                     _windows)
 from arrayd._math import UFUNCS as _UFUNCS
 from arrayd._mathfuncs import (  # noqa: A004
-    allclose, angle, around, array_equal, clip, float_power, imag, isclose,
-    nan_to_num, real, round)
+    allclose, angle, around, array_equal, clip, divmod, float_power, frexp,
+    imag, isclose, ldexp, modf, nan_to_num, real, round)
 from arrayd._ndarray import asarray_in as _asarray_in
 from arrayd._ndarray import ndarray
 from arrayd._ndarray import session_of as _session_of
@@ -178,7 +178,8 @@ __all__ += [
     "where",
 ]
 
-__all__ += ["asanyarray", "asfortranarray", "require"]
+__all__ += ["asanyarray", "asfortranarray", "divmod", "frexp", "ldexp",
+            "modf", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",
             "isrealobj", "isscalar", "nan", "ndim", "pi", "shape", "size"]
 __all__ += sorted(set(_UFUNCS) - set(__all__)) + ["ufunc"]

@@ -28,6 +28,7 @@ ALIASES = {
     "conj": "conjugate", "pow": "power", "asin": "arcsin",
     "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
     "asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh",
+    "deg2rad": "radians", "rad2deg": "degrees",
 }
 globals().update({alias: BY_NAME[name] for alias, name in ALIASES.items()})
 
