@@ -3,7 +3,10 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all|profile] [--quick]
+#   tests/device_run.sh [tests|bench|all|profile|compat|all+compat] [--quick]
+#
+# compat runs CuPy's own test suite (tests/cupy_compat) against a CUDA
+# server; the CuPy sdist travels in .devbundle/cupy-sdist (no network there).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -34,7 +37,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 "$bundle/bin/arrayd" --version | tee -a "$out/gpu.txt"
 status=0
 
-if [ "$what" = tests ] || [ "$what" = all ]; then
+# The parts asked for: all is tests and bench; all+compat adds compat.
+case "$what" in
+  all) parts=" tests bench " ;;
+  all+compat) parts=" tests compat bench " ;;
+  *) parts=" $what " ;;
+esac
+want() { [[ "$parts" == *" $1 "* ]]; }
+if want tests; then
   # The CUDA backend's own gtest (GPU against CPU for every kernel) runs in
   # the background, beside pytest; a filter narrows it (a cold kernel cache
   # costs minutes of NVRTC for the full suite).
@@ -62,7 +72,18 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   fi
 fi
 
-if [ "$what" = bench ] || [ "$what" = all ]; then
+if want compat; then
+  echo "==> CuPy's test suite against the CUDA server (${ARRAYD_COMPAT_WORKERS:-12} workers)"
+  ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda \
+    ARRAYD_CUPY_SDIST_DIR="$root/.devbundle/cupy-sdist" \
+    timeout "${ARRAYD_COMPAT_TIMEOUT:-400}" python3 tests/cupy_compat/run.py \
+    -n "${ARRAYD_COMPAT_WORKERS:-12}" --out "$logs/compat" >"$logs/compat.log" 2>&1 || status=1
+  tail -n 40 "$logs/compat.log"
+  cp "$logs/compat/table.md" "$out/compat-table.md" 2>/dev/null
+  cp "$logs/compat/summary.json" "$out/compat-summary.json" 2>/dev/null
+fi
+
+if want bench; then
   echo "==> benchmark vs CuPy"
   sock=/tmp/arrayd-bench.sock
   "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$logs/server-bench.log" 2>&1 &
@@ -81,7 +102,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     timeout 120 "$bundle/bin/$b" 2>&1 | grep -v "\[info\]" | tee -a "$out/bench.txt"
   done
 fi
-if [ "$what" = profile ]; then
+if want profile; then
   # Latency split (CUDA server, CPU server, CuPy) and per-kernel GPU times
   # of the large workloads under Nsight Compute, arrayd's server and CuPy.
   for backend in cuda cpu; do

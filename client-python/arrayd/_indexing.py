@@ -729,18 +729,37 @@ class flatiter:
     (``a.flat[i]``, slices, index arrays, masks: copies) and assigning
     (``a.flat[k] = v`` writes a itself, repeating v as NumPy does)."""
 
-    __slots__ = ("base",)
+    __slots__ = ("base", "_pos", "_host")
 
     def __init__(self, base: ndarray) -> None:
         self.base = base
+        self._pos = 0
+        self._host: Any = None  # the values, fetched once when iterating
 
     def __len__(self) -> int:
         return self.base.size
 
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self.base.get().flat)
+    def __iter__(self) -> "flatiter":
+        return self
+
+    def __next__(self) -> Any:
+        if self._pos >= self.base.size:
+            raise StopIteration
+        if self._host is None:
+            self._host = self.base.get().reshape(-1)
+        v = self._host[self._pos]
+        self._pos += 1
+        return v
+
+    @property
+    def index(self) -> int:
+        return self._pos
 
     def _positions(self, key: Any) -> Any:
+        if key is None:
+            self[None]  # NumPy's IndexError
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
         s = self.base._session
         if isinstance(key, (int, np.integer)):
             n = self.base.size
@@ -752,6 +771,12 @@ class flatiter:
         return _arange_in(s, self.base.size)[key]
 
     def __getitem__(self, key: Any) -> Any:
+        if key is None:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`) "
+                             "and integer or boolean arrays are valid "
+                             "indices")
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
         flat = self.base.reshape(-1)
         if isinstance(key, (int, np.integer)):
             return flat[key]

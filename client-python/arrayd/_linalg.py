@@ -109,6 +109,14 @@ def dot(a: Any, b: Any, out: Any = None) -> ndarray:
     a, b = asarray_in(s, a), asarray_in(s, b)
     if a.ndim == 0 or b.ndim == 0:
         return _m.multiply(a, b, out=out)
+    if out is not None:
+        rdt = np.result_type(a._dtype, b._dtype)
+        shape = a._shape[:-1] + b._shape[:-2] + b._shape[-1:]
+        if not isinstance(out, ndarray) or out.dtype != rdt or \
+                out.shape != shape or not out.flags.c_contiguous:
+            raise ValueError("output array is not acceptable (must have the "
+                             "right datatype, number of dimensions, and be a "
+                             "C-Array)")
     if b.ndim <= 2:
         if a._shape[-1] != b._shape[0]:
             raise ValueError(f"shapes {a._shape} and {b._shape} not aligned: "

@@ -389,7 +389,7 @@ class ndarray:
         if casting != "unsafe" and not np.can_cast(self._dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {self._dtype!r} "
                             f"to {dt!r} according to the rule {casting!r}")
-        if self._dtype.kind == "c" and dt.kind != "c":
+        if self._dtype.kind == "c" and dt.kind not in "cb":
             warn_complex_to_real()
         if not copy and dt == self._dtype and (
                 order in "AK" or (order == "C" and self._is_c())

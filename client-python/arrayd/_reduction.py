@@ -149,15 +149,25 @@ def any(a: Any, axis: Any = None, out: Any = None,
 
 
 def argmin(a: Any, axis: Any = None, out: Any = None, *,
-           keepdims: bool = False) -> ndarray:
-    """Indices of the minimum (numpy.argmin); int64."""
-    return _arg_reduce("argmin", a, axis, out, keepdims)
+           keepdims: bool = False, dtype: Any = None) -> ndarray:
+    """Indices of the minimum (numpy.argmin); int64, or ``dtype`` (an
+    integer dtype, as CuPy allows)."""
+    return _index_dtype(_arg_reduce("argmin", a, axis, out, keepdims), dtype)
 
 
 def argmax(a: Any, axis: Any = None, out: Any = None, *,
-           keepdims: bool = False) -> ndarray:
-    """Indices of the maximum (numpy.argmax); int64."""
-    return _arg_reduce("argmax", a, axis, out, keepdims)
+           keepdims: bool = False, dtype: Any = None) -> ndarray:
+    """Indices of the maximum (numpy.argmax); int64, or ``dtype``."""
+    return _index_dtype(_arg_reduce("argmax", a, axis, out, keepdims), dtype)
+
+
+def _index_dtype(r: ndarray, dtype: Any) -> ndarray:
+    if dtype is None:
+        return r
+    dt = _dtypes.normalize(dtype)
+    if dt.kind not in "iu":
+        raise TypeError(f"dtype must be an integer type, not {dt}")
+    return r.astype(dt, copy=False)
 
 
 amin = min
