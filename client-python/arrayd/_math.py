@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import numpy as np
+
 from arrayd._ndarray import OPERAND_TYPES, attach, ndarray
-from arrayd._ufunc import binary, ufunc, unary
+from arrayd._ufunc import _constant, binary, ufunc, unary
 from arrayd._ufuncs_gen import UFUNCS as _TABLE
 
 # The ufuncs by server op name: arrayd.add, arrayd.hypot, ...
@@ -38,6 +40,7 @@ UFUNCS: dict[str, ufunc] = {**BY_NAME, **{
     alias: BY_NAME[name] for alias, name in ALIASES.items()}}
 
 _U = BY_NAME
+_BOOL = np.dtype(np.bool_)
 
 
 def server_ufunc(session: Any, name: str) -> ufunc | None:
@@ -89,9 +92,26 @@ def _binary_operators(f: ufunc,
 
 def _comparison(f: ufunc, name: str) -> dict[str, Callable[..., Any]]:
     def op(self: ndarray, o: Any) -> Any:
-        return (binary(f, self, o, None) if isinstance(o, OPERAND_TYPES)
-                else NotImplemented)
+        if isinstance(o, OPERAND_TYPES):
+            return binary(f, self, o, None)
+        if name in ("__eq__", "__ne__"):
+            return _object_equality(self, o, name == "__ne__")
+        return NotImplemented
     return {name: _named(op, name)}
+
+
+def _object_equality(a: ndarray, o: Any, negate: bool) -> Any:
+    """a == o (or !=) for an object that is no array operand: NumPy compares
+    each element with it as Python objects, which for an object without its
+    own equality (None, Ellipsis, object()) is identity: all False (all
+    True for !=). Objects with their own __eq__/__ne__ are refused
+    (TypeError), as arrayd has no object arrays."""
+    t = type(o)
+    if t.__eq__ is object.__eq__ and t.__ne__ is object.__ne__:
+        return _constant(a._session, a._shape, _BOOL, negate,
+                         _U["not_equal" if negate else "equal"], None)
+    raise TypeError(f"arrayd cannot compare an array with a "
+                    f"{t.__name__} object elementwise")
 
 
 def _pow(self: ndarray, o: Any, mod: Any = None) -> Any:
