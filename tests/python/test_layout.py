@@ -10,10 +10,9 @@ from __future__ import annotations
 import itertools
 import random
 
+import arrayd as ad
 import numpy as np
 import pytest
-
-import arrayd as ad
 from arrayd._ndarray import ndarray
 
 _INT64 = np.dtype(np.int64)
