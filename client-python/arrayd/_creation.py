@@ -1,8 +1,9 @@
 """Array creation: array asarray empty zeros ones full arange linspace eye,
 the *_like variants, and asnumpy.
 
-Layer: functions (imports the core only). Attaches ``ndarray(shape,
-dtype)``, which is empty(shape, dtype), as in NumPy.
+Layer: functions (imports the core, _math, _reduction and _ufunc).
+Attaches ``ndarray(shape, dtype)``, which is empty(shape, dtype), as in
+NumPy.
 """
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
-from arrayd import _connect, _dtypes
+from arrayd import _connect, _dtypes, _math, _reduction, _ufunc
 from arrayd._ndarray import (_order, attach, encode_scalar, fortran,
                              ndarray, permuted, session_of, shape_dummy,
                              upload)
@@ -301,34 +303,120 @@ def arange(start: Any, stop: Any = None, step: Any = None,
     return ndarray._new(s, h, (n,), dt)
 
 
+def _linspace_key(v: Any) -> Any:
+    """start or stop as NumPy's result_type sees it (Python scalars weak)."""
+    if isinstance(v, ndarray):
+        return v.dtype
+    if type(v) in (int, float, complex, bool):
+        return v
+    return np.asarray(v).dtype
+
+
+def _linspace_operand(s: Any, v: Any, dt: np.dtype) -> ndarray:
+    """start or stop as an arrayd array of the computation dtype."""
+    if isinstance(v, ndarray):
+        return v if v.dtype == dt else v.astype(dt)
+    return upload(s, np.asarray(v).astype(dt))
+
+
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
              retstep: bool = False, dtype: Any = None,
-             axis: int = 0) -> Any:
-    """num evenly spaced values over [start, stop] (numpy.linspace)."""
+             axis: int = 0, *, device: Any = None) -> Any:
+    """num evenly spaced values over [start, stop] (numpy.linspace).
+
+    start and stop broadcast; the samples run along ``axis``. Real host
+    scalars computed in float64 are the server's one linspace op; the rest
+    follows NumPy's formula in server ops (arange * step + start, the last
+    sample set to stop, floor for integer dtypes) in NumPy's computation
+    dtype, so values, dtypes and the step are NumPy's.
+    """
+    _device(device)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    if axis != 0:
-        raise NotImplementedError("arrayd linspace supports axis=0 only")
-    if isinstance(start, (ndarray, np.ndarray, list)) or isinstance(
-            stop, (ndarray, np.ndarray, list)):
-        raise NotImplementedError("arrayd linspace takes scalars only")
-    calc = np.result_type(start, stop, float(num))
-    dt = _dtypes.normalize(calc if dtype is None else dtype)
+    div = (num - 1) if endpoint else num
+    calc = _dtypes.normalize(np.result_type(
+        _linspace_key(start), _linspace_key(stop), 1.0))
+    dt = calc if dtype is None else _dtypes.normalize(dtype)
+    integer = dtype is not None and dt.kind in "iu"
+    if isinstance(start, ndarray) or isinstance(stop, ndarray) or (
+            np.ndim(start) or np.ndim(stop)):
+        y, step = _linspace_ops(start, stop, num, endpoint, div, calc, dt,
+                                integer, axis, None)
+        return (y, step) if retstep else y
     start, stop = _py(start), _py(stop)
-    as_c = calc.kind == "c"
-    s = _connect.current()
-    h = s.new_handle()
-    s.record("linspace", (), (h,), {
-        "start": complex(start) if as_c else float(start),
-        "stop": complex(stop) if as_c else float(stop),
-        "num": num, "endpoint": bool(endpoint), "dtype": dt})
-    a = ndarray._new(s, h, (num,), dt)
-    if retstep:
-        div = (num - 1) if endpoint else num
-        step = (stop - start) / div if div > 0 else float("nan")
-        return a, step
-    return a
+    normalize_axis_tuple(axis, 1, "destination")  # NumPy's moveaxis error
+    _linspace_floorable(integer, calc)
+    # The step of host scalars, as NumPy computes it (in calc).
+    with np.errstate(all="ignore"):
+        delta = np.subtract(stop, start, dtype=calc)
+        step = delta / div if div > 0 else float("nan")
+    zero = div > 0 and step == 0
+    # The server's op computes in float64 and matches NumPy there, but not
+    # NumPy's float32/float16 or complex rounding, nor its dividing by div
+    # first where the step underflows to 0 (gh-5437).
+    if calc.char == "d" and not (zero and delta != 0):
+        s = _connect.current()
+        h = s.new_handle()
+        s.record("linspace", (), (h,), {
+            "start": float(start), "stop": float(stop),
+            "num": num, "endpoint": bool(endpoint), "dtype": dt})
+        a = ndarray._new(s, h, (num,), dt)
+    else:
+        a = _linspace_ops(start, stop, num, endpoint, div, calc, dt,
+                          integer, 0, bool(zero))[0]
+    return (a, step) if retstep else a
+
+
+def _linspace_floorable(integer: bool, calc: np.dtype) -> None:
+    if integer and calc.kind == "c":
+        np.floor(np.zeros(1, calc))  # NumPy's TypeError: no complex floor
+
+
+def _linspace_ops(start: Any, stop: Any, num: int, endpoint: bool,
+                  div: int, calc: np.dtype, dt: np.dtype, integer: bool,
+                  axis: int, zero: bool | None) -> tuple[ndarray, Any]:
+    """NumPy's linspace formula in server ops, computed in ``calc`` and
+    cast to ``dt``: (samples, step). ``zero``: whether some step is 0,
+    when known on the host (None: decided on the server)."""
+    s = session_of(start, stop)
+    st = _linspace_operand(s, start, calc)
+    sp = _linspace_operand(s, stop, calc)
+    delta = _math.subtract(sp, st)
+    nd = delta.ndim
+    perm = None
+    if axis != 0:
+        ax = normalize_axis_tuple(axis, nd + 1, "destination")[0]
+        perm = list(range(1, nd + 1))
+        perm.insert(ax, 0)
+    _linspace_floorable(integer, calc)
+    y = arange(0, num, dtype=calc).reshape((num,) + (1,) * nd)
+    step: Any = float("nan")
+    if div > 0:
+        step = _math.true_divide(delta, div)
+        if zero is None:
+            # NumPy: if any step is 0 (underflow, or start == stop), every
+            # sample divides by div first; one server-side any, no sync.
+            y = _ufunc.where_op(
+                s, _reduction.any(_math.equal(step, 0)),
+                _math.multiply(_math.true_divide(y, div), delta),
+                _math.multiply(y, step))
+        elif zero:
+            y = _math.multiply(_math.true_divide(y, div), delta)
+        else:
+            y = _math.multiply(y, step)
+    else:
+        y = _math.multiply(y, delta)
+    y = _math.add(y, st)
+    if endpoint and num > 1:
+        y[-1, ...] = sp
+    if perm is not None:
+        y = y.transpose(perm)
+    if integer:
+        y = _math.floor(y)
+    if y.dtype != dt:
+        y = y.astype(dt)
+    return y, step
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float,

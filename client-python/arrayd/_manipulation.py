@@ -6,7 +6,8 @@ server code of its own. Result shapes, dtypes and errors come from NumPy
 itself, run on data-less dummies (``shape_dummy``) or on 1-element arrays of
 the real dtypes, so they are NumPy's exactly.
 
-Layer: functions (imports the core, _creation, _math and _indexing).
+Layer: functions (imports the core, _creation, _math, _indexing,
+_reduction and _statistics).
 Attaches ndarray.repeat; the view methods (reshape, transpose, squeeze,
 swapaxes, ravel) are the core's own.
 """
@@ -19,10 +20,11 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from arrayd import _dtypes, _indexing, _math, _ufunc
-from arrayd._creation import arange, empty, zeros
-from arrayd._ndarray import (asarray_in, attach, ndarray, session_of,
-                             shape_dummy)
+from arrayd import (_dtypes, _indexing, _math, _reduction, _statistics,
+                    _ufunc)
+from arrayd._creation import arange, empty, linspace, zeros
+from arrayd._ndarray import (asarray_in, attach, fortran, ndarray,
+                             session_of, shape_dummy)
 
 _BOOL = np.dtype(np.bool_)
 
@@ -459,116 +461,228 @@ def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> ndarray:
 
 # -- padding -----------------------------------------------------------------
 
-def _as_pairs(x: Any, ndim: int) -> list[tuple[Any, Any]]:
-    """NumPy's broadcasting of per-axis (before, after) values."""
-    x = np.array(x)
-    if x.ndim < 3:
-        if x.size == 1:
-            v = x.ravel()[0]
-            return [(v, v)] * ndim
-        if x.size == 2 and x.shape != (2, 1):
-            v = x.ravel()
-            return [(v[0], v[1])] * ndim
-    return [tuple(p) for p in np.broadcast_to(x, (ndim, 2))]
+# Keywords each pad mode takes (NumPy's).
+_PAD_KWARGS = {
+    "empty": (), "edge": (), "wrap": (), "constant": ("constant_values",),
+    "linear_ramp": ("end_values",), "maximum": ("stat_length",),
+    "minimum": ("stat_length",), "mean": ("stat_length",),
+    "median": ("stat_length",), "reflect": ("reflect_type",),
+    "symmetric": ("reflect_type",)}
 
 
-def pad(array: Any, pad_width: Any, mode: str = "constant",
+def _pad_pairs(x: Any, nd: int, as_index: bool = False) -> list[Any]:
+    """NumPy's broadcasting of a pad argument to one (before, after) pair
+    per axis. One value, or one pair, serves every axis and stays a NumPy
+    scalar; anything else broadcasts to (nd, 2) and becomes Python scalars
+    (as in NumPy, which matters for casts and promotion). ``as_index``:
+    rounded to intp and never negative. None gives (None, None) pairs.
+    Pad arguments are parameters: an arrayd one is read to the host."""
+    if x is None:
+        return [(None, None)] * nd
+    v = np.array(x.get() if isinstance(x, ndarray) else x)
+    if as_index:
+        v = np.round(v).astype(np.intp, copy=False)
+    short = v.ndim < 3 and (v.size == 1 or (
+        v.size == 2 and v.shape != (2, 1)))  # (2, 1): one value per axis
+    if as_index and v.min() < 0:  # NumPy's ValueError when v is empty too
+        raise ValueError("index can't contain negative values")
+    if short:
+        flat = v.ravel()
+        return [(flat[0], flat[-1])] * nd
+    return [tuple(p) for p in np.broadcast_to(v, (nd, 2)).tolist()]
+
+
+def _pad_value(v: Any, dt: np.dtype) -> Any:
+    """A constant as NumPy's setitem casts it into ``dt`` (its errors and
+    warnings: out-of-range Python ints, complex into real, ...)."""
+    t = np.empty((), dt)
+    t[()] = v
+    return t[()]
+
+
+def _pad_roi(padded: ndarray, orig: tuple[slice, ...], axis: int) -> ndarray:
+    """The part of ``padded`` that axis ``axis`` pads from: axes before it
+    in full (already padded), the axes after it only where the original
+    values are."""
+    return padded[(slice(None),) * (axis + 1) + orig[axis + 1:]]
+
+
+def _pad_set(r: ndarray, axis: int, lo: int, hi: int, vlo: Any,
+             vhi: Any) -> None:
+    """Writes the before and after pad areas of ``r`` along ``axis``."""
+    n = r.shape[axis]
+    if lo:
+        r[_at(axis, slice(None, lo))] = vlo
+    if hi:
+        r[_at(axis, slice(n - hi, None))] = vhi
+
+
+def _pad_edges(r: ndarray, axis: int, lo: int,
+               hi: int) -> tuple[ndarray, ndarray]:
+    """The first and last original slices of ``r`` along ``axis``
+    (length 1 there)."""
+    n = r.shape[axis]
+    return (r[_at(axis, slice(lo, lo + 1))],
+            r[_at(axis, slice(n - hi - 1, n - hi))])
+
+
+def _pad_ramps(r: ndarray, axis: int, lo: int, hi: int,
+               ends: tuple[Any, Any]) -> tuple[Any, Any]:
+    """linear_ramp: from each end value towards the edge, the edge itself
+    left out (NumPy: linspace in the array's dtype, so floored for ints)."""
+    edges = _pad_edges(r, axis, lo, hi)
+    ramps = [linspace(end, edge.squeeze(axis), num=width, endpoint=False,
+                      dtype=r.dtype, axis=axis) if width else None
+             for end, edge, width in zip(ends, edges, (lo, hi))]
+    if ramps[1] is not None:
+        ramps[1] = ramps[1][_at(axis, slice(None, None, -1))]
+    return ramps[0], ramps[1]
+
+
+_PAD_STATS = {"maximum": _reduction.max, "minimum": _reduction.min,
+              "mean": _reduction.mean, "median": _statistics.median}
+
+
+def _pad_stats(r: ndarray, axis: int, lo: int, hi: int,
+               lengths: tuple[Any, Any], mode: str) -> tuple[Any, Any]:
+    """maximum/minimum/mean/median: the statistic of the first and last
+    ``stat_length`` original values along ``axis`` (all of them for
+    None or a longer length), rounded to even for integer arrays."""
+    first, stop = lo, r.shape[axis] - hi
+    avail = stop - first
+    nlo, nhi = (avail if n is None or n > avail else int(n) for n in lengths)
+    if (nlo == 0 or nhi == 0) and mode in ("maximum", "minimum"):
+        raise ValueError("stat_length of 0 yields no value for padding")
+    if not (lo or hi):
+        return None, None  # nothing to pad: NumPy's checks only
+    func = _PAD_STATS[mode]
+
+    def stat(sl: slice) -> ndarray:
+        v = func(r[_at(axis, sl)], axis=axis, keepdims=True)
+        if r.dtype.kind in "iu" and v.dtype.kind not in "iu":
+            v = _math.rint(v)  # NumPy rounds before the cast back
+        return v
+
+    vlo = stat(slice(first, first + nlo))
+    if nlo == nhi == avail:
+        return vlo, vlo
+    return vlo, stat(slice(stop - nhi, stop))
+
+
+def _pad_alloc(a: ndarray, shape: tuple[int, ...], op: str) -> ndarray:
+    """The padded array (``op``: "empty" or "zeros"), F-ordered where
+    ``a`` is F- and not C-contiguous, as NumPy's."""
+    s, dt = a._session, a.dtype
+    make = _empty_in if op == "empty" else _zeros_in
+    if len(shape) > 1 and a.flags.f_contiguous and not a.flags.c_contiguous:
+        return fortran(make(s, shape[::-1], dt))
+    return make(s, shape, dt)
+
+
+def _pad_callable(a: ndarray, shape: tuple[int, ...], orig: Any,
+                  pairs: list[Any], func: Any, kwargs: dict) -> ndarray:
+    """pad with a function: zeros around the original, then
+    ``func(lane, (before, after), axis, kwargs)`` on every 1-D lane of
+    every axis, which writes the lane's pad areas in place (a view)."""
+    padded = _pad_alloc(a, shape, "zeros")
+    if a.size:
+        padded[orig] = a
+    for axis in range(padded.ndim):
+        lanes = moveaxis(padded, axis, -1)
+        for ind in np.ndindex(lanes.shape[:-1]):
+            func(lanes[ind + (Ellipsis,)], pairs[axis], axis, kwargs)
+    return padded
+
+
+def pad(array: Any, pad_width: Any, mode: Any = "constant",
         **kwargs: Any) -> ndarray:
-    """numpy.pad for modes constant, edge, reflect, symmetric, wrap, empty.
+    """numpy.pad, every mode: constant, edge, linear_ramp, maximum, mean,
+    median, minimum, reflect and symmetric (reflect_type even/odd), wrap,
+    empty, and a function.
 
-    Ported from NumPy's axis-by-axis algorithm: each pad area is written
-    by one setitem from a view of the already-filled part.
+    NumPy's axis-by-axis algorithm: the padded array gets the original
+    values, then each axis in turn writes its two pad areas from views of
+    the part already filled (so corners come from the axes before), with
+    server ops: setitem of constants, slices, reductions with keepdims and
+    linspace ramps. Widths and the other per-axis arguments broadcast as
+    NumPy's ((before, after), ...) and give NumPy's errors.
     """
     a = _arr(array)
-    # Widths, new shape and NumPy's errors for pad_width: NumPy on a dummy.
-    padded_shape = np.pad(shape_dummy(a.shape), pad_width, mode="empty").shape
-    widths = [(int(lo), int(hi)) for lo, hi in _as_pairs(
-        np.asarray(pad_width), a.ndim)] if a.ndim else []
-    allowed = {"empty": [], "edge": [], "wrap": [],
-               "constant": ["constant_values"],
-               "reflect": ["reflect_type"], "symmetric": ["reflect_type"]}
-    if mode in ("linear_ramp", "maximum", "mean", "median", "minimum") or (
-            callable(mode)):
-        raise NotImplementedError(f"arrayd pad does not support mode "
-                                  f"{mode!r}")
-    if mode not in allowed:
-        raise ValueError(f"mode '{mode}' is not supported")
-    bad = set(kwargs) - set(allowed[mode])
+    widths = np.asarray(pad_width.get() if isinstance(pad_width, ndarray)
+                        else pad_width)
+    if widths.dtype.kind != "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    nd = a.ndim
+    pairs = _pad_pairs(widths, nd, as_index=True)
+    widths = [(int(lo), int(hi)) for lo, hi in pairs]
+    shape = tuple(lo + n + hi for (lo, hi), n in zip(widths, a.shape))
+    orig = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, a.shape))
+    if callable(mode):
+        return _pad_callable(a, shape, orig, pairs, mode, kwargs)
+    try:
+        allowed = _PAD_KWARGS[mode]
+    except KeyError:
+        raise ValueError(f"mode '{mode}' is not supported") from None
+    bad = set(kwargs) - set(allowed)
     if bad:
         raise ValueError(f"unsupported keyword arguments for mode "
                          f"'{mode}': {bad}")
-    padded = _empty_in(a._session, padded_shape, a.dtype)
-    orig = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, a.shape))
+    padded = _pad_alloc(a, shape, "empty")
     if a.size:
         padded[orig] = a
-    nd = a.ndim
-
-    def roi(axis: int) -> ndarray:  # NumPy's _view_roi
-        return padded[(slice(None),) * (axis + 1) + orig[axis + 1:]]
-
-    def set_area(r: ndarray, axis: int, lo: int, hi: int,
-                 vlo: Any, vhi: Any) -> None:
-        n = r.shape[axis]
-        if lo:
-            r[_at(axis, slice(None, lo))] = vlo
-        if hi:
-            r[_at(axis, slice(n - hi, None))] = vhi
-
     if mode == "constant":
-        values = _as_pairs(kwargs.get("constant_values", 0), nd)
-        for axis in range(nd):
-            lo, hi = widths[axis]
-            vlo, vhi = values[axis]
-            set_area(roi(axis), axis, lo, hi, _cast_value(vlo, a.dtype),
-                     _cast_value(vhi, a.dtype))
+        values = _pad_pairs(kwargs.get("constant_values", 0), nd)
+        for axis, ((lo, hi), (vlo, vhi)) in enumerate(zip(widths, values)):
+            _pad_set(_pad_roi(padded, orig, axis), axis, lo, hi,
+                     _pad_value(vlo, a.dtype), _pad_value(vhi, a.dtype))
         return padded
     if mode == "empty":
         return padded
     if a.size == 0:
-        for axis in range(nd):
-            if a.shape[axis] == 0 and any(widths[axis]):
+        # The other modes take their values from the array.
+        for axis, (lo, hi) in enumerate(widths):
+            if a.shape[axis] == 0 and (lo or hi):
                 raise ValueError(f"can't extend empty axis {axis} using "
                                  "modes other than 'constant' or 'empty'")
         return padded
     if mode == "edge":
-        for axis in range(nd):
-            lo, hi = widths[axis]
-            r = roi(axis)
-            n = r.shape[axis]
-            set_area(r, axis, lo, hi, r[_at(axis, slice(lo, lo + 1))],
-                     r[_at(axis, slice(n - hi - 1, n - hi))])
-        return padded
-    if mode in ("reflect", "symmetric"):
+        for axis, (lo, hi) in enumerate(widths):
+            if lo or hi:
+                r = _pad_roi(padded, orig, axis)
+                _pad_set(r, axis, lo, hi, *_pad_edges(r, axis, lo, hi))
+    elif mode == "linear_ramp":
+        ends = _pad_pairs(kwargs.get("end_values", 0), nd)
+        for axis, (lo, hi) in enumerate(widths):
+            if lo or hi:
+                r = _pad_roi(padded, orig, axis)
+                _pad_set(r, axis, lo, hi, *_pad_ramps(r, axis, lo, hi,
+                                                      ends[axis]))
+    elif mode in _PAD_STATS:
+        lengths = _pad_pairs(kwargs.get("stat_length"), nd, as_index=True)
+        for axis, (lo, hi) in enumerate(widths):
+            r = _pad_roi(padded, orig, axis)
+            _pad_set(r, axis, lo, hi, *_pad_stats(r, axis, lo, hi,
+                                                  lengths[axis], mode))
+    elif mode in ("reflect", "symmetric"):
+        # NumPy: any reflect_type but "odd" reflects evenly.
         method = kwargs.get("reflect_type", "even")
-        if method not in ("even", "odd"):
-            raise ValueError(f"unsupported reflect_type {method!r}")
-        for axis in range(nd):
-            lo, hi = widths[axis]
+        for axis, (lo, hi) in enumerate(widths):
             if a.shape[axis] == 1 and (lo or hi):
-                n = padded.shape[axis]
-                set_area(padded, axis, lo, hi,
-                         padded[_at(axis, slice(lo, lo + 1))],
-                         padded[_at(axis, slice(n - hi - 1, n - hi))])
+                # NumPy's legacy rule: a length-1 axis repeats its value.
+                _pad_set(padded, axis, lo, hi,
+                         *_pad_edges(padded, axis, lo, hi))
                 continue
-            r = roi(axis)
+            r = _pad_roi(padded, orig, axis)
             while lo > 0 or hi > 0:
                 lo, hi = _reflect_both(r, axis, lo, hi, method, a.shape[axis],
                                        mode == "symmetric")
-        return padded
-    # wrap
-    for axis in range(nd):
-        lo, hi = widths[axis]
-        r = roi(axis)
-        period0 = r.shape[axis] - lo - hi
-        while lo > 0 or hi > 0:
-            lo, hi = _wrap_both(r, axis, lo, hi, period0)
+    else:  # wrap
+        for axis, (lo, hi) in enumerate(widths):
+            r = _pad_roi(padded, orig, axis)
+            period0 = r.shape[axis] - lo - hi
+            while lo > 0 or hi > 0:
+                lo, hi = _wrap_both(r, axis, lo, hi, period0)
     return padded
-
-
-def _cast_value(v: Any, dt: np.dtype) -> Any:
-    if isinstance(v, ndarray):
-        return v
-    return np.asarray(v).astype(dt).item() if dt.kind != "b" else bool(v)
 
 
 def _reflect_both(r: ndarray, axis: int, lo: int, hi: int, method: str,
