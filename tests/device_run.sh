@@ -3,7 +3,8 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all|profile|compat|all+compat] [--quick]
+#   tests/device_run.sh [tests|bench|all|profile|compat, or parts joined
+#                        with +, e.g. tests+compat] [--quick]
 #
 # compat runs CuPy's own test suite (tests/cupy_compat) against a CUDA
 # server; the CuPy sdist travels in .devbundle/cupy-sdist (no network there).
@@ -37,12 +38,10 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 "$bundle/bin/arrayd" --version | tee -a "$out/gpu.txt"
 status=0
 
-# The parts asked for: all is tests and bench; all+compat adds compat.
-case "$what" in
-  all) parts=" tests bench " ;;
-  all+compat) parts=" tests compat bench " ;;
-  *) parts=" $what " ;;
-esac
+# The parts asked for: all is tests and bench; parts join with + (e.g.
+# tests+compat, all+compat).
+parts=" ${what//+/ } "
+parts=${parts/ all / tests bench }
 want() { [[ "$parts" == *" $1 "* ]]; }
 if want tests; then
   # The CUDA backend's own gtest (GPU against CPU for every kernel) runs in
