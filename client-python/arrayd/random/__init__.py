@@ -1,19 +1,20 @@
-"""arrayd.random: random numbers generated on the server (numpy.random's API).
+"""arrayd.random: random numbers generated on the server (numpy.random's
+API, laid out as CuPy's cupy.random).
 
-The server's random ops are counter-based Philox4x32-10 streams: each
-block f(counter, key) gives four float32 or two float64 values, and a draw
-of n values starting at block ``offset`` uses blocks offset .. offset +
-ceil(n / K) - 1. A Generator holds (seed, offset): the ops carry the
-seed's 64-bit words and the server derives the key from them
-(ops/random.cc, the same derivation for the C++ client), and the
-Generator advances the offset past the blocks each op uses (its doc in the
-server's registry says how many), so the same seed gives the same numbers
-in both clients, on every backend and launch shape (uniform draws bit for
-bit; normal draws up to the last bits of the platform's log/sin/cos).
-integers, poisson, permutation, shuffle, choice, exponential and the
-parameters of normal and uniform are server ops of their own. The
-streams are arrayd's own: the numbers differ from NumPy's for the same
-seed.
+Every draw comes from the server's counter-based Philox4x32-10 streams: a
+bit generator (_bit_generator: Philox4x3210) holds a stream's seed and next
+block, and each random op advances it past the blocks it uses, so the same
+seed gives the same numbers in both clients, on every backend and launch
+shape (uniform draws bit for bit; normal draws up to the last bits of the
+platform's log/sin/cos). The streams are arrayd's own: the numbers differ
+from NumPy's for the same seed, with the same laws.
+
+- _generator_api: Generator (numpy.random.Generator), on a bit generator;
+  _samplers: the laws composed of uniform and normal draws.
+- _generator: RandomState (the legacy API) and the module-level state
+  (get_random_state, set_random_state, reset_states, seed).
+- _distributions, _sample, _permutations: numpy.random's module-level
+  functions, drawing from that state.
 
 Draws return arrayd arrays; with ``size=None`` a 0-d array (as CuPy).
 
@@ -23,195 +24,59 @@ from __future__ import annotations
 
 from typing import Any
 
-from arrayd._ndarray import ndarray
-from arrayd.random._generator import Generator
+from arrayd.random._bit_generator import BitGenerator, Philox4x3210
+from arrayd.random._distributions import (
+    beta, binomial, chisquare, dirichlet, exponential, f, gamma, geometric,
+    gumbel, hypergeometric, laplace, logistic, lognormal, logseries,
+    multivariate_normal, negative_binomial, noncentral_chisquare,
+    noncentral_f, normal, pareto, poisson, power, rayleigh, standard_cauchy,
+    standard_exponential, standard_gamma, standard_normal, standard_t,
+    triangular, uniform, vonmises, wald, weibull, zipf)
+from arrayd.random._generator import (RandomState, get_random_state,
+                                      reset_states, seed, set_random_state)
+from arrayd.random._generator_api import Generator
+from arrayd.random._permutations import permutation, shuffle
+from arrayd.random._sample import (choice, multinomial, rand, randint, randn,
+                                   random_integers, random_sample)
+
+random = ranf = sample = random_sample
 
 
 def default_rng(seed: Any = None) -> Generator:
-    """A Generator seeded with ``seed`` (an int, a sequence of ints, None for
-    OS entropy, or a Generator, returned as is)."""
+    """A Generator: on ``seed`` if it is a BitGenerator, ``seed`` itself if
+    it is a Generator, else on a Philox4x3210 seeded with it (an int, a
+    sequence of ints, a numpy SeedSequence, or None for OS entropy)."""
     if isinstance(seed, Generator):
         return seed
     return Generator(seed)
 
 
-# -- legacy module-level functions (numpy.random.*) -------------------------
+def bytes(length: int) -> bytes:  # noqa: A001 (numpy.random's name)
+    """``length`` random bytes from the module-level RandomState."""
+    return get_random_state().bytes(length)
 
-_global = Generator(None)
 
+def get_state() -> dict[str, Any]:
+    """The module-level RandomState's state (RandomState.get_state)."""
+    return get_random_state().get_state()
 
-def seed(seed: Any = None) -> None:
-    """Reseeds the module-level generator."""
-    global _global
-    _global = Generator(seed)
 
+def set_state(state: dict[str, Any]) -> None:
+    """Restores the module-level RandomState's state."""
+    get_random_state().set_state(state)
 
-def get_random_state() -> Generator:
-    return _global
 
-
-def rand(*shape: int) -> ndarray:
-    """Uniform float64 in [0, 1) of the given shape."""
-    return _global.random(shape if shape else None)
-
-
-def randn(*shape: int) -> ndarray:
-    """Standard normal float64 of the given shape."""
-    return _global.standard_normal(shape if shape else None)
-
-
-def randint(low: Any, high: Any = None, size: Any = None,
-            dtype: Any = int) -> ndarray:
-    """Integers in [low, high) (legacy numpy.random.randint)."""
-    return _global.integers(low, high, size, dtype)
-
-
-def random_integers(low: Any, high: Any = None, size: Any = None) -> ndarray:
-    if high is None:
-        low, high = 1, low
-    return _global.integers(low, high, size, endpoint=True)
-
-
-def random_sample(size: Any = None) -> ndarray:
-    return _global.random(size)
-
-
-def random(size: Any = None) -> ndarray:
-    return _global.random(size)
-
-
-ranf = sample = random_sample
-
-
-def standard_normal(size: Any = None) -> ndarray:
-    return _global.standard_normal(size)
-
-
-def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.normal(loc, scale, size)
-
-
-def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.uniform(low, high, size)
-
-
-def exponential(scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.exponential(scale, size)
-
-
-def poisson(lam: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.poisson(lam, size)
-
-
-def standard_exponential(size: Any = None) -> ndarray:
-    return _global.standard_exponential(size)
-
-
-def wald(mean: Any, scale: Any, size: Any = None) -> ndarray:
-    return _global.wald(mean, scale, size)
-
-
-def binomial(n: Any, p: Any, size: Any = None) -> ndarray:
-    return _global.binomial(n, p, size)
-
-
-def multivariate_normal(mean: Any, cov: Any, size: Any = None,
-                        check_valid: str = "warn", tol: float = 1e-8) -> ndarray:
-    return _global.multivariate_normal(mean, cov, size, check_valid, tol)
-
-
-def standard_gamma(shape: Any, size: Any = None) -> ndarray:
-    return _global.standard_gamma(shape, size)
-
-
-def gamma(shape: Any, scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.gamma(shape, scale, size)
-
-
-def chisquare(df: Any, size: Any = None) -> ndarray:
-    return _global.chisquare(df, size)
-
-
-def standard_t(df: Any, size: Any = None) -> ndarray:
-    return _global.standard_t(df, size)
-
-
-def beta(a: Any, b: Any, size: Any = None) -> ndarray:
-    return _global.beta(a, b, size)
-
-
-def f(dfnum: Any, dfden: Any, size: Any = None) -> ndarray:
-    return _global.f(dfnum, dfden, size)
-
-
-def dirichlet(alpha: Any, size: Any = None) -> ndarray:
-    return _global.dirichlet(alpha, size)
-
-
-def lognormal(mean: Any = 0.0, sigma: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.lognormal(mean, sigma, size)
-
-
-def laplace(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.laplace(loc, scale, size)
-
-
-def logistic(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.logistic(loc, scale, size)
-
-
-def gumbel(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.gumbel(loc, scale, size)
-
-
-def rayleigh(scale: Any = 1.0, size: Any = None) -> ndarray:
-    return _global.rayleigh(scale, size)
-
-
-def weibull(a: Any, size: Any = None) -> ndarray:
-    return _global.weibull(a, size)
-
-
-def pareto(a: Any, size: Any = None) -> ndarray:
-    return _global.pareto(a, size)
-
-
-def power(a: Any, size: Any = None) -> ndarray:
-    return _global.power(a, size)
-
-
-def standard_cauchy(size: Any = None) -> ndarray:
-    return _global.standard_cauchy(size)
-
-
-def geometric(p: Any, size: Any = None) -> ndarray:
-    return _global.geometric(p, size)
-
-
-def triangular(left: Any, mode: Any, right: Any, size: Any = None) -> ndarray:
-    return _global.triangular(left, mode, right, size)
-
-
-def permutation(x: Any) -> ndarray:
-    return _global.permutation(x)
-
-
-def shuffle(x: Any) -> None:
-    _global.shuffle(x)
-
-
-def choice(a: Any, size: Any = None, replace: bool = True,
-           p: Any = None) -> ndarray:
-    return _global.choice(a, size, replace, p)
-
-
-__all__ = ["Generator", "beta", "binomial", "chisquare", "choice",
-           "default_rng", "multivariate_normal", "wald",
+__all__ = ["BitGenerator", "Generator", "Philox4x3210", "RandomState",
+           "beta", "binomial", "bytes", "chisquare", "choice", "default_rng",
            "dirichlet", "exponential", "f", "gamma", "geometric",
-           "gumbel", "laplace", "logistic", "lognormal", "normal", "pareto",
+           "get_random_state", "get_state", "gumbel", "hypergeometric",
+           "laplace", "logistic", "lognormal", "logseries", "multinomial",
+           "multivariate_normal", "negative_binomial",
+           "noncentral_chisquare", "noncentral_f", "normal", "pareto",
            "permutation", "poisson", "power", "rand", "randint", "randn",
            "random", "random_integers", "random_sample", "ranf", "rayleigh",
-           "sample", "seed", "shuffle", "standard_cauchy",
+           "reset_states", "sample", "seed", "set_random_state",
+           "set_state", "shuffle", "standard_cauchy",
            "standard_exponential", "standard_gamma", "standard_normal",
-           "standard_t", "triangular",
-           "uniform", "weibull"]
+           "standard_t", "triangular", "uniform", "vonmises", "wald",
+           "weibull", "zipf"]
