@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -142,63 +143,251 @@ def median(a: Any, axis: Any = None, out: Any = None,
     return _finish(r, out, "median")
 
 
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+# NumPy's quantile methods (H&F 1996 and the older ones). Continuous ones:
+# the virtual index n*q + alpha + q*(1 - alpha - beta) - 1.
+_CONTINUOUS = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5),
+               "weibull": (0.0, 0.0), "median_unbiased": (1 / 3.0, 1 / 3.0),
+               "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+_DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher",
+             "nearest")
+_METHODS = (("linear", "averaged_inverted_cdf", "midpoint") + _DISCRETE
+            + tuple(_CONTINUOUS))
 
 
-def _quantile(a: Any, q: Any, axis: Any, out: Any, method: str,
-              keepdims: bool, weights: Any, name: str,
-              scale: float) -> ndarray:
-    a = _c.ensure(a, session_of(a, out))
-    if weights is not None:
-        raise NotImplementedError(f"{name}: weights are not supported")
+class _Host:
+    """Index arithmetic on the host (the slice length is a Python int)."""
+
+    floor = staticmethod(np.floor)
+    ceil = staticmethod(np.ceil)
+    rint = staticmethod(np.rint)
+    where = staticmethod(np.where)
+
+
+class _Server:
+    """The same arithmetic on the server (per-slice lengths)."""
+
+    floor = staticmethod(_m.floor)
+    ceil = staticmethod(_m.ceil)
+    rint = staticmethod(_m.rint)
+
+    @staticmethod
+    def where(c: Any, x: Any, y: Any) -> Any:
+        return _c.where(c, x, y)
+
+
+def _virtual_index(xp: Any, method: str, n: Any, q: Any) -> Any:
+    """NumPy's virtual index of each quantile, and whether the method takes
+    one element (an integer index) instead of interpolating."""
+    if method == "linear":
+        return (n - 1) * q
+    if method == "averaged_inverted_cdf":
+        return n * q - 1
+    if method == "midpoint":
+        return 0.5 * (xp.floor((n - 1) * q) + xp.ceil((n - 1) * q))
+    if method in _CONTINUOUS:
+        alpha, beta = _CONTINUOUS[method]
+        return n * q + (alpha + q * (1 - alpha - beta)) - 1
+    if method == "lower":
+        return xp.floor((n - 1) * q)
+    if method == "higher":
+        return xp.ceil((n - 1) * q)
+    if method == "nearest":
+        return xp.rint((n - 1) * q)
+    # inverted_cdf, closest_observation: to the lower or upper neighbour.
+    idx = n * q - 1 if method == "inverted_cdf" else n * q - 1 - 0.5
+    prev = xp.floor(idx)
+    gamma = idx - prev
+    if method == "inverted_cdf":
+        low = gamma == 0
+    else:
+        low = (gamma == 0) & (prev % 2 == 1)
+    return xp.where(low, prev, prev + 1)
+
+
+def _interp_points(xp: Any, method: str, n: Any, v: Any) -> tuple[Any, Any,
+                                                                  Any]:
+    """NumPy's neighbours of v (prev, next; -1 for the last element) and
+    its interpolation weight gamma."""
+    prev = xp.floor(v)
+    nxt = prev + 1
+    above = v >= n - 1
+    below = v < 0
+    prev = xp.where(above, -1, xp.where(below, 0, prev))
+    nxt = xp.where(above, -1, xp.where(below, 0, nxt))
+    gamma = v - prev
+    if method == "averaged_inverted_cdf":
+        gamma = xp.where(gamma == 0, 0.5, 1.0)
+    elif method == "midpoint":
+        gamma = xp.where(v % 1 == 0, 0.0, 0.5)
+    return prev, nxt, gamma
+
+
+def _index_array(s: Any, idx: Any, n: Any, size: int,
+                 last_marker: bool) -> ndarray:
+    """Indices as int64 server data, clipped to the slice so that gathers
+    stay in range; with last_marker, -1 stands for the last valid element
+    (n - 1), else negative indices are 0 (NumPy's discrete methods)."""
+    if isinstance(idx, ndarray):
+        if last_marker:
+            idx = _c.where(_m.less(idx, 0), _m.subtract(n, 1), idx)
+        idx = _m.minimum(_m.maximum(idx, 0), size - 1)
+        return idx.astype(_c.INT64, copy=False)
+    if last_marker:
+        idx = np.where(idx < 0, n - 1, idx)
+    return _c.upload(s, np.clip(idx, 0, size - 1).astype(np.int64))
+
+
+def _gather(srt: ndarray, idx: ndarray) -> ndarray:
+    """srt[..., idx] along the last axis: idx (k,) for every slice, or
+    B + (k,) per slice."""
+    if idx.ndim == 1:
+        return _c.take(srt, idx, axis=-1)
+    return _c.new(srt._session, "take_along_axis", (srt, idx), idx._shape,
+                  srt._dtype, {"axis": srt.ndim - 1})
+
+
+def _lerp(lo: ndarray, hi: ndarray, t: Any, rdt: np.dtype) -> ndarray:
+    """NumPy's _lerp: lo + (hi-lo)*t, or hi - (hi-lo)*(1-t) for t >= 0.5
+    (integer data is converted first, so differences cannot overflow)."""
+    if lo._dtype.kind not in "fc":
+        lo, hi = lo.astype(rdt), hi.astype(rdt)
+    diff = _m.subtract(hi, lo)
+    below = _m.add(lo, _m.multiply(diff, t))
+    above = _m.subtract(hi, _m.multiply(diff, _m.subtract(1, t)))
+    big = _m.greater_equal(t, 0.5) if isinstance(t, ndarray) else t >= 0.5
+    if not isinstance(big, ndarray):
+        return above if big else below
+    return _c.where(big, above, below)
+
+
+def _q_values(q: Any) -> tuple[np.ndarray, bool]:
+    """q on the host (a parameter: an arrayd q is read, one sync) and
+    whether it is a Python scalar (NumPy's weak promotion)."""
+    weak = type(q) in (int, float)
     if isinstance(q, ndarray):
         q = q.get()
-    npfunc = np.quantile if scale == 1 else np.percentile
-    # NumPy's own checks (range, complex input, method) and result dtype,
-    # on a one-element stand-in.
-    probe = npfunc(np.zeros(1, a._dtype), q, method=method)
-    rdt = np.asarray(probe).dtype
-    if method not in _METHODS:
-        raise NotImplementedError(f"{name}: method {method!r} is not "
-                                  f"supported (only {', '.join(_METHODS)})")
-    if a.size == 0:
-        return _finish(_c.zero_size_result(npfunc, a, q, axis=axis,
-                                           method=method,
-                                           keepdims=keepdims), out, name)
-    qa = np.asarray(q, dtype=np.float64) / scale
-    srt, axes = _sorted_last(a, axis)
-    n = srt._shape[-1]
-    virt = qa.ravel() * (n - 1)
-    prev = np.floor(virt)
-    nxt = np.minimum(prev + 1, n - 1)
-    gamma = virt - prev
-    if method == "lower":
-        nxt, gamma = prev, gamma * 0
-    elif method == "higher":
-        prev = nxt = np.ceil(virt)
-        gamma = gamma * 0
-    elif method == "nearest":
-        prev = nxt = np.around(virt)
-        gamma = gamma * 0
-    elif method == "midpoint":
-        gamma = np.where(gamma > 0, 0.5, 0.0)
-    prev = np.clip(prev, 0, n - 1).astype(np.int64)
-    nxt = np.clip(nxt, 0, n - 1).astype(np.int64)
+    return np.asarray(q), weak
+
+
+def _weights_for(a: ndarray, weights: Any, axes: tuple[int, ...] | None
+                 ) -> ndarray:
+    """NumPy's _weights_are_valid: weights shaped as a (or as a's axes),
+    broadcast against a."""
+    w = _c.ensure(weights, a._session)
+    if w._shape != a._shape:
+        if axes is None:
+            raise TypeError("Axis must be specified when shapes of a and "
+                            "weights differ.")
+        if w._shape != tuple(a._shape[ax] for ax in axes):
+            raise ValueError("Shape of weights must be consistent with "
+                             "shape of a along specified axis.")
+        w = w.transpose(list(np.argsort(axes)))
+        w = w.reshape(tuple(n if d in axes else 1
+                            for d, n in enumerate(a._shape)))
+        w = w.view_as_broadcast(a._shape).copy()
+    return w
+
+
+def quantile_of(a: Any, q: Any, axis: Any, out: Any, method: str,
+                keepdims: bool, weights: Any, name: str, nan_aware: bool,
+                overwrite_input: bool = False) -> ndarray:
+    """quantile, percentile, nanquantile and nanpercentile (name is the
+    NumPy function's; nan_aware ignores NaNs, as nanquantile). With
+    overwrite_input, an arrayd input is left sorted along the reduced axes
+    (NumPy leaves it partitioned)."""
+    overwrite = overwrite_input and isinstance(a, ndarray) and a.ndim > 0
+    a = _c.ensure(a, session_of(a, out, weights))
     s = a._session
-    # (..., k) gathered along the last axis, then k moved to the front.
-    lo = _c.take(srt, _c.upload(s, prev), axis=-1)
-    hi = _c.take(srt, _c.upload(s, nxt), axis=-1)
-    if method in ("lower", "higher", "nearest"):
-        r = lo if lo._dtype == rdt else lo.astype(rdt)
+    qh, weak = _q_values(q)
+    npfunc = getattr(np, name)
+    if a._dtype.kind == "c":
+        npfunc(np.zeros(1, a._dtype), 0.5)  # NumPy's TypeError
+    # NumPy's checks of q, method and weights, and its result dtype, on a
+    # one-element stand-in.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        probe = npfunc(np.zeros(1, a._dtype), q if weak else qh,
+                       method=method,
+                       weights=None if weights is None else np.ones(1))
+    rdt = np.asarray(probe).dtype
+    if a._dtype.kind == "b" and weights is None and method not in _DISCRETE:
+        np.subtract(np.zeros(1, bool), np.zeros(1, bool))  # NumPy's error
+    if a.size == 0:
+        kw = {} if weights is None else {
+            "weights": np.zeros(a._shape)}
+        return _finish(_c.zero_size_result(npfunc, a, qh, axis=axis,
+                                           method=method, keepdims=keepdims,
+                                           **kw), out, name)
+    qa = np.true_divide(qh, 100) if "percentile" in name else qh
+    if qa.dtype.kind != "f":
+        qa = qa.astype(np.float64)
+    axes = _axes(axis, a.ndim)
+    t = _c.merge_last(_c.moveaxes_last(a, axes), len(axes))
+    if t.ndim == 0:
+        t = t.reshape(1)
+    size = t._shape[-1]
+    floats = a._dtype.kind == "f"
+    if weights is not None:
+        w = _weights_for(a, weights, None if axis is None else axes)
+        w = _c.merge_last(_c.moveaxes_last(w, axes), len(axes))
+        w = w.reshape(t._shape)
+        perm = _c.new(s, "argsort", (t,), t._shape, _c.INT64,
+                      {"axis": t.ndim - 1})
+        srt = _gather(t, perm)
+        ws = _gather(w, perm)
     else:
-        lo = lo.astype(rdt, copy=False)
-        hi = hi.astype(rdt, copy=False)
-        t = _c.upload(s, gamma.astype(rdt))
-        diff = _m.subtract(hi, lo)
-        below = _m.add(lo, _m.multiply(diff, t))
-        above = _m.subtract(hi, _m.multiply(diff, _m.subtract(1, t)))
-        r = _c.where(_c.upload(s, gamma >= 0.5), above, below)
-    r = _nan_where_last(srt, r, keep=True)
+        srt = _c.new(s, "sort", (t,), t._shape, t._dtype,
+                     {"axis": t.ndim - 1})
+    if overwrite:
+        view = _c.moveaxes_last(a, axes)
+        view[...] = srt.reshape(view._shape)
+    batch = srt._shape[:-1]
+    k = qa.size
+    qflat = qa.reshape(-1)
+    counted = nan_aware and floats
+    if counted:
+        valid = _m.logical_not(_m.isnan(srt))
+        n: Any = _r.sum(valid, -1, _c.INT64, keepdims=True)  # B + (1,)
+    else:
+        n = size
+    if weights is not None:
+        r = _weighted_inverted_cdf(srt, ws, qflat, n, counted, size)
+    else:
+        xp: Any = _Server if counted else _Host
+        qq = (_c.upload(s, qflat).reshape((1,) * len(batch) + (k,))
+              if counted else qflat)
+        v = _virtual_index(xp, method, n, qq)
+        if method in _DISCRETE:
+            r = _gather(srt, _index_array(s, v, n, size, False))
+            if r._dtype != rdt:
+                r = r.astype(rdt)
+        else:
+            prev, nxt, gamma = _interp_points(xp, method, n, v)
+            lo = _gather(srt, _index_array(s, prev, n, size, True))
+            hi = _gather(srt, _index_array(s, nxt, n, size, True))
+            if weak:
+                g: Any = float(np.asarray(gamma).reshape(-1)[0]) \
+                    if not counted else gamma.astype(
+                        srt._dtype if floats else _c.F64)
+            elif counted:
+                g = gamma.astype(qflat.dtype, copy=False)
+            else:
+                g = _c.upload(s, np.asarray(gamma, qflat.dtype))
+            r = _lerp(lo, hi, g, rdt)
+    if r._dtype != rdt:
+        r = r.astype(rdt)
+    # NaN in a slice: the result is NaN (sorted, so NaN is last); for the
+    # NaN-ignoring versions, only all-NaN slices (with NumPy's warning).
+    if floats:
+        if counted:
+            empty = _m.equal(n, 0)
+            if bool(_fetch_any(empty)):
+                warnings.warn("All-NaN slice encountered", RuntimeWarning,
+                              stacklevel=3)
+            r = _c.where(empty, _c.const(s, np.nan, rdt), r)
+        else:
+            last = srt[..., -1:]
+            r = _c.where(_m.isnan(last), last.astype(rdt, copy=False), r)
     nd = r.ndim
     r = r.transpose([nd - 1] + list(range(nd - 1)))  # k first
     lead = qa.shape
@@ -206,25 +395,65 @@ def _quantile(a: Any, q: Any, axis: Any, out: Any, method: str,
         r = _keep(r, a._shape, axes, lead)
     else:
         r = r.reshape(lead + r._shape[1:])
-    if r._dtype != rdt:
-        r = r.astype(rdt)
+    if not r.flags.c_contiguous:
+        r = r.copy()
     return _finish(r, out, name)
+
+
+def _fetch_any(x: ndarray) -> Any:
+    r = _r.any(x)  # held until the fetch returns
+    return r._session.fetch([r._handle])[0]
+
+
+def _weighted_inverted_cdf(srt: ndarray, ws: ndarray, qflat: np.ndarray,
+                           n: Any, counted: bool, size: int) -> ndarray:
+    """NumPy's weighted 'inverted_cdf': the first sorted element whose
+    normalized cumulative weight reaches q (one sync for the checks)."""
+    s = srt._session
+    if counted:  # NaNs (sorted last) carry no weight
+        ws = _c.where(_m.isnan(srt), 0, ws)
+    neg = _r.any(_m.less(ws, 0))
+    cdf = _scan("cumsum", ws, -1, np.float64, None)
+    total = cdf[..., -1:]
+    cdf = _m.true_divide(cdf, total)
+    nan_total = _m.isnan(cdf[..., -1:])
+    if counted:  # all-NaN slices give NaN, whatever their weights
+        nan_total = _m.logical_and(nan_total, _m.greater(n, 0))
+    bad = _r.any(nan_total)
+    negv, badv = s.fetch([neg._handle, bad._handle])
+    if bool(negv):
+        raise ValueError("Weights must be non-negative.")
+    if bool(badv):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    if qflat.dtype.kind == "f" and qflat.dtype != np.float64:
+        cdf = cdf.astype(qflat.dtype)
+    cdf = _c.where(_m.equal(cdf, 0), -1, cdf)
+    k = qflat.size
+    qs = _c.upload(s, qflat).reshape((1,) * cdf.ndim + (k,))
+    # searchsorted(cdf, q, 'left') per slice: how many cdf values are < q.
+    below = _m.less(cdf.reshape(cdf._shape + (1,)), qs)
+    idx = _r.sum(below, cdf.ndim - 1, _c.INT64)  # B + (k,)
+    hi = _m.subtract(n, 1) if counted else size - 1
+    idx = _m.maximum(_m.minimum(idx, hi), 0)
+    return _gather(srt, idx)
 
 
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None,
              overwrite_input: bool = False, method: str = "linear",
              keepdims: bool = False, *, weights: Any = None) -> ndarray:
-    """numpy.quantile (methods linear, lower, higher, nearest, midpoint)."""
-    return _quantile(a, q, axis, out, method, keepdims, weights, "quantile",
-                     1.0)
+    """numpy.quantile: every NumPy method (H&F's nine and lower, higher,
+    midpoint, nearest); weights with 'inverted_cdf'; overwrite_input
+    leaves an arrayd input sorted along the axes."""
+    return quantile_of(a, q, axis, out, method, keepdims, weights,
+                       "quantile", False, overwrite_input)
 
 
 def percentile(a: Any, q: Any, axis: Any = None, out: Any = None,
                overwrite_input: bool = False, method: str = "linear",
                keepdims: bool = False, *, weights: Any = None) -> ndarray:
-    """numpy.percentile (q in [0, 100])."""
-    return _quantile(a, q, axis, out, method, keepdims, weights,
-                     "percentile", 100.0)
+    """numpy.percentile (q in [0, 100]; the methods of quantile)."""
+    return quantile_of(a, q, axis, out, method, keepdims, weights,
+                       "percentile", False, overwrite_input)
 
 
 # -- average ---------------------------------------------------------------
@@ -284,6 +513,17 @@ def _scan(op: str, a: Any, axis: Any, dtype: Any, out: Any) -> ndarray:
         attrs["axis"] = normalize_axis_index(operator.index(axis), a.ndim)
         shape = a._shape
     r = _c.new(a._session, op, (a,), shape, rdt, attrs)
+    if out is not None and dt is None and isinstance(out, ndarray) and (
+            out._dtype != rdt):
+        # NumPy accumulates in out's dtype (its casting check on a stand-in);
+        # the wider scan cast into out gives the same values (wrapping
+        # integers, bool's or/and).
+        npf(np.zeros(1, a._dtype), out=np.zeros(1, out._dtype))
+        if out._shape != r._shape:
+            raise ValueError(f"provided out is the wrong size for the "
+                             f"accumulation: {out._shape} vs {r._shape}")
+        out[...] = r
+        return out
     return _finish(r, out, op)
 
 
@@ -365,7 +605,12 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     """numpy.nanmean: mean of the non-NaN elements (NaN where none)."""
     a = _c.ensure(a, session_of(a, out))
     if a._dtype.kind not in "fc":
-        return _r.mean(a, axis, dtype, out, keepdims)
+        if out is None:
+            return _r.mean(a, axis, dtype, None, keepdims)
+        # numpy.mean: the float mean cast into out whatever its kind
+        # (NumPy divides in place with casting='unsafe').
+        out[...] = _r.mean(a, axis, dtype, None, keepdims)
+        return out
     if a.size == 0:
         return _finish(_c.zero_size_result(np.nanmean, a, axis=axis,
                                            dtype=dtype, keepdims=keepdims),
@@ -377,6 +622,8 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     r = _m.true_divide(tot, cnt)
     if r._dtype != rdt:
         r = r.astype(rdt)
+    if bool(_fetch_any(_m.equal(cnt, 0))):
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
     return _finish(r, out, "nanmean")
 
 
@@ -393,6 +640,9 @@ def _nan_extreme(op: str, a: Any, axis: Any, out: Any,
         fill = complex(fill, fill)
     r = red(_nan_replaced(a, fill), axis, keepdims=keepdims)
     allnan = _r.all(_m.isnan(a), axis, keepdims=keepdims)
+    if bool(_fetch_any(allnan)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning,
+                      stacklevel=3)
     r = _c.where(allnan, _c.const(a._session, np.nan, r._dtype), r)
     return _finish(r, out, op)
 
