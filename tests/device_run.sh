@@ -30,7 +30,7 @@ mkdir -p "$ARRAYD_KERNEL_CACHE"
 logs=$(mktemp -d)
 finish() {
   tar -C "$ARRAYD_KERNEL_CACHE" -cJf "$out/kernels.tar.xz" . 2>/dev/null
-  tar -C "$logs" -czf "$out/logs-$what.tar.gz" . 2>/dev/null
+  tar -C "$logs" -czf "$out/logs-${what//+/_}.tar.gz" . 2>/dev/null
 }
 trap finish EXIT
 export PYTHONUNBUFFERED=1
