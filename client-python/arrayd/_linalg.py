@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import builtins
 import functools
-import string
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -274,61 +273,61 @@ def kron(a: Any, b: Any) -> ndarray:
 
 # -- einsum ----------------------------------------------------------------
 
-def _parse_einsum(subscripts: str, ndims: Sequence[int]) -> tuple[
-        list[str], str]:
-    sub = subscripts.replace(" ", "")
-    if "->" in sub:
-        lhs, rhs = sub.split("->")
-        explicit = True
-    else:
-        lhs, rhs, explicit = sub, "", False
-    terms = lhs.split(",")
-    if len(terms) != len(ndims):
-        raise ValueError("more operands provided to einstein sum function "
-                         "than specified in the subscripts string"
-                         if len(terms) < len(ndims) else
-                         "fewer operands provided to einstein sum function "
-                         "than specified in the subscripts string")
-    used = set(c for c in lhs + rhs if c.isalpha())
-    free = [c for c in string.ascii_letters if c not in used]
-    n_ell = 0
-    for t, nd in zip(terms, ndims):
-        if "..." in t:
-            n_ell = builtins.max(n_ell, nd - (len(t) - 3))
-    ell = "".join(free[:n_ell])
-    out_terms = []
-    for t, nd in zip(terms, ndims):
-        if "..." in t:
-            k = nd - (len(t) - 3)
-            t = t.replace("...", ell[n_ell - k:] if k else "")
-        for c in t:
-            if not c.isalpha():
-                raise ValueError(f"invalid subscript '{c}' in einstein sum "
-                                 f"subscripts string, subscripts must be "
-                                 f"letters")
-        if len(t) != nd:
-            raise ValueError("operand has more dimensions than subscripts "
-                             "given in einstein sum, but no '...' ellipsis "
-                             "provided to broadcast the extra dimensions."
-                             if nd > len(t) else
-                             "einstein sum subscripts string contains too "
-                             "many subscripts for operand")
-        out_terms.append(t)
-    if explicit:
-        rhs = rhs.replace("...", ell)
-        for c in rhs:
-            if not any(c in t for t in out_terms):
-                raise ValueError(f"einstein sum subscripts string included "
-                                 f"output subscript '{c}' which never "
-                                 f"appeared in an input")
-    else:
-        counts: dict[str, int] = {}
-        for t in out_terms:
-            for c in t:
-                counts[c] = counts.get(c, 0) + 1
-        rhs = ell + "".join(sorted(c for c, k in counts.items()
-                                   if k == 1 and c not in ell))
-    return out_terms, rhs
+# Iteration spaces up to this size are checked by NumPy's own einsum on
+# data-less stand-ins (its exact errors); larger ones by einsum_path.
+_EINSUM_PROBE = 1 << 16
+_EINSUM_OPTIMIZE_STRINGS = ("greedy", "optimal")
+
+
+def _stand_in(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A read-only numpy array of ``shape`` backed by one element."""
+    return np.lib.stride_tricks.as_strided(
+        np.zeros(1, dtype), shape, (0,) * len(shape), writeable=False)
+
+
+class _Operand:
+    """Where an operand stands in einsum's argument list."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+def _stand_ins(marked: list[Any], operands: list[ndarray],
+               full: bool) -> list[Any]:
+    """The arguments with data-less operands of the real shapes (or all
+    dimensions 1)."""
+    out = []
+    for m in marked:
+        if isinstance(m, _Operand):
+            x = operands[m.index]
+            out.append(_stand_in(x._shape if full else (1,) * x.ndim,
+                                 x._dtype))
+        else:
+            out.append(m)
+    return out
+
+
+def _einsum_args(args: tuple[Any, ...], s: Any) -> tuple[
+        list[Any], list[ndarray]]:
+    """The call's arguments with each operand replaced by its position
+    marker, and the operands as arrayd arrays (array-likes uploaded)."""
+    if not args:
+        return [], []
+    operands: list[ndarray] = []
+    marked: list[Any] = []
+    string_form = isinstance(args[0], str)
+    for i, x in enumerate(args):
+        # (operand, sublist) pairs, then the output sublist if any.
+        is_operand = (i > 0) if string_form else (
+            i % 2 == 0 and i < len(args) - len(args) % 2)
+        if is_operand:
+            operands.append(asarray_in(s, x))
+            marked.append(_Operand(len(operands) - 1))
+        else:
+            marked.append(x)
+    return marked, operands
 
 
 def _einsum_single(x: ndarray, t: str, keep: str) -> tuple[ndarray, str]:
@@ -339,10 +338,6 @@ def _einsum_single(x: ndarray, t: str, keep: str) -> tuple[ndarray, str]:
             break
         i = t.index(dup)
         j = t.index(dup, i + 1)
-        if x._shape[i] != x._shape[j]:
-            raise ValueError(f"dimensions in operand for collapsing index "
-                             f"'{dup}' don't match ({x._shape[i]} != "
-                             f"{x._shape[j]})")
         x = _c.diagonal(x, 0, i, j)
         t = "".join(c for k, c in enumerate(t) if k not in (i, j)) + dup
     drop = tuple(k for k, c in enumerate(t) if c not in keep)
@@ -354,14 +349,21 @@ def _einsum_single(x: ndarray, t: str, keep: str) -> tuple[ndarray, str]:
 
 def _einsum_pair(a: ndarray, ta: str, b: ndarray, tb: str,
                  keep: str) -> tuple[ndarray, str]:
-    sizes = {}
+    """The product of two operands (no repeated indices within either),
+    summed over the shared indices not in ``keep``: one batched matmul."""
+    sizes: dict[str, int] = {}
     for x, t in ((a, ta), (b, tb)):
         for c, n in zip(t, x._shape):
-            if sizes.get(c, n) != n and 1 not in (sizes[c], n):
-                raise ValueError(f"operands could not be broadcast together "
-                                 f"with remapped shapes (index '{c}': "
-                                 f"{sizes[c]} != {n})")
-            sizes[c] = builtins.max(sizes.get(c, n), n)
+            prev = sizes.get(c)
+            sizes[c] = n if prev is None or prev == 1 else prev
+
+    def widen(x: ndarray, t: str, other: str) -> ndarray:
+        # Size-1 dimensions of shared indices broadcast (NumPy's einsum).
+        full = tuple(sizes[c] if c in other else n
+                     for c, n in zip(t, x._shape))
+        return x if full == x._shape else x.view_as_broadcast(full)
+
+    a, b = widen(a, ta, tb), widen(b, tb, ta)
     batch = [c for c in ta if c in tb and c in keep]
     contract = [c for c in ta if c in tb and c not in keep]
     left = [c for c in ta if c not in tb]
@@ -376,10 +378,6 @@ def _einsum_pair(a: ndarray, ta: str, b: ndarray, tb: str,
         return n
 
     bshape = tuple(sizes[c] for c in batch)
-    at = at.view_as_broadcast(bshape + at._shape[len(batch):]) if any(
-        at._shape[i] != sizes[c] for i, c in enumerate(batch)) else at
-    bt = bt.view_as_broadcast(bshape + bt._shape[len(batch):]) if any(
-        bt._shape[i] != sizes[c] for i, c in enumerate(batch)) else bt
     a3 = at.reshape(bshape + (prod(left), prod(contract)))
     b3 = bt.reshape(bshape + (prod(contract), prod(right)))
     r = matmul(a3, b3)
@@ -388,43 +386,98 @@ def _einsum_pair(a: ndarray, ta: str, b: ndarray, tb: str,
     return r, "".join(batch + left + right)
 
 
-def einsum(subscripts: str, *operands: Any, out: Any = None,
-           dtype: Any = None, optimize: Any = False, **kw: Any) -> ndarray:
-    """numpy.einsum (explicit and implicit modes, '...'): diagonals, sums,
-    transposes and pairwise contractions on the server's matmul."""
-    if not isinstance(subscripts, str):
-        raise NotImplementedError("einsum: only the subscripts-string form "
-                                  "is supported")
-    s = session_of(*operands, out)
-    ops = [asarray_in(s, x) for x in operands]
-    terms, rhs = _parse_einsum(subscripts, [x.ndim for x in ops])
-    rdt = np.result_type(*[x._dtype for x in ops]) if dtype is None else (
-        np.dtype(dtype))
-    ops = [x.astype(rdt, copy=False) for x in ops]
-    for c in rhs:
-        if rhs.count(c) > 1:
-            raise ValueError(f"einstein sum subscripts string includes "
-                             f"output subscript '{c}' multiple times")
-    # Reduce each operand to the indices needed later, then contract left
-    # to right.
+def _einsum_group(group: list[tuple[ndarray, str]],
+                  keep: str) -> tuple[ndarray, str]:
+    """Contracts the operands of one step of the path, left to right."""
+    terms = [t for _, t in group]
     cur, tcur = None, ""
-    for i, (x, t) in enumerate(zip(ops, terms)):
-        later = rhs + "".join(terms[i + 1:])
-        keep = later + (tcur if cur is not None else "")
-        x, t = _einsum_single(x, t, keep)
+    for i, (x, t) in enumerate(group):
+        later = keep + "".join(terms[i + 1:])
+        x, t = _einsum_single(x, t, later + tcur)
         if cur is None:
             cur, tcur = x, t
-            continue
-        keep2 = later
-        cur, tcur = _einsum_pair(cur, tcur, x, t, keep2)
+        else:
+            cur, tcur = _einsum_pair(cur, tcur, x, t, later)
     assert cur is not None
-    cur, tcur = _einsum_single(cur, tcur, rhs)
+    return _einsum_single(cur, tcur, keep)
+
+
+def _einsum_path(marked: list[Any], operands: list[ndarray],
+                 optimize: Any) -> tuple[list[str], str, list[Any]]:
+    """numpy.einsum_path on stand-ins: the terms (ellipses spelled out,
+    NumPy's implicit output) and the contraction order."""
+    stand = _stand_ins(marked, operands, True)
+    if optimize is False or optimize is None:
+        opt: Any = "greedy"
+    else:
+        opt = optimize
+    path, info = np.einsum_path(*stand, optimize=opt)
+    line = next(x for x in info.splitlines() if "Complete contraction" in x)
+    expr = line.split(":", 1)[1].strip()
+    lhs, rhs = expr.split("->")
+    return lhs.split(","), rhs, list(path[1:])
+
+
+def _einsum_check(marked: list[Any], operands: list[ndarray], out: Any,
+                  dtype: Any, order: str, casting: str) -> np.dtype:
+    """NumPy's errors and result dtype, from its own einsum on data-less
+    stand-ins (full shapes when the iteration space is small)."""
+    work = 1
+    for x in operands:
+        work *= builtins.max(x.size, 1)
+    small = work <= _EINSUM_PROBE
+    stand = _stand_ins(marked, operands, small)
+    kw: dict[str, Any] = {"casting": casting, "order": order}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if out is not None and small:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be an arrayd.ndarray")
+        kw["out"] = np.empty(out._shape, out._dtype)
+    r = np.einsum(*stand, **kw)
+    rdt = np.asarray(r).dtype
+    if out is not None and not small:
+        if not np.can_cast(rdt, out._dtype, casting):
+            raise TypeError(f"Cannot cast array data from {rdt!r} to "
+                            f"{out._dtype!r} according to the rule "
+                            f"{casting!r}")
+    return rdt
+
+
+def einsum(*operands: Any, out: Any = None, dtype: Any = None,
+           order: str = "K", casting: str = "safe",
+           optimize: Any = False) -> ndarray:
+    """numpy.einsum: the subscripts string (explicit or implicit output,
+    '...') or the operand-sublist form; ``optimize`` False/True/'greedy'/
+    'optimal'/a path picks the order of the pairwise contractions
+    (NumPy's einsum_path), each one matmul on the server. dtype= and
+    casting= as NumPy's; a unary permutation is a view, as in NumPy."""
+    s = session_of(*operands, out)
+    marked, ops = _einsum_args(operands, s)
+    if not isinstance(optimize, (bool, str, list, tuple)) and \
+            optimize is not None:
+        raise TypeError(f"Did not understand the path: {optimize}")
+    rdt = _einsum_check(marked, ops, out, dtype, order, casting)
+    terms, rhs, path = _einsum_path(marked, ops, optimize)
+    ops = [x.astype(rdt, copy=False) for x in ops]
+    if len(ops) == 1 and rhs and sorted(terms[0]) == sorted(rhs):
+        # A permutation (NumPy's result is a view).
+        r = ops[0].transpose([terms[0].index(c) for c in rhs])
+        return r if out is None else _c.assign(out, r, "einsum")
+    current = list(zip(ops, terms))
+    for step in path:
+        group = [current.pop(i) for i in sorted(step, reverse=True)][::-1]
+        keep = rhs + "".join(t for _, t in current)
+        current.append(_einsum_group(group, keep))
+    while len(current) > 1:  # a path that stops early: the rest together
+        current = [_einsum_group(current, rhs)]
+    cur, tcur = _einsum_single(*current[0], rhs)
     if tcur != rhs:
         cur = cur.transpose([tcur.index(c) for c in rhs])
     if cur._dtype != rdt:
         cur = cur.astype(rdt)
-    if cur is operands[0] or (len(ops) == 1 and cur is ops[0]):
-        cur = cur.copy()
+    if cur is ops[0] or cur._base is not None:
+        cur = cur.copy("F" if order in ("F", "f") else "C")
     return cur if out is None else _c.assign(out, cur, "einsum")
 
 
