@@ -120,7 +120,8 @@ fft = _forward("cupy.fft", arrayd.fft)
 random = _forward("cupy.random", arrayd.random)
 
 # --- CuPy-internal stand-ins (import-time constants only) ------------------
-_core = _stand_in("cupy._core", ndarray=arrayd.ndarray)
+_core = _stand_in("cupy._core", ndarray=arrayd.ndarray, get_size=lambda s: (
+    (s,) if isinstance(s, int) else tuple(s)))
 _stand_in("cupy._core.internal", prod=math.prod)  # testing.shaped_arange
 _stand_in("cupy._core._accelerator", ACCELERATOR_CUB=1,
           ACCELERATOR_CUTENSOR=2, get_routine_accelerators=list,
@@ -139,7 +140,25 @@ _util = _stand_in("cupy._util", PerformanceWarning=PerformanceWarning,
                   CUDA_ARRAY_INTERFACE_EXPORT_VERSION=3)
 # No CUDA behind arrayd's CPU backend: CuPy's version gates see a CUDA 12
 # runtime that is not HIP, one device, no CUB.
-cuda = _stand_in("cupy.cuda")
+class _Device:
+    """cupy.cuda.Device(): arrayd's server has the devices; tests see one."""
+
+    id = 0
+
+    def __init__(self, device: int = 0) -> None:
+        pass
+
+    def use(self) -> None:
+        pass
+
+    def __enter__(self) -> "_Device":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+cuda = _stand_in("cupy.cuda", Device=_Device)
 _runtime_attrs = {"is_hip": False, "runtimeGetVersion": lambda: 12080,
                   "getDeviceCount": lambda: 1}
 _stand_in("cupy.cuda.runtime", **_runtime_attrs)
@@ -192,8 +211,9 @@ _stand_in("cupy.fft._fft")
 # testing.fix_random swaps CuPy's per-device generator table around a test
 # (reset_states, _generator._random_states) and then seeds through
 # cupy.random.seed, which is arrayd's. The table is only this dict.
-_generator = _stand_in("cupy.random._generator", _random_states={})
-random.reset_states = lambda: setattr(_generator, "_random_states", {})
+# arrayd.random keeps that table as CuPy does (arrayd.random._generator).
+sys.modules["cupy.random._generator"] = arrayd.random._generator
+random._generator = arrayd.random._generator
 
 
 class _MemoryPool:
