@@ -96,17 +96,21 @@ def full(shape: Any, fill_value: Any, dtype: Any = None,
 
 
 def _like_order(a: Any, order: Any, shape: Any) -> str:
-    """The order of a *_like result (NumPy: K and A follow ``a``; with a
-    new shape, K keeps C unless ``a`` is F-ordered)."""
+    """The order of a *_like result (NumPy: A is F for an F-ordered ``a``;
+    K keeps ``a``'s axis order, unless a new shape has another number of
+    dimensions)."""
     order = _order(order, "CFAK")
-    if order in "AK":
-        f = a.flags.f_contiguous and not a.flags.c_contiguous if isinstance(
-            a, (ndarray, np.ndarray)) else False
-        if order == "K" and shape is None and isinstance(a, ndarray) and \
-                not f and not a.flags.c_contiguous:
-            return "K"
-        return "F" if f else "C"
-    return order
+    if order not in "AK":
+        return order
+    if not isinstance(a, (ndarray, np.ndarray)):
+        return "C"
+    if order == "K" and shape is not None and len(_shape(shape)) != a.ndim:
+        return "C"
+    if a.flags.f_contiguous and not a.flags.c_contiguous:
+        return "F"
+    if order == "K" and isinstance(a, ndarray) and not a.flags.c_contiguous:
+        return "K"
+    return "C"
 
 
 def _like(op: str, a: Any, dtype: Any, order: Any, shape: Any,
@@ -115,9 +119,10 @@ def _like(op: str, a: Any, dtype: Any, order: Any, shape: Any,
     o = _like_order(a, order, shape)
     if o == "K":  # keep a's axis order: a permuted C-ordered array
         strides = a.strides
+        shp = a.shape if shape is None else _shape(shape)
         outer = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
         inv = [outer.index(i) for i in range(a.ndim)]
-        made = _create(op, tuple(a.shape[i] for i in outer), dt, extra)
+        made = _create(op, tuple(shp[i] for i in outer), dt, extra)
         return permuted(made, inv)
     return _create(op, a.shape if shape is None else shape, dt, extra, o)
 
@@ -287,6 +292,9 @@ def arange(start: Any, stop: Any = None, step: Any = None,
               else _FLOAT64 if float in kinds else np.dtype(np.int64))
     else:
         dt = _dtypes.normalize(dtype)
+    if dt.kind == "b" and n > 2:
+        raise TypeError("arange() is only supported for booleans when the "
+                        "result has at most length 2.")
     if dt.kind == "c":
         conv: Any = complex
     elif dt.kind == "f" or type(start) is float or type(step) is float:
@@ -437,9 +445,41 @@ def identity(n: int, dtype: Any = float) -> ndarray:
     return eye(n, dtype=dtype)
 
 
-def _ndarray_new(cls: type, shape: Any = (), dtype: Any = float) -> ndarray:
-    """ndarray(shape, dtype): a new array of unspecified contents."""
-    return empty(shape, dtype)
+def _ndarray_new(cls: type, shape: Any = (), dtype: Any = float,
+                 memptr: Any = None, strides: Any = None,
+                 order: str = "C") -> ndarray:
+    """ndarray(shape, dtype, order=): a new array of unspecified contents.
+    Strides may be given when they are C's or F's for the shape (a server
+    array has no device pointer to lay arbitrary strides over)."""
+    if shape is None:
+        raise TypeError("'NoneType' object cannot be interpreted as an "
+                        "integer")
+    if memptr is not None:
+        raise TypeError("arrayd arrays live on the server: ndarray(memptr=)"
+                        " is not available")
+    if strides is not None:
+        _order(order, "CFAK")  # NumPy's error for a bad order, even here
+        dt = _dtypes.normalize(dtype)
+        shp = _shape(shape)
+        st = tuple(strides)
+        for o in "CF":
+            a = empty(shp, dt, o)
+            if a.strides == st or (a.size and _dense(shp, st, dt) ==
+                                   _dense(shp, a.strides, dt)):
+                return a
+        raise ValueError(f"ndarray() with strides {st} needs device memory "
+                         f"laid out for them: only C or F strides can be "
+                         f"allocated for shape {shp}")
+    a = empty(shape, dtype, order)
+    if cls is not ndarray:
+        return a.view(cls)
+    return a
+
+
+def _dense(shape: tuple[int, ...], strides: tuple[int, ...],
+           dt: np.dtype) -> tuple[int, ...]:
+    """strides with those of length-1 axes left out (they do not matter)."""
+    return tuple(st for n, st in zip(shape, strides) if n != 1)
 
 
 attach(__new__=staticmethod(_ndarray_new))

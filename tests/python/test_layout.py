@@ -344,3 +344,33 @@ def test_orders_of_every_creation_dtype():
         x = ad.ones((3, 2), dt, order=order)
         n = np.ones((3, 2), dt, order=order)
         check_layout(x, n)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("shape", [(4, 2), (2, 4), (8,), (2, 2, 2)])
+def test_like_with_a_new_shape(order, shape):
+    n = np.asfortranarray(np.ones((4, 2)))
+    x = ad.asarray(n)
+    assert flags_of(ad.empty_like(x, order=order, shape=shape)) == flags_of(
+        np.empty_like(n, order=order, shape=shape))
+
+
+def test_ndarray_constructor_order_and_strides():
+    f = ad.ndarray((2, 3), np.float32, order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+    c = ad.ndarray((2, 3), np.float32, strides=(12, 4))
+    assert c.strides == (12, 4)
+    assert ad.ndarray((2, 3), np.float32, strides=(4, 8)).flags.f_contiguous
+    with pytest.raises(ValueError):
+        ad.ndarray((2, 3), np.float32, strides=(20, 4))
+    with pytest.raises(ValueError):
+        ad.ndarray((2, 3), np.float32, strides=(12, 4), order="!")
+    with pytest.raises(TypeError):
+        ad.ndarray(None)
+
+
+def test_arange_of_booleans():
+    np.testing.assert_array_equal(ad.arange(2, dtype=bool).get(),
+                                  np.arange(2, dtype=bool))
+    with pytest.raises(TypeError):
+        ad.arange(3, dtype=bool)
