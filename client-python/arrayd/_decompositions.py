@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -172,20 +173,118 @@ def cholesky(a: Any, /, *, upper: bool = False) -> ndarray:
     return _mH(r).copy() if upper else r
 
 
+def _householder(a: ndarray) -> tuple[ndarray, ndarray]:
+    """LAPACK's geqr2 composed of server ops, batched over the leading
+    axes, in double precision: (A with R on and above the diagonal and the
+    Householder vectors below it, tau). Each reflector is LAPACK's larfg
+    (beta = -sign(alpha) * ||(alpha, x)||, tau = (beta - alpha) / beta,
+    v = x / (alpha - beta); tau = 0 when x is zero and alpha real) and is
+    applied as H^H to the columns on its right, as geqr2 does."""
+    cplx = a._dtype.kind == "c"
+    wdt = np.dtype(np.complex128 if cplx else np.float64)
+    f64 = np.dtype(np.float64)
+    s = a._session
+    A = a.astype(wdt)  # noqa: N806 (a copy, updated in place)
+    m, n = A._shape[-2:]
+    batch = A._shape[:-2]
+    k = builtins.min(m, n)
+    one = _c.new(s, "ones", (), batch + (1,), wdt,
+                 {"shape": list(batch + (1,)), "dtype": wdt})
+    taus = []
+    for j in range(k):
+        alpha = A[..., j, j]
+        x = A[..., j + 1:, j]
+        if cplx:
+            xr, xi = _c.new(s, "real", (x,), x._shape, f64), _c.new(
+                s, "imag", (x,), x._shape, f64)
+            ssq = _m.add(_m.square(xr), _m.square(xi))
+            ar = _c.new(s, "real", (alpha,), alpha._shape, f64)
+            ai = _c.new(s, "imag", (alpha,), alpha._shape, f64)
+        else:
+            ssq = _m.square(x)
+            ar, ai = alpha, None
+        xnorm = _m.sqrt(_r.sum(ssq, -1, f64))
+        size = xnorm if ai is None else _m.hypot(ai, xnorm)
+        beta = _m.negative(_m.copysign(_m.hypot(ar, size), ar))
+        zero = _m.equal(xnorm, 0)
+        if ai is not None:
+            zero = _m.logical_and(zero, _m.equal(ai, 0))
+            tau = _m.add(_m.true_divide(_m.subtract(beta, ar), beta),
+                         _m.multiply(_m.true_divide(_m.negative(ai), beta),
+                                     1j))
+        else:
+            tau = _m.true_divide(_m.subtract(beta, ar), beta)
+        tau = _c.where(zero, _c.const(s, 0, wdt), tau.astype(wdt,
+                                                              copy=False))
+        v = _m.multiply(x, _m.true_divide(1, _m.subtract(alpha, beta))
+                        .reshape(batch + (1,)))
+        v = _c.where(zero.reshape(batch + (1,)), x, v)
+        A[..., j, j] = _c.where(zero, alpha, beta.astype(wdt, copy=False))
+        if m - j - 1 > 0:
+            A[..., j + 1:, j] = v
+        if j + 1 < n:
+            vf = _c.concatenate([one, v], len(batch))      # B + (m-j,)
+            cblk = A[..., j:, j + 1:]
+            vh = _m.conjugate(vf) if cplx else vf
+            w = matmul(vh.reshape(batch + (1, m - j)), cblk)
+            t = _m.conjugate(tau) if cplx else tau
+            upd = _m.multiply(_m.multiply(vf.reshape(batch + (m - j, 1)), w),
+                              t.reshape(batch + (1, 1)))
+            A[..., j:, j + 1:] = _m.subtract(cblk, upd)
+        taus.append(tau.reshape(batch + (1,)))
+    if taus:
+        tau_all = _c.concatenate(taus, len(batch))
+    else:
+        tau_all = _c.new(s, "zeros", (), batch + (0,), wdt,
+                         {"shape": list(batch + (0,)), "dtype": wdt})
+    return A, tau_all
+
+
 def qr(a: Any, mode: str = "reduced") -> Any:
-    """numpy.linalg.qr (modes 'reduced', 'complete', 'r')."""
+    """numpy.linalg.qr, stacked: 'reduced' and 'complete' (Q, R) and 'r'
+    (R) from the server's qr op; 'raw' (h, tau) and the deprecated
+    'economic' are LAPACK geqrf's Householder form, composed of server ops
+    (geqr2's algorithm, in double precision as NumPy computes)."""
     if mode not in ("reduced", "complete", "r", "raw"):
-        raise ValueError(f"Unrecognized mode '{mode}'")
-    if mode == "raw":
-        raise NotImplementedError("qr: mode='raw' is not supported")
+        if mode in ("f", "full"):
+            warnings.warn("The 'full' option is deprecated in favor of "
+                          "'reduced'.\nFor backward compatibility let mode "
+                          "default.", DeprecationWarning, stacklevel=2)
+            mode = "reduced"
+        elif mode in ("e", "economic"):
+            warnings.warn("The 'economic' option is deprecated.",
+                          DeprecationWarning, stacklevel=2)
+            mode = "economic"
+        else:
+            raise ValueError(f"Unrecognized mode '{mode}'")
     a = _c.ensure(a)
     _assert_stacked_2d(a)
     t = _common_type(a)
     m, n = a._shape[-2:]
-    k = m if mode == "complete" else builtins.min(m, n)
+    k = builtins.min(m, n)
     batch = a._shape[:-2]
-    q, r = _new_many(a._session, "qr", (a,),
-                     [(batch + (m, k), t), (batch + (k, n), t)],
+    s = a._session
+    if mode in ("raw", "economic"):
+        h, tau = _householder(a)
+        h = h.astype(t, copy=False)
+        if mode == "economic":
+            return h
+        return h.swapaxes(-1, -2), tau.astype(t, copy=False)
+    if a.size == 0:
+        def zeros(shape: tuple[int, ...]) -> ndarray:
+            return _c.new(s, "zeros", (), shape, t,
+                          {"shape": list(shape), "dtype": t})
+        if mode == "r":
+            return zeros(batch + (k, n))
+        if mode == "complete" and m > n:
+            eye = _c.new(s, "eye", (), (m, m), t,
+                         {"n": m, "m": m, "k": 0, "dtype": t})
+            q = eye.view_as_broadcast(batch + (m, m)).copy()
+            return QRResult(q, zeros(batch + (m, n)))
+        return QRResult(zeros(batch + (m, k)), zeros(batch + (k, n)))
+    kc = m if mode == "complete" else k
+    q, r = _new_many(s, "qr", (a,),
+                     [(batch + (m, kc), t), (batch + (kc, n), t)],
                      {"mode": "complete" if mode == "complete" else
                       "reduced"})
     if mode == "r":
