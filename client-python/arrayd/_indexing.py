@@ -543,6 +543,11 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None,
     _check_mode(mode)
     s = session_of(a, indices, out)
     a = asarray_in(s, a)
+    if a.ndim == 0 and axis is not None:
+        # NumPy takes from a 0-d array along axis 0 (or -1) as from its
+        # flattened 1-element self.
+        normalize_axis_index(axis, 1)
+        axis = None
     if isinstance(indices, ndarray):
         dummy_idx = _zero_stride(indices.shape, np.intp)
     else:
@@ -560,6 +565,9 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None,
         if not isinstance(out, ndarray) or out.shape != rshape:
             raise ValueError("output array does not match result of "
                              "ndarray.take")
+        if not np.can_cast(out.dtype, a.dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to "
+                            f"{a.dtype!r} according to the rule 'safe'")
         out[...] = r
         return out
     return r
@@ -612,8 +620,24 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
     idx = _index_array(s, ind, n, mode)
     if idx.size == 0:
         return
+    if mode == "raise" and isinstance(ind, ndarray):
+        _check_bounds(idx, n)
     vals = _value_in(s, v, a.dtype)
     s.record("put", (a._handle, idx._handle, vals._handle), ())
+
+
+def _check_bounds(idx: ndarray, n: int) -> None:
+    """NumPy's IndexError at the call for a server index array out of
+    [-n, n) (one sync for its extremes)."""
+    if n == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    extremes = (_reduction.min(idx), _reduction.max(idx))  # held: fetched
+    lo, hi = (int(v) for v in idx._session.fetch(
+        [e._handle for e in extremes]))
+    bad = lo if lo < -n else hi if hi >= n else None
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with "
+                         f"size {n}")
 
 
 def compress(condition: Any, a: Any, axis: Any = None,

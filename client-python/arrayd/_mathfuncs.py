@@ -56,13 +56,17 @@ def _clamp_bound(v: Any, dt: np.dtype) -> Any:
     return v
 
 
-def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None,
-         **kwargs: Any) -> ndarray:
+_NOT_GIVEN = np._NoValue
+
+
+def clip(a: Any, a_min: Any = _NOT_GIVEN, a_max: Any = _NOT_GIVEN,
+         out: Any = None, **kwargs: Any) -> ndarray:
     """numpy.clip: minimum(maximum(a, a_min), a_max), NumPy's dtypes."""
-    if "min" in kwargs:
-        a_min = kwargs.pop("min")
-    if "max" in kwargs:
-        a_max = kwargs.pop("max")
+    if a_min is not _NOT_GIVEN and a_max is _NOT_GIVEN and "max" not in kwargs:
+        raise TypeError("clip() missing 1 required positional argument: "
+                        "'a_max'")
+    a_min = kwargs.pop("min", None if a_min is _NOT_GIVEN else a_min)
+    a_max = kwargs.pop("max", None if a_max is _NOT_GIVEN else a_max)
     if kwargs:
         raise TypeError(f"clip() got unexpected keyword arguments "
                         f"{sorted(kwargs)}")
@@ -96,11 +100,19 @@ def _fix_real(x: ndarray, nan: float, posinf: Any, neginf: Any) -> ndarray:
     pinf = info.max if posinf is None else posinf
     ninf = info.min if neginf is None else neginf
     dt = x._dtype
-    r = _c.where(_m.isnan(x), _c.const(x._session, nan, dt), x)
-    r = _c.where(_m.logical_and(_m.isinf(x), _m.greater(x, 0)),
-                 _c.const(x._session, pinf, dt), r)
-    return _c.where(_m.logical_and(_m.isinf(x), _m.less(x, 0)),
-                    _c.const(x._session, ninf, dt), r)
+
+    def value(v: Any) -> ndarray:  # a scalar or an array (broadcast), as dt
+        if isinstance(v, ndarray) or np.ndim(v):
+            return _c.ensure(v, x._session).astype(dt, copy=False)
+        return _c.const(x._session, v, dt)
+    r = _c.where(_m.isnan(x), value(nan), x)
+    r = _c.where(_m.logical_and(_m.isinf(x), _m.greater(x, 0)), value(pinf),
+                 r)
+    r = _c.where(_m.logical_and(_m.isinf(x), _m.less(x, 0)), value(ninf), r)
+    if r._shape != x._shape:  # NumPy keeps x's shape: the values fit it
+        raise ValueError(f"could not broadcast the replacement values to "
+                         f"shape {x._shape}")
+    return r
 
 
 def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0,
@@ -333,6 +345,8 @@ def _set_real(self: ndarray, value: Any) -> None:
 
 
 def _set_imag(self: ndarray, value: Any) -> None:
+    if self._dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
     imag(self)[...] = value
 
 

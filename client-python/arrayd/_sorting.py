@@ -31,6 +31,11 @@ _INT64 = np.dtype(np.int64)
 def _sort_op(op: str, a: Any, axis: Any) -> ndarray:
     a = _c.ensure(a)
     rdt = _INT64 if op == "argsort" else a._dtype
+    if op == "argsort" and a.ndim == 0:
+        # NumPy: a 0-d array argsorts as its 1-element flattening.
+        if axis is not None:
+            normalize_axis_index(operator.index(axis), 1)
+        axis = None
     if axis is None:
         return _c.new(a._session, op, (a,), (a.size,), rdt)
     ax = normalize_axis_index(operator.index(axis), a.ndim)

@@ -29,7 +29,7 @@ struct Half {
 
   Half() = default;
   ARRAYD_HD Half(float f) : bits(FromFloat(f)) {}
-  ARRAYD_HD Half(double d) : bits(FromFloat(static_cast<float>(d))) {}
+  ARRAYD_HD Half(double d) : bits(FromDouble(d)) {}
   template <typename T>
   ARRAYD_HD explicit Half(T v) : bits(FromFloat(static_cast<float>(v))) {}
   ARRAYD_HD operator float() const { return ToFloat(bits); }
@@ -94,6 +94,43 @@ struct Half {
     u32 rem = absx & 0x1fffu;
     u32 h = e | m;
     if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // may carry into exp
+    return static_cast<u16>(sign | h);
+  }
+
+  // The same from double in one rounding (as NumPy's npy_double_to_half):
+  // through float would round twice (1904.50002 would become 1904).
+  static ARRAYD_HD u16 FromDouble(double d) {
+    union {
+      double d;
+      u64 u;
+    } v;
+    v.d = d;
+    u64 x = v.u;
+    u16 sign = static_cast<u16>((x >> 48) & 0x8000u);
+    u64 absx = x & 0x7fffffffffffffffull;
+    if (absx >= 0x7ff0000000000000ull) {  // inf or nan
+      if (absx == 0x7ff0000000000000ull) return static_cast<u16>(sign | 0x7c00u);
+      u16 r = static_cast<u16>(sign | 0x7c00u | ((absx & 0xfffffffffffffull) >> 42));
+      if ((r & 0x3ffu) == 0) r |= 1;  // keep it a nan
+      return r;
+    }
+    if (absx >= 0x40effe0000000000ull) return static_cast<u16>(sign | 0x7c00u);  // >= 65520
+    if (absx < 0x3f10000000000000ull) {  // subnormal or zero in half (< 2**-14)
+      if (absx <= 0x3e60000000000000ull) return sign;  // <= 2**-25: ties to even zero
+      u64 e = absx >> 52;
+      u64 m = (absx & 0xfffffffffffffull) | 0x10000000000000ull;
+      u64 shift = 1051u - e;  // 43..53
+      u64 half_m = m >> shift;
+      u64 rem = m & ((1ull << shift) - 1u);
+      u64 halfway = 1ull << (shift - 1u);
+      if (rem > halfway || (rem == halfway && (half_m & 1u))) ++half_m;
+      return static_cast<u16>(sign | half_m);
+    }
+    u64 e = ((absx >> 52) - 1008u) << 10;
+    u64 m = (absx >> 42) & 0x3ffu;
+    u64 rem = absx & 0x3ffffffffffull;
+    u64 h = e | m;
+    if (rem > 0x20000000000ull || (rem == 0x20000000000ull && (h & 1u))) ++h;
     return static_cast<u16>(sign | h);
   }
 };
@@ -194,8 +231,8 @@ struct Convert<Half, From> {
   static ARRAYD_HD Half Do(From v) { return Half(static_cast<float>(v)); }
 };
 template <>
-struct Convert<Half, double> {  // one rounding, not two
-  static ARRAYD_HD Half Do(double v) { return Half(static_cast<float>(v)); }
+struct Convert<Half, double> {  // one rounding, not two (through float)
+  static ARRAYD_HD Half Do(double v) { return Half(v); }
 };
 template <>
 struct Convert<Half, Half> {

@@ -282,9 +282,12 @@ def test_put_errors():
             f(arr, [0], 1.0, mode="bogus")
     with pytest.raises(TypeError):
         ad.put(x, [0], 1)
-    ad.put(a, ad.asarray([9]), 1.0)
-    with pytest.raises(IndexError):
-        ad.synchronize()
+    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+        ad.put(a, ad.asarray([9]), 1.0)  # at once, as NumPy (one sync)
+    with pytest.raises(IndexError, match="index -5"):
+        ad.put(a, ad.asarray([0, -5]), 1.0)
+    ad.put(a, ad.asarray([-4, 3]), 2.0)
+    np.testing.assert_array_equal(a.get(), [2, 0, 0, 2])
 
 
 def test_nonzero_argwhere_flatnonzero_where1():

@@ -78,3 +78,18 @@ def test_deg2rad_rad2deg():
     x = np.array([0.0, 90.0, -180.0, 360.0])
     np.testing.assert_allclose(ad.deg2rad(ad.asarray(x)).get(), np.deg2rad(x))
     np.testing.assert_allclose(ad.rad2deg(ad.asarray(x)).get(), np.rad2deg(x))
+
+
+def test_float64_to_float16_rounds_once():
+    # Through float32 would round twice: 1904.50002 -> 1904.5f -> 1904.
+    rng = np.random.default_rng(0)
+    x = np.concatenate([
+        np.array([1904.50002, 65519.99, 65520.0, 2.0**-25, 2.0**-25 * 1.0001,
+                  -2.0**-24 * 1.5, 6.1e-5, 1e-8, np.inf, -np.inf, np.nan]),
+        rng.uniform(-70000, 70000, 2000),
+        rng.uniform(-1, 1, 2000) * 2.0 ** rng.integers(-30, 0, 2000)])
+    got = ad.asarray(x).astype(np.float16).get()
+    want = x.astype(np.float16)
+    np.testing.assert_array_equal(got.view(np.uint16)[~np.isnan(want)],
+                                  want.view(np.uint16)[~np.isnan(want)])
+    assert np.isnan(got[np.isnan(want)]).all()
