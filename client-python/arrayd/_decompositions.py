@@ -460,7 +460,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Any, Any, int, Any]:
         raise
     del rank_a
     resid = ndarray._new(s_, handles[1], resid_h.shape, rt)
-    return x, resid, int(rank_h), sv
+    return x, resid, np.int32(rank_h), sv  # NumPy gives an int32 scalar
 
 
 def matrix_power(a: Any, n: Any) -> ndarray:
