@@ -239,19 +239,24 @@ def _gradient_axis(f: ndarray, axis: int, dx: Any, edge_order: int,
 
     def pieces(h: Any) -> tuple[ndarray, ndarray, ndarray]:
         if not isinstance(h, ndarray) or h.ndim == 0:
+            # A host spacing makes host coefficients, as in NumPy: a
+            # Python float stays weak (the data's precision), a NumPy
+            # scalar strong.
+            def q(c: float) -> Any:
+                return (_m.true_divide(c, h) if isinstance(h, ndarray)
+                        else c / h)
+
+            twice = _m.multiply(h, 2.0) if isinstance(h, ndarray) else 2.0 * h
             mid = _m.true_divide(_m.subtract(sl(slice(2, None)),
-                                             sl(slice(None, -2))),
-                                 _m.multiply(h, 2.0))
+                                             sl(slice(None, -2))), twice)
             if edge_order == 1:
                 e0 = _m.true_divide(_m.subtract(keep(1), keep(0)), h)
                 e1 = _m.true_divide(_m.subtract(keep(-1), keep(-2)), h)
             else:
-                e0 = _combine(_m.true_divide(-1.5, h), keep(0),
-                              _m.true_divide(2.0, h), keep(1),
-                              _m.true_divide(-0.5, h), keep(2))
-                e1 = _combine(_m.true_divide(0.5, h), keep(-3),
-                              _m.true_divide(-2.0, h), keep(-2),
-                              _m.true_divide(1.5, h), keep(-1))
+                e0 = _combine(q(-1.5), keep(0), q(2.0), keep(1), q(-0.5),
+                              keep(2))
+                e1 = _combine(q(0.5), keep(-3), q(-2.0), keep(-2), q(1.5),
+                              keep(-1))
             return e0, mid, e1
         d1, d2 = h[:-1], h[1:]
         s12 = _m.add(d1, d2)
