@@ -129,6 +129,10 @@ def solve(a: Any, b: Any) -> ndarray:
     _assert_stacked_square(a)
     t = _common_type(a, b)
     n = a._shape[-1]
+    if b.ndim == 0:
+        raise ValueError("solve: Input operand 1 does not have enough "
+                         "dimensions (has 0, gufunc core with signature "
+                         "(m,m),(m,n)->(m,n) requires 2)")
     if b.ndim == 1:
         if b._shape[0] != n:
             raise ValueError(

@@ -110,7 +110,8 @@ def dot(a: Any, b: Any, out: Any = None) -> ndarray:
         return _m.multiply(a, b, out=out)
     if out is not None:
         rdt = np.result_type(a._dtype, b._dtype)
-        shape = a._shape[:-1] + b._shape[:-2] + b._shape[-1:]
+        shape = a._shape[:-1] + (b._shape[:-2] + b._shape[-1:]
+                                 if b.ndim > 1 else ())
         if not isinstance(out, ndarray) or out.dtype != rdt or \
                 out.shape != shape or not out.flags.c_contiguous:
             raise ValueError("output array is not acceptable (must have the "
@@ -229,8 +230,8 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
                       "arrays of 3-dimensional vectors instead. (deprecated "
                       "in NumPy 2.0)", DeprecationWarning, stacklevel=2)
 
-    def comp(x: ndarray, i: int) -> Any:
-        return x[..., i] if i < x._shape[-1] else 0
+    def comp(x: ndarray, i: int) -> Any:  # a missing third component: 0
+        return x[..., i] if i < x._shape[-1] else _c.const(s, 0, x._dtype)
 
     a0, a1, a2 = (comp(a, i) for i in range(3))
     b0, b1, b2 = (comp(b, i) for i in range(3))
