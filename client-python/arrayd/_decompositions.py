@@ -561,8 +561,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None,  # noqa: A002
 
 def cond(x: Any, p: Any = None) -> ndarray:
     """numpy.linalg.cond: from the singular values (p None, 2, -2) or as
-    norm(x, p) * norm(inv(x), p). Unlike NumPy, a singular matrix with the
-    latter raises LinAlgError instead of giving inf."""
+    norm(x, p) * norm(inv(x), p), inf for an exactly singular matrix (a
+    zero pivot, which slogdet's sign tells, as NumPy's inv under
+    errstate(all='ignore') gives)."""
     x = _c.ensure(x)
     _assert_stacked_2d(x)
     if x.size == 0:
@@ -576,9 +577,15 @@ def cond(x: Any, p: Any = None) -> ndarray:
     else:
         _assert_stacked_square(x)
         rt = _real(_common_type(x))
+        singular = _m.equal(slogdet(x)[0], 0)
+        n = x._shape[-1]
+        eye = _c.new(x._session, "eye", (), (n, n), x._dtype,
+                     {"n": n, "m": n, "k": 0, "dtype": x._dtype})
+        safe = _c.where(singular[..., None, None], eye, x)
         r = _m.multiply(norm(x, p, axis=(-2, -1)),
-                        norm(inv(x), p, axis=(-2, -1))).astype(rt,
-                                                               copy=False)
+                        norm(inv(safe), p, axis=(-2, -1))).astype(rt,
+                                                                  copy=False)
+        r = _c.where(singular, np.inf, r)
     # NaNs from 0/0 become inf unless x itself held NaNs.
     nan_x = _r.any(_m.isnan(x), axis=(-2, -1))
     fix = _m.logical_and(_m.isnan(r), _m.logical_not(nan_x))
