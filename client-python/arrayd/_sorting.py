@@ -165,40 +165,138 @@ def searchsorted(a: Any, v: Any, side: str = "left",
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: Any = None, *,
            equal_nan: bool = True, sorted: bool = True) -> Any:
-    """numpy.unique (axis=None): sorted unique values, and optionally first
-    indices, the inverse and the counts. One sync (the number of values)."""
-    if axis is not None:
-        raise NotImplementedError("unique: axis is not supported")
+    """numpy.unique: the sorted unique values (axis=None: of the flattened
+    array; axis=k: the unique sub-arrays along k, in lexicographic order),
+    and optionally their first indices, the inverse and the counts, with
+    NumPy 2's shapes (the inverse has ar's shape for axis=None and is 1-D
+    along an axis). equal_nan merges NaNs for axis=None only, as NumPy.
+    sorted=False gives the sorted order too. One sync: the number of unique
+    values."""
     ar = _c.ensure(ar)
+    if axis is not None:
+        # NumPy's AxisError and TypeError for the axis, on a 1-element probe.
+        np.unique(np.zeros((1,) * ar.ndim, ar._dtype), axis=axis)
+        if ar.ndim != 1:
+            ax = normalize_axis_index(operator.index(axis), ar.ndim)
+            return _unique_axis(ar, ax, return_index, return_inverse,
+                                return_counts)
+    return _unique_flat(ar, return_index, return_inverse, return_counts,
+                        equal_nan)
+
+
+def _unique_flat(ar: ndarray, return_index: bool, return_inverse: bool,
+                 return_counts: bool, equal_nan: bool) -> Any:
     s = ar._session
     flat = ar.reshape(-1)
     n = flat.size
-    need_perm = return_index or return_inverse
-    if need_perm:
+    if n == 0:
+        res: list[Any] = [flat.copy()]
+        res += _unique_empty(s, return_index, return_inverse, return_counts,
+                             ar._shape)
+        return res[0] if len(res) == 1 else tuple(res)
+    indices = return_index or return_inverse
+    if flat._dtype.kind == "c" and (indices or return_counts
+                                    or not equal_nan):
+        # The server's sort ties every complex holding a NaN (in input
+        # order), NumPy's sort does not: R+Rj < R+nanj < nan+Rj < nan+nanj.
+        # For values alone with equal_nan NumPy keeps the first NaN of the
+        # input, as the server's sort does.
+        perm = _unique_lexsort(flat.reshape(n, 1))
+        srt = _c.take(flat, perm)
+    elif indices:
         perm = _c.new(s, "argsort", (flat,), (n,), _INT64)
         srt = _c.take(flat, perm)
     else:
+        perm = None
         srt = _c.new(s, "sort", (flat,), (n,), flat._dtype)
-    if n == 0:
-        empty = _c.new(s, "zeros", (), (0,), _INT64,
-                       {"shape": [0], "dtype": _INT64})
-        res: list[Any] = [srt]
-        if return_index:
-            res.append(empty)
-        if return_inverse:
-            res.append(empty.reshape(ar._shape))
-        if return_counts:
-            res.append(empty)
-        return res[0] if len(res) == 1 else tuple(res)
     new_val = _m.not_equal(srt[1:], srt[:-1])
     if equal_nan and srt._dtype.kind in "fc":
+        # NaNs sort last: only the first of them starts a value.
         new_val = _m.logical_and(new_val, _m.logical_not(_m.logical_and(
             _m.isnan(srt[1:]), _m.isnan(srt[:-1]))))
-    first = _c.new(s, "full", (), (1,), np.dtype(bool),
-                   {"shape": [1], "dtype": np.dtype(bool), "value": 1})
-    mask = _c.concatenate([first, new_val])
+    mask = _c.concatenate([_unique_true(s), new_val])
     idx = _c.flatnonzero(mask)
     res = [_c.take(srt, idx)]
+    res += _unique_extras(perm, mask, idx, return_index, return_inverse,
+                          return_counts, ar._shape)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def _unique_axis(ar: ndarray, ax: int, return_index: bool,
+                 return_inverse: bool, return_counts: bool) -> Any:
+    """unique along axis ax of an array of 2 or more dimensions: the
+    sub-arrays as rows of an (n, m) matrix, lexsorted; a row starts a value
+    where it differs (!=, so NaNs never match) from the previous one."""
+    s = ar._session
+    n = ar._shape[ax]
+    rest = ar._shape[:ax] + ar._shape[ax + 1:]
+    m = int(np.prod(rest, dtype=np.int64))
+    order = [ax] + [d for d in range(ar.ndim) if d != ax]
+    back = [order.index(d) for d in range(ar.ndim)]
+    if n == 0:
+        vals = _c.new(s, "empty", (), (0,) + rest, ar._dtype,
+                      {"shape": [0, *rest], "dtype": ar._dtype})
+        res = [vals.transpose(back)]
+        res += _unique_empty(s, return_index, return_inverse, return_counts,
+                             (0,))
+        return res[0] if len(res) == 1 else tuple(res)
+    rows = ar.transpose(order).reshape(n, m)
+    if n == 1 or m == 0:
+        perm = _unique_arange(s, n)
+        srt = rows
+    else:
+        perm = _unique_lexsort(rows)
+        srt = _c.take(rows, perm, axis=0)
+    if n == 1 or m == 0:
+        new_row = _c.new(s, "zeros", (), (n - 1,), _c.BOOL,
+                         {"shape": [n - 1], "dtype": _c.BOOL})
+    else:
+        new_row = _r.any(_m.not_equal(srt[1:], srt[:-1]), axis=1)
+    mask = _c.concatenate([_unique_true(s), new_row])
+    idx = _c.flatnonzero(mask)
+    u = idx.size
+    vals = _c.take(srt, idx, axis=0).reshape((u,) + rest).transpose(back)
+    res = [vals]
+    res += _unique_extras(perm, mask, idx, return_index, return_inverse,
+                          return_counts, (n,))
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def _unique_true(s: Any) -> ndarray:
+    return _c.new(s, "full", (), (1,), _c.BOOL,
+                  {"shape": [1], "dtype": _c.BOOL, "value": 1})
+
+
+def _unique_arange(s: Any, n: int, step: int = 1) -> ndarray:
+    return _c.new(s, "arange", (), (n,), _INT64,
+                  {"start": 0, "step": step, "num": n, "dtype": _INT64})
+
+
+def _unique_empty(s: Any, return_index: bool, return_inverse: bool,
+                  return_counts: bool,
+                  inverse_shape: tuple[int, ...]) -> list[ndarray]:
+    """unique's extra results for an input of no elements."""
+    empty = _c.new(s, "zeros", (), (0,), _INT64,
+                   {"shape": [0], "dtype": _INT64})
+    res = []
+    if return_index:
+        res.append(empty)
+    if return_inverse:
+        res.append(empty.reshape(inverse_shape))
+    if return_counts:
+        res.append(empty)
+    return res
+
+
+def _unique_extras(perm: ndarray | None, mask: ndarray, idx: ndarray,
+                   return_index: bool, return_inverse: bool,
+                   return_counts: bool,
+                   inverse_shape: tuple[int, ...]) -> list[ndarray]:
+    """First indices, inverse and counts from the sorting permutation, the
+    mask of value starts (in sorted order) and its positions."""
+    s = mask._session
+    n = mask.size
+    res = []
     if return_index:
         res.append(_c.take(perm, idx))
     if return_inverse:
@@ -206,12 +304,88 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
         inv = _c.new(s, "empty", (), (n,), _INT64,
                      {"shape": [n], "dtype": _INT64})
         s.record("put", (inv._handle, perm._handle, imask._handle), ())
-        res.append(inv.reshape(ar._shape))
+        res.append(inv.reshape(inverse_shape))
     if return_counts:
         end = _c.new(s, "full", (), (1,), _INT64,
                      {"shape": [1], "dtype": _INT64, "value": n})
         res.append(_st.diff(_c.concatenate([idx, end])))
-    return res[0] if len(res) == 1 else tuple(res)
+    return res
+
+
+def _unique_lexsort(rows: ndarray) -> ndarray:
+    """The stable argsort of the rows of the (n, m) rows, n and m >= 1, in
+    lexicographic order of NumPy's element order (NaN last, NaNs tied;
+    complex as NumPy sorts it; float16 NaN first, as NumPy's comparison of
+    sub-arrays has it). The columns are ranked (tied elements share a
+    rank), neighbouring columns paired into one key rank * n + rank and
+    ranked again: log2(m) rounds of server sorts, no sync."""
+    s = rows._session
+    n, m = rows._shape
+    if rows._dtype.kind == "c":
+        keys = _unique_complex_keys(rows)
+    else:
+        keys = rows.T.reshape(m, n)
+    if keys._shape[0] == 1 and keys._dtype != np.float16:
+        return _c.new(s, "argsort", (keys.reshape(n),), (n,), _INT64)
+    ranks = _unique_ranks(keys)
+    while True:
+        k = ranks._shape[0]
+        if k == 1:
+            return _c.new(s, "argsort", (ranks.reshape(n),), (n,), _INT64)
+        h = k // 2
+        key = _m.add(_m.multiply(ranks[0:2 * h:2], n), ranks[1:2 * h:2])
+        if k % 2:
+            key = _c.concatenate([key, ranks[k - 1:]])
+        if key._shape[0] == 1:
+            return _c.new(s, "argsort", (key.reshape(n),), (n,), _INT64)
+        ranks = _unique_ranks(key)
+
+
+def _unique_ranks(keys: ndarray) -> ndarray:
+    """Dense ranks of each row of the (k, n) keys (int64; elements that the
+    server's sort ties, NaNs among them, share one; float16 NaNs -1)."""
+    s = keys._session
+    k, n = keys._shape
+    perm = _c.new(s, "argsort", (keys,), (k, n), _INT64, {"axis": 1})
+    flat_perm = _m.add(perm, _unique_arange(s, k, n).reshape(k, 1))
+    srt = _c.take(keys.reshape(-1), flat_perm)
+    tie = _m.equal(srt[:, 1:], srt[:, :-1])
+    if keys._dtype.kind == "f":
+        tie = _m.logical_or(tie, _m.logical_and(_m.isnan(srt[:, 1:]),
+                                                _m.isnan(srt[:, :-1])))
+    first = _c.new(s, "zeros", (), (k, 1), _c.BOOL,
+                   {"shape": [k, 1], "dtype": _c.BOOL})
+    starts = _c.concatenate([first, _m.logical_not(tie)], axis=1)
+    sorted_ranks = _st.cumsum(starts, axis=1, dtype=np.int64)
+    ranks = _c.new(s, "empty", (), (k * n,), _INT64,
+                   {"shape": [k * n], "dtype": _INT64})
+    pos, vals = flat_perm.reshape(-1), sorted_ranks.reshape(-1)
+    s.record("put", (ranks._handle, pos._handle, vals._handle), ())
+    ranks = ranks.reshape(k, n)
+    if keys._dtype == np.float16:
+        # Below every other rank (0 .. n-2 when a NaN is there).
+        ranks = _c.where(_m.isnan(keys), -1, ranks)
+    return ranks
+
+
+def _unique_complex_keys(rows: ndarray) -> ndarray:
+    """NumPy's order of complex values as three real keys per column (the
+    rows of the (3m, n) result): the NaN class (0: none, 1: R+nanj,
+    2: nan+Rj, 3: nan+nanj), then the real and imaginary parts with NaN
+    as 0 (each class sorts by its non-NaN parts)."""
+    s = rows._session
+    n, m = rows._shape
+    fdt = np.dtype(rows._dtype.char.lower())
+    rows = rows.reshape(n, m)
+    re = _c.new(s, "real", (rows,), (n, m), fdt)
+    im = _c.new(s, "imag", (rows,), (n, m), fdt)
+    re_nan, im_nan = _m.isnan(re), _m.isnan(im)
+    keys = _c.new(s, "empty", (), (m, 3, n), fdt,
+                  {"shape": [m, 3, n], "dtype": fdt})
+    keys[:, 0] = _m.add(_m.multiply(re_nan, 2), im_nan).T
+    keys[:, 1] = _c.where(re_nan, 0, re).T
+    keys[:, 2] = _c.where(im_nan, 0, im).T
+    return keys.reshape(3 * m, n)
 
 
 # -- counting --------------------------------------------------------------
