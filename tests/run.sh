@@ -138,11 +138,14 @@ unset ARRAYD_ADDRESS
 # with the gRPC op stream and chunked Upload/Download only.
 step "pytest against a $backend server, gRPC transport only"
 ARRAYD_NO_LOCAL_SOCKET=1 "$python" -m pytest -q tests/python "${pytest_args[@]}"
-# CuPy's own test suite (a fixed subset of files) against the server: a
-# report, not a gate (tests/cupy_compat/README.md). ARRAYD_CUPY_COMPAT=1.
-if [ "${ARRAYD_CUPY_COMPAT:-0}" = 1 ]; then
-  step "CuPy 14.0.1 test suite, CI subset, against a $backend server (reports only)"
-  "$python" tests/cupy_compat/run.py --subset ci \
+# CuPy's own test suite against the server: a report, not a gate
+# (tests/cupy_compat/README.md). ARRAYD_CUPY_COMPAT=1: a fixed subset of
+# files; ARRAYD_CUPY_COMPAT=all: the whole selection (as CI runs it).
+if [ "${ARRAYD_CUPY_COMPAT:-0}" = 1 ] || [ "${ARRAYD_CUPY_COMPAT:-0}" = all ]; then
+  compat_args=(--subset ci)
+  [ "$ARRAYD_CUPY_COMPAT" = all ] && compat_args=()
+  step "CuPy 14.0.1 test suite (${ARRAYD_CUPY_COMPAT/1/CI subset}) against a $backend server (reports only)"
+  "$python" tests/cupy_compat/run.py "${compat_args[@]}" \
     --time-limit "${ARRAYD_CUPY_COMPAT_TIME_S:-420}" ||
     echo "the CuPy compatibility run did not complete (not a failure of this script)"
 fi

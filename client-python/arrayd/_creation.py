@@ -180,8 +180,10 @@ def _from_arrayd(a: ndarray, dtype: Any, copy: Any, order: str) -> ndarray:
 
 def array(obj: Any, dtype: Any = None, copy: bool | None = True,
           order: str = "K", subok: bool = False, ndmin: int = 0, *,
-          device: Any = None) -> ndarray:
-    """An arrayd array from an arrayd array, numpy array, list or scalar."""
+          device: Any = None, blocking: bool = False) -> ndarray:
+    """An arrayd array from an arrayd array, numpy array, list or scalar.
+    (``blocking``, CuPy's: uploads are ordered with the session's ops either
+    way.)"""
     _device(device)
     order = _order(order, "CFAK")
     if isinstance(obj, ndarray):
@@ -200,7 +202,8 @@ def array(obj: Any, dtype: Any = None, copy: bool | None = True,
 
 
 def asarray(obj: Any, dtype: Any = None, order: str | None = None, *,
-            device: Any = None, copy: bool | None = None) -> ndarray:
+            device: Any = None, copy: bool | None = None,
+            blocking: bool = False) -> ndarray:
     """obj as an arrayd array; arrayd arrays pass through unless converted."""
     _device(device)
     order = _order(order, "CFAK")
@@ -215,7 +218,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *,
 
 
 def asanyarray(obj: Any, dtype: Any = None, order: str | None = None, *,
-               device: Any = None, copy: bool | None = None) -> ndarray:
+               device: Any = None, copy: bool | None = None,
+               blocking: bool = False) -> ndarray:
     return asarray(obj, dtype, order, device=device, copy=copy)
 
 

@@ -201,6 +201,8 @@ def _iter(self: ndarray) -> Iterator[ndarray]:
 
 
 def _fill(self: ndarray, value: Any) -> None:
+    if (value.ndim if isinstance(value, ndarray) else np.ndim(value)) != 0:
+        raise ValueError("Input object to FillWithScalar is not a scalar")
     self[...] = value
 
 

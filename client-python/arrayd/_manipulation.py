@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -223,11 +224,15 @@ def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *,
     res = _fill_out(out, shape, dt, casting, s)
     ax = normalize_axis_index(axis, len(shape))
     pos = 0
-    for a in arrs:
-        n = a.shape[ax]
-        if n and a.size:
-            res[_at(ax, slice(pos, pos + n))] = a
-        pos += n
+    with warnings.catch_warnings():
+        # casting= decided the casts above: NumPy's concatenate does not
+        # warn for complex parts dropped under casting='unsafe'.
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        for a in arrs:
+            n = a.shape[ax]
+            if n and a.size:
+                res[_at(ax, slice(pos, pos + n))] = a
+            pos += n
     return res
 
 
@@ -253,7 +258,12 @@ def vstack(tup: Any, *, dtype: Any = None,
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
-row_stack = vstack
+def row_stack(tup: Any, *, dtype: Any = None,
+              casting: str = "same_kind") -> ndarray:
+    """numpy.row_stack: vstack, deprecated in NumPy 2.0."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` "
+                  "directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup: Any, *, dtype: Any = None,

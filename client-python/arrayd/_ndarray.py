@@ -210,6 +210,8 @@ class ndarray:
                 raise ValueError(f"Shape mismatch or dtype mismatch: out is "
                                  f"{out.shape} {out.dtype}, the array is "
                                  f"{a.shape} {a.dtype}")
+            if not (out.flags.c_contiguous or out.flags.f_contiguous):
+                raise RuntimeError("Cannot set to non-contiguous array")
             out[...] = a
             return out
         order = _order(order, "CFA")
@@ -348,7 +350,16 @@ class ndarray:
         return self.transpose(perm)
 
     def ravel(self, order: str = "C") -> "ndarray":
+        """NumPy's ravel: a view when the array is contiguous in ``order``,
+        else a copy (not merely a view whenever the strides allow, as
+        reshape)."""
         order = _order(order, "CFAK")
+        if order == "A":
+            order = "F" if self._is_f() and not self._is_c() else "C"
+        if order == "C" and not self._is_c():
+            return self.flatten("C")
+        if order == "F" and not self._is_f():
+            return self.flatten("F")
         if order == "K":
             # NumPy: the elements in memory order (a view when contiguous).
             if self._is_c():
@@ -362,7 +373,8 @@ class ndarray:
     def _ravel_k(self) -> "ndarray":
         strides = self._full_strides()
         perm = sorted(range(self.ndim), key=lambda i: -abs(strides[i]))
-        return self.transpose(perm).reshape(-1)
+        t = self.transpose(perm)
+        return t.reshape(-1) if t._is_c() else t.flatten()
 
     def flatten(self, order: str = "C") -> "ndarray":
         order = _order(order, "CFAK")
@@ -428,6 +440,9 @@ class ndarray:
             for slot in ndarray.__slots__[:-1]:
                 setattr(w, slot, getattr(v, slot))
             v._handle = -1  # w holds the handle now
+            finalize = getattr(w, "__array_finalize__", None)
+            if finalize is not None:
+                finalize(self)
             return w
         return v
 
