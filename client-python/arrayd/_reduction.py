@@ -51,6 +51,13 @@ def _finish(op: str, a: ndarray, shape: tuple[int, ...], dt: np.dtype,
             raise ValueError(f"output parameter for reduction operation {op} "
                              f"has the wrong shape {out._shape}, expected "
                              f"{shape}")
+        if out._dtype != dt:
+            # NumPy casts a reduction's result into out= unsafely.
+            h = s.new_handle()
+            s.record(op, (a._handle,), (h,), attrs,
+                     small=_sess.is_small(a._shape))
+            out[...] = ndarray._new(s, h, shape, dt)
+            return out
         s.record(op, (a._handle,), (out._handle,), attrs, small=_sess.is_small(a._shape))
         return out
     h = s.new_handle()

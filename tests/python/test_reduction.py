@@ -131,3 +131,14 @@ def test_amin_amax_aliases_and_numpy_input():
     check(ad.amin(ad.asarray(x), axis=1), np.amin(x, axis=1))
     check(ad.amax(x, axis=0), np.amax(x, axis=0))
     check(ad.sum([1, 2, 3]), np.sum([1, 2, 3]))
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "mean", "max", "min", "all",
+                                "any"])
+def test_reduction_out_of_another_dtype_casts_unsafely(op):
+    x = np.arange(6.0).reshape(2, 3) + 0.5
+    out = ad.zeros(2, "i8")
+    assert getattr(ad, op)(ad.asarray(x), axis=1, out=out) is out
+    want = np.zeros(2, "i8")
+    getattr(np, op)(x, axis=1, out=want)
+    np.testing.assert_array_equal(out.get(), want)
