@@ -111,22 +111,82 @@ def ix_(*args: Any) -> tuple[ndarray, ...]:
     return tuple(out)
 
 
-def _grid_count(start: Any, stop: Any, step: Any) -> int:
-    if isinstance(step, (complex, np.complexfloating)):
-        return int(abs(step))
-    return math.ceil((stop - start) / step)
+_COMPLEX_STEP = (complex, np.complexfloating)
+_ONLY_0D = "only 0-dimensional arrays can be converted to Python scalars"
 
 
-def _grid_step(start: Any, stop: Any, step: Any) -> Any:
-    """The spacing of a grid axis: a complex step is a number of points."""
-    if isinstance(step, (complex, np.complexfloating)):
-        n = int(abs(step))
-        return (stop - start) / float(n - 1) if n != 1 else 1
-    return step
+def _grid_dtype_key(v: Any) -> Any:
+    """A grid bound as NumPy's result_type sees it (arrays by dtype)."""
+    return v.dtype if isinstance(v, ndarray) else v
+
+
+def _grid_shape(v: Any) -> tuple[int, ...]:
+    return tuple(v.shape) if isinstance(v, (ndarray, np.ndarray)) else ()
+
+
+def _grid_operand(s: Any, v: Any) -> Any:
+    """A bound or step for the server's arithmetic: NumPy arrays uploaded,
+    scalars kept (weak or typed, as NumPy has them)."""
+    return asarray_in(s, v) if isinstance(v, np.ndarray) else v
+
+
+def _grid_host(*vals: Any) -> list[Any]:
+    """vals with arrays as NumPy scalars, as NumPy's scalar conversion does
+    (0-d only: TypeError otherwise); one sync for the arrayd ones."""
+    for v in vals:
+        if isinstance(v, (ndarray, np.ndarray)) and v.ndim:
+            raise TypeError(_ONLY_0D)
+    dev = [v for v in vals if isinstance(v, ndarray)]
+    got = iter(session_of(*dev).fetch([v._handle for v in dev])
+               if dev else ())
+    return [next(got)[()] if isinstance(v, ndarray)
+            else v[()] if isinstance(v, np.ndarray) else v for v in vals]
+
+
+def _grid_spacing(s: Any, start: Any, stop: Any, n: int) -> Any:
+    """The spacing of n points from start to stop (1 for one point): on
+    the server for array bounds, in Python for scalars, as NumPy."""
+    if n == 1:
+        return 1
+    if isinstance(start, ndarray) or isinstance(stop, (ndarray, np.ndarray)):
+        return _m.true_divide(_m.subtract(_grid_operand(s, stop), start),
+                              float(n - 1))
+    return (stop - start) / float(n - 1)
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1
+                                               else "") + ")"
+
+
+def _grid_broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of a ufunc on shapes a and b, with NumPy's ValueError."""
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with "
+                         f"shapes {_shape_text(a)} {_shape_text(b)} ") \
+            from None
+
+
+def _grid_axis(v: ndarray, step: Any, start: Any) -> ndarray:
+    """v * step + start (skipping a unit step and a zero start)."""
+    if isinstance(step, ndarray) or not (type(step) is int and step == 1):
+        v = _m.multiply(v, step)
+    if isinstance(start, ndarray) or not (type(start) is int and start == 0):
+        v = _m.add(v, start)
+    return v
 
 
 class _Grid:
-    """mgrid (dense) and ogrid (sparse): slices to coordinate arrays."""
+    """mgrid (dense) and ogrid (sparse): slices to coordinate arrays.
+
+    As NumPy's: a complex step is a number of points with the stop
+    included; start and stop (and the step) may be arrays, which broadcast
+    against each axis's points (dense: against the whole grid, whose shape
+    the result keeps; sparse: the array's axes follow the grid's). A key
+    that is not a sequence of slices goes to the single-slice form, with
+    NumPy's errors."""
 
     def __init__(self, sparse: bool):
         self._sparse = sparse
@@ -137,47 +197,87 @@ class _Grid:
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):
             return self._one(key)
-        key = tuple(key)
-        parts = []
+        try:
+            return self._grid(key)
+        except (IndexError, TypeError):  # NumPy's fallback, errors and all
+            return self._one(key)
+
+    def _grid(self, key: Any) -> Any:
+        sizes = []
         weak: list[Any] = [0]
-        for kk in key:
+        for k in range(len(key)):
+            kk = key[k]
             start = 0 if kk.start is None else kk.start
             step = 1 if kk.step is None else kk.step
-            n = _grid_count(start, kk.stop, step)
-            absstep = abs(step) if isinstance(
-                step, (complex, np.complexfloating)) else step
-            weak += [start, kk.stop, absstep]
-            parts.append((start, _grid_step(start, kk.stop, step), n))
+            if isinstance(step, _COMPLEX_STEP):
+                step = abs(step)
+                sizes.append(int(step))
+            else:
+                lo, hi, st = _grid_host(start, kk.stop, step)
+                sizes.append(math.ceil((hi - lo) / st))
+            weak += [_grid_dtype_key(v) for v in (start, kk.stop, step)]
         typ = _dtypes.normalize(np.result_type(*weak))
+        s = session_of(*[v for kk in key for v in (kk.start, kk.stop,
+                                                   kk.step)])
+        parts = []
+        for kk in key:
+            start = 0 if kk.start is None else _grid_operand(s, kk.start)
+            step = 1 if kk.step is None else kk.step
+            if isinstance(step, _COMPLEX_STEP):
+                step = _grid_spacing(s, start, kk.stop, int(abs(step)))
+            parts.append((start, _grid_operand(s, step)))
         nd = len(parts)
-        sizes = tuple(n for _, _, n in parts)
-        # Dense grids refuse negative sizes (NumPy's error); sparse ones
-        # are empty along such an axis.
-        shape = (tuple(max(n, 0) for n in sizes) if self._sparse
-                 else shape_dummy(sizes).shape)
-        vecs = [_m.add(_m.multiply(_creation.arange(n, dtype=typ), step),
-                       start) for (start, step, _), n in zip(parts, shape)]
         if self._sparse:
-            return tuple(_along(v if v.dtype == typ else v.astype(typ), k,
-                                nd) for k, v in enumerate(vecs))
+            return self._open(s, parts, [max(n, 0) for n in sizes], typ)
+        shape = shape_dummy(tuple(sizes)).shape  # NumPy's negative sizes
+        for start, step in parts:  # NumPy's broadcasting errors
+            b = _grid_broadcast(_grid_broadcast(shape, _grid_shape(step)),
+                                _grid_shape(start))
+            if b != shape:
+                raise ValueError(f"could not broadcast input array from "
+                                 f"shape {_shape_text(b)} into shape "
+                                 f"{_shape_text(shape)}")
         res = _creation.empty((nd,) + shape, typ)
         if res.size:
-            for k, v in enumerate(vecs):
-                res[k] = _along(v, k, nd)
+            for k, ((start, step), n) in enumerate(zip(parts, shape)):
+                v = _along(_creation.arange(n, dtype=typ), k, nd)
+                res[k] = _grid_axis(v, step, start)
         return res
 
     @staticmethod
-    def _one(key: slice) -> ndarray:
-        start = 0 if key.start is None else key.start
-        step = key.step
-        if isinstance(step, (complex, np.complexfloating)):
-            n = int(abs(step))
-            typ = _dtypes.normalize(np.result_type(start, key.stop,
-                                                   abs(step)))
-            v = _creation.arange(n, dtype=typ)
-            return _m.add(_m.multiply(v, _grid_step(start, key.stop, step)),
-                          start)
-        return _creation.arange(start, key.stop, step)
+    def _open(s: Any, parts: list[tuple[Any, Any]], sizes: list[int],
+              typ: np.dtype) -> tuple[ndarray, ...]:
+        nd = len(parts)
+        out = []
+        for k, ((start, step), n) in enumerate(zip(parts, sizes)):
+            b = _grid_broadcast(_grid_broadcast((n,), _grid_shape(step)),
+                                _grid_shape(start))
+            v = _grid_axis(_creation.arange(n, dtype=typ), step, start)
+            # NumPy indexes v with None on every axis but k: v's first
+            # axis goes to k, its others come last.
+            out.append(v.reshape((1,) * k + b[:1] + (1,) * (nd - k - 1) +
+                                 b[1:]))
+        return tuple(out)
+
+    @staticmethod
+    def _one(key: Any) -> ndarray:
+        step, stop, start = key.step, key.stop, key.start
+        if start is None:
+            start = 0
+        if isinstance(step, _COMPLEX_STEP):
+            step_float = abs(step)
+            n = int(step_float)
+            typ = _dtypes.normalize(np.result_type(
+                _grid_dtype_key(start), _grid_dtype_key(stop), step_float))
+            s = session_of(start, stop)
+            start = _grid_operand(s, start)
+            delta = _grid_spacing(s, start, stop, n)
+            return _grid_axis(_creation.arange(n, dtype=typ), delta, start)
+        for v in (start, stop, step):
+            if isinstance(v, (ndarray, np.ndarray)) and v.size != 1:
+                np.arange(np.zeros(min(v.size, 2)))  # NumPy's ValueError
+        start, stop, step = _grid_host(start, stop, step)
+        return _creation.arange(start, stop, step)
 
 
 mgrid = _Grid(sparse=False)
@@ -219,8 +319,8 @@ class _Concatenator:
                 continue
             if isinstance(item, slice):
                 obj = self._range(item)
-                if ndmin > 1:
-                    obj = obj.reshape((1,) * (ndmin - 1) + obj.shape)
+                if ndmin > 1:  # NumPy's array(obj, ndmin=ndmin)
+                    obj = obj.reshape((1,) * (ndmin - obj.ndim) + obj.shape)
                     if trans1d != -1:
                         obj = obj.swapaxes(-1, trans1d)
                 objs.append(obj)
