@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from arrayd import _protocols, fft, linalg, random
+from arrayd import _protocols, fft, lib, linalg, random
 from arrayd._connect import connect, disconnect
 from arrayd._connect import current as current_session
 from arrayd._creation import (arange, array, asanyarray, asarray,
@@ -178,6 +178,7 @@ __all__ += [
     "where",
 ]
 
+__all__ += ["lib"]
 __all__ += ["asanyarray", "asfortranarray", "divmod", "frexp", "ldexp",
             "modf", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",

@@ -716,28 +716,22 @@ def argwhere(a: Any) -> ndarray:
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0,
              axis2: int = 1) -> ndarray:
-    """numpy.diagonal (a new array here, not a read-only view)."""
+    """numpy.diagonal: a read-only view (the server's as_strided), the
+    diagonal's axis last."""
     x = asarray_in(session_of(a), a)
     offset = operator.index(offset)
     rshape = np.diagonal(shape_dummy(x.shape), offset, axis1, axis2).shape
     a1 = normalize_axis_index(axis1, x.ndim)
     a2 = normalize_axis_index(axis2, x.ndim)
-    s = x._session
-    length = rshape[-1]
-    if length == 0 or 0 in rshape:
-        return _record1(s, "empty", (), rshape, x.dtype,
-                        {"shape": list(rshape), "dtype": x.dtype})
+    st = x._full_strides()
     others = [d for d in range(x.ndim) if d not in (a1, a2)]
-    t = x.transpose(others + [a1, a2])
-    n2 = x.shape[a2]
-    start = offset if offset >= 0 else -offset * n2
-    idx = _arange_in(s, length, n2 + 1, start)
-    if not others:
-        return _record1(s, "take", (t._handle, idx._handle), rshape,
-                        x.dtype)
-    flat = t.reshape(tuple(x.shape[d] for d in others) + (-1,))
-    return _record1(s, "take", (flat._handle, idx._handle), rshape, x.dtype,
-                    {"axis": len(others)})
+    start = 0
+    if rshape[-1]:
+        start = offset * st[a2] if offset >= 0 else -offset * st[a1]
+    strides = tuple(st[d] for d in others) + (st[a1] + st[a2],)
+    return x._unary_view("as_strided", rshape, {
+        "shape": list(rshape), "strides": list(strides), "offset": start,
+        "writeable": False}, strides=strides, readonly=True)
 
 
 def _put_method(self: ndarray, indices: Any, values: Any,

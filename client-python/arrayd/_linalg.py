@@ -461,9 +461,19 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None,
     rdt = _einsum_check(marked, ops, out, dtype, order, casting)
     terms, rhs, path = _einsum_path(marked, ops, optimize)
     ops = [x.astype(rdt, copy=False) for x in ops]
-    if len(ops) == 1 and rhs and sorted(terms[0]) == sorted(rhs):
-        # A permutation (NumPy's result is a view).
-        r = ops[0].transpose([terms[0].index(c) for c in rhs])
+    if len(ops) == 1 and rhs and set(terms[0]) == set(rhs) and \
+            len(set(rhs)) == len(rhs):
+        # Nothing summed: a permutation and diagonals of the one operand,
+        # NumPy's result is a view of it (as_strided: each output index's
+        # stride is the sum of its input axes' strides).
+        x, t = ops[0], terms[0]
+        st = x._full_strides()
+        shape = tuple(x._shape[t.index(c)] for c in rhs)
+        strides = tuple(sum(st[k] for k, d in enumerate(t) if d == c)
+                        for c in rhs)
+        r = x._unary_view("as_strided", shape, {
+            "shape": list(shape), "strides": list(strides)},
+            strides=strides)
         return r if out is None else _c.assign(out, r, "einsum")
     current = list(zip(ops, terms))
     for step in path:

@@ -115,6 +115,45 @@ absl::Status RunSetFlags(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// A view of a's memory with the given shape, byte strides and byte offset
+// from a's first element (np.lib.stride_tricks.as_strided; diagonal
+// views). Every byte it can reach must lie in a's buffer: ValueError
+// otherwise, and for lengths or strides whose products overflow.
+absl::Status RunAsStrided(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> strides, ctx.attrs().Ints("strides"));
+  int64_t offset = 0;
+  if (ctx.attrs().Has("offset")) {
+    ARRAYD_ASSIGN_OR_RETURN(offset, ctx.attrs().Int("offset"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(bool writeable, ctx.attrs().Bool("writeable", true));
+  if (strides.size() != shape.size()) {
+    return ValueError("as_strided: strides and shape must have the same length");
+  }
+  View out = x;
+  out.shape = shape;
+  out.strides.assign(strides.begin(), strides.end());
+  out.writeable = x.writeable && writeable;
+  const absl::Status outside =
+      ValueError("as_strided: the view would reach outside the array's memory");
+  int64_t lo = 0, hi = 0;
+  if (__builtin_add_overflow(x.offset, offset, &lo)) return outside;
+  out.offset = lo;
+  hi = lo;
+  if (ShapeSize(shape) > 0) {
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t span = 0;
+      if (__builtin_mul_overflow(strides[d], shape[d] - 1, &span)) return outside;
+      if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi)) return outside;
+    }
+    if (__builtin_add_overflow(hi, static_cast<int64_t>(ItemSize(x.dtype)), &hi)) return outside;
+    if (lo < 0 || hi > static_cast<int64_t>(x.buffer->nbytes())) return outside;
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // The byte strides of the server's view (int64, one per axis), for
 // checking that a client's layout agrees with the server's.
 absl::Status RunStrides(OpContext& ctx) {
@@ -147,6 +186,11 @@ void RegisterShapeOps(OpRegistry* r) {
   r->Register(f, "setflags(a, *, write: bool) -> out",
               "A view that is read-only (write=False) or writeable again.", RunSetFlags);
   r->Register(f, "strides(a) -> out", "The byte strides of a's view (int64).", RunStrides);
+  r->Register(f,
+              "as_strided(a, *, shape: shape, strides: ints, offset: int = 0, "
+              "writeable: bool = True) -> out",
+              "A view of a's memory with byte strides and offset (bounds checked).",
+              RunAsStrided);
 }
 
 }  // namespace arrayd
