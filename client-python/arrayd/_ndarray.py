@@ -426,8 +426,9 @@ class ndarray:
             dtype, type = None, dtype
         if type is not None and not (isinstance(type, _builtins.type)
                                      and issubclass(type, ndarray)):
-            raise TypeError("Cannot specify output type as a non-arrayd "
-                            "ndarray type")
+            raise ValueError("Type must be a sub-type of arrayd.ndarray "
+                             "type (an arrayd array cannot become a NumPy "
+                             "one without a copy)")
         dt = self._dtype if dtype is None else _dtypes.normalize(dtype)
         shape, strides = self._shape, self._full_strides()
         if dt.itemsize != self._dtype.itemsize:

@@ -255,7 +255,7 @@ def test_view_dtype_errors_and_type():
     assert type(v) is ad.ndarray and v.base is x
     v2 = x.view()
     assert v2.base is x and v2.dtype == x.dtype
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError):
         x.view(type=np.ndarray)
 
 
