@@ -107,7 +107,8 @@ def _object_equality(a: ndarray, o: Any, negate: bool) -> Any:
     True for !=). Objects with their own __eq__/__ne__ are refused
     (TypeError), as arrayd has no object arrays."""
     t = type(o)
-    if t.__eq__ is object.__eq__ and t.__ne__ is object.__ne__:
+    if o is None or o is Ellipsis or (t.__eq__ is object.__eq__
+                                      and t.__ne__ is object.__ne__):
         return _constant(a._session, a._shape, _BOOL, negate,
                          _U["not_equal" if negate else "equal"], None)
     raise TypeError(f"arrayd cannot compare an array with a "

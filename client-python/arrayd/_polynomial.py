@@ -28,6 +28,7 @@ import numpy as np
 from arrayd import _calculus
 from arrayd import _composite as _c
 from arrayd import _math as _m
+from arrayd import _mathfuncs as _mf
 from arrayd import _reduction as _r
 from arrayd._decompositions import eigvals, inv, lstsq
 from arrayd._linalg import matmul
@@ -473,6 +474,11 @@ def poly(seq_of_zeros: Any) -> Any:
     return a
 
 
+# Whether the installed NumPy's roots of a real polynomial with real roots
+# is real (NumPy 2.5's eigvals is complex even then).
+_ROOTS_REAL = np.roots([1.0, -3.0, 2.0]).dtype.kind == "f"
+
+
 def roots(p: Any) -> ndarray:
     """numpy.roots: the eigenvalues of the companion matrix (one sync for
     the span of nonzero coefficients)."""
@@ -504,6 +510,11 @@ def roots(p: Any) -> ndarray:
                    {"n": N - 1, "m": N - 1, "k": -1, "dtype": p._dtype})
         A[0, :] = _m.true_divide(_m.negative(p[1:]), p[0])
         r = eigvals(A)
+        if _ROOTS_REAL and p._dtype.kind == "f" and r._dtype.kind == "c":
+            # This NumPy's eigvals is always complex, its roots real when
+            # every root is (one sync).
+            if not bool(_r.any(_m.not_equal(_mf.imag(r), 0))):
+                r = _mf.real(r)
     else:
         r = _zeros(s, 0, _F64)
     if trailing:
