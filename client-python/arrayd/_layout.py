@@ -47,36 +47,31 @@ def _in_order(shape: Shape, inner_first: Sequence[int],
     return tuple(out)
 
 
-def is_c_contiguous(shape: Shape, strides: Strides, itemsize: int) -> bool:
-    """NumPy's C_CONTIGUOUS flag (dimensions of length 1 do not count; a
-    zero-size array is contiguous)."""
+def _contiguous(shape: Shape, strides: Strides, itemsize: int,
+                axes: Sequence[int]) -> bool:
+    """Whether the axes, innermost first, are contiguous (dimensions of
+    length 1 do not count; a zero-size array is contiguous)."""
+    if 0 in shape:
+        return True
     expected = itemsize
-    for i in range(len(shape) - 1, -1, -1):
+    for i in axes:
         n = shape[i]
-        if n == 0:
-            return True
         if n != 1:
             if strides[i] != expected:
-                return _has_zero(shape)
+                return False
             expected *= n
     return True
+
+
+def is_c_contiguous(shape: Shape, strides: Strides, itemsize: int) -> bool:
+    """NumPy's C_CONTIGUOUS flag."""
+    return _contiguous(shape, strides, itemsize,
+                       range(len(shape) - 1, -1, -1))
 
 
 def is_f_contiguous(shape: Shape, strides: Strides, itemsize: int) -> bool:
     """NumPy's F_CONTIGUOUS flag."""
-    expected = itemsize
-    for i, n in enumerate(shape):
-        if n == 0:
-            return True
-        if n != 1:
-            if strides[i] != expected:
-                return _has_zero(shape)
-            expected *= n
-    return True
-
-
-def _has_zero(shape: Shape) -> bool:
-    return 0 in shape
+    return _contiguous(shape, strides, itemsize, range(len(shape)))
 
 
 def like_strides(shape: Shape, strides: Strides | None, old_itemsize: int,
