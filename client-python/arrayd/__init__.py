@@ -51,7 +51,7 @@ from arrayd._manipulation import (
     repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
     swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
 from arrayd import _connect, _math
-from arrayd import (_broadcast, _calculus, _editing, _index_tricks, _io,
+from arrayd import (_aliases, _broadcast, _calculus, _editing, _index_tricks, _io,
                     _nanfuncs,
                     _polynomial, _predicates, _printing, _sets, _typing,
                     _windows)
@@ -83,7 +83,7 @@ globals().update(_UFUNCS)
 
 # The rest of NumPy's namespace, one module per topic (its __all__ says what
 # it adds).
-_TOPICS = (_broadcast, _calculus, _editing, _index_tricks, _io, _nanfuncs,
+_TOPICS = (_aliases, _broadcast, _calculus, _editing, _index_tricks, _io, _nanfuncs,
            _polynomial, _predicates, _printing, _sets, _typing, _windows)
 for _m in _TOPICS:
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
