@@ -536,8 +536,10 @@ ARRAYD_REAL_BINARY(Arctan2Op, atan2f, atan2, )
 ARRAYD_REAL_BINARY(HypotOp, hypotf, hypot, )
 ARRAYD_REAL_BINARY(CopysignOp, copysignf, copysign, )
 ARRAYD_REAL_BINARY(FmodOp, fmodf, fmod,
+  // x % -1 is 0 (and INT_MIN % -1 would trap): NumPy's 0 for both.
   template <typename T> ARRAYD_HD T operator()(T a, T b) const {
-    return b == T(0) ? T(0) : static_cast<T>(a % b);
+    return b == T(0) || (IsSigned<T>::value && b == static_cast<T>(-1)) ? T(0)
+                                                                         : static_cast<T>(a % b);
   })
 ARRAYD_REAL_BINARY(LogaddexpOp, LogAddExp, LogAddExp, )
 ARRAYD_REAL_BINARY(Logaddexp2Op, LogAddExp2, LogAddExp2, )
@@ -596,16 +598,16 @@ struct FminOp {
   }
 };
 struct GcdOp {
+  // Euclid on the signed values (negating INT_MIN first would overflow and
+  // end at -1, whose quotient traps in lcm), the magnitude at the end:
+  // gcd(INT_MIN, INT_MIN) stays INT_MIN, as NumPy's.
   template <typename T> ARRAYD_HD T operator()(T a, T b) const {
-    if (IsSigned<T>::value) {
-      if (a < T(0)) a = static_cast<T>(T(0) - a);
-      if (b < T(0)) b = static_cast<T>(T(0) - b);
-    }
     while (b != T(0)) {
-      T t = static_cast<T>(a % b);
+      T t = IsSigned<T>::value && b == static_cast<T>(-1) ? T(0) : static_cast<T>(a % b);
       a = b;
       b = t;
     }
+    if (IsSigned<T>::value && a < T(0)) a = static_cast<T>(T(0) - a);
     return a;
   }
 };

@@ -102,7 +102,16 @@ absl::StatusOr<Shape> Attrs::GetShape(const std::string& name) const {
 }
 
 absl::StatusOr<View> OpContext::NewArray(DType dtype, Shape shape) {
-  int64_t size = ShapeSize(shape);
+  // Checked: an element count that wraps (eye(2**32)) must not become a
+  // small buffer under a huge shape.
+  int64_t size = 1;
+  for (int64_t d : shape) {
+    if (d < 0) return ValueError("negative dimensions are not allowed");
+    if (__builtin_mul_overflow(size, d, &size)) {
+      return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                        "maximum possible size.");
+    }
+  }
   if (size > std::numeric_limits<int64_t>::max() / ItemSize(dtype)) {
     return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
                       "maximum possible size.");
