@@ -53,37 +53,12 @@ _BLOCK = 1 << 22
 _FFT_WORK = 1 << 26
 
 
-def _arange(s: Any, n: int, dtype: Any = _I64, start: Any = 0,
-            step: Any = 1) -> ndarray:
-    dt = np.dtype(dtype)
-    if dt.kind in "iu":
-        start, step = int(start), int(step)
-    elif dt.kind == "f":
-        start, step = float(start), float(step)
-    return _c.new(s, "arange", (), (n,), dt,
-                  {"start": start, "step": step, "num": n, "dtype": dt})
 
 
-def _zeros(s: Any, shape: tuple[int, ...], dtype: Any) -> ndarray:
-    dt = np.dtype(dtype)
-    return _c.new(s, "zeros", (), shape, dt, {"shape": list(shape),
-                                              "dtype": dt})
 
 
-def _full(s: Any, shape: tuple[int, ...], value: Any, dtype: Any) -> ndarray:
-    dt = np.dtype(dtype)
-    v = np.array(value, dtype=dt).item()
-    if dt.kind == "b":
-        v = int(v)
-    return _c.new(s, "full", (), shape, dt,
-                  {"shape": list(shape), "dtype": dt, "value": v})
 
 
-def _fetch(*xs: ndarray) -> list[Any]:
-    """The values of 0-d (or small) server arrays, in one sync."""
-    s = xs[0]._session
-    return [v[()] if v.ndim == 0 else v
-            for v in s.fetch([x._handle for x in xs])]
 
 
 def _at(axis: int, key: Any, nd: int) -> tuple[Any, ...]:
@@ -105,12 +80,12 @@ def _xcorr(x: ndarray, y: ndarray, lo: int, length: int,
     s = x._session
     m = y._shape[0]
     if length <= 0:
-        return _zeros(s, (0,), dt)
+        return _c.zeros(s, (0,), dt)
     x = x.astype(dt, copy=False)
     y = y.astype(dt, copy=False)
     if dt.kind in "fc" and length * m > _FFT_WORK and m > 1:
         return _xcorr_fft(x, y, lo, length, dt)
-    pad = _zeros(s, (m - 1,), dt) if m > 1 else None
+    pad = _c.zeros(s, (m - 1,), dt) if m > 1 else None
     xp = _c.concatenate([pad, x, pad]) if pad is not None else x
     cols = builtins.min(m, _BLOCK)
     rows = builtins.max(1, _BLOCK // cols)
@@ -120,8 +95,8 @@ def _xcorr(x: ndarray, y: ndarray, lo: int, length: int,
         acc = None
         for c0 in range(0, m, cols):
             nc = builtins.min(cols, m - c0)
-            idx = _m.add(_arange(s, nr, start=lo + r0 + c0).reshape(nr, 1),
-                         _arange(s, nc).reshape(1, nc))
+            idx = _m.add(_c.arange(s, nr, start=lo + r0 + c0).reshape(nr, 1),
+                         _c.arange(s, nc).reshape(1, nc))
             t = _c.take(xp, idx)
             part = matmul(t, y[c0:c0 + nc] if nc != m else y)
             acc = part if acc is None else _m.add(acc, part)
@@ -465,7 +440,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
                           None if lv is None else part(lv),
                           None if rv is None else part(rv))
              for part in (_mathfuncs.real, _mathfuncs.imag)]
-    out = _zeros(s, x._shape, _C128)
+    out = _c.zeros(s, x._shape, _C128)
     _mathfuncs.real(out)[...] = parts[0]
     _mathfuncs.imag(out)[...] = parts[1]
     return out
@@ -534,7 +509,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
     if not rowvar and m.ndim != 1:
         X = X.T  # noqa: N806
     if X._shape[0] == 0:
-        return _zeros(s, (0, 0), _F64)
+        return _c.zeros(s, (0, 0), _F64)
     if y is not None:
         yy = _as_2d(y, dt)
         if not rowvar and yy._shape[0] != 1:
@@ -575,7 +550,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
         extra = [w_sum]
         if aw is not None and ddof != 0:
             extra.append(_r.sum(_m.multiply(w, aw)))
-        vals = _fetch(*checks, *extra)  # one sync: the checks and sums
+        vals = _c.fetch(*checks, *extra)  # one sync: the checks and sums
         k = 0
         if fw is not None:
             if not bool(vals[0]):
@@ -638,7 +613,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True,
     if c._dtype.kind == "c":
         re = _mathfuncs.clip(_mathfuncs.real(c), -1, 1)
         im = _mathfuncs.clip(_mathfuncs.imag(c), -1, 1)
-        out = _zeros(c._session, c._shape, c._dtype)
+        out = _c.zeros(c._session, c._shape, c._dtype)
         _mathfuncs.real(out)[...] = re
         _mathfuncs.imag(out)[...] = im
         return out
@@ -656,7 +631,7 @@ def _monotonicity(bins: ndarray) -> int:
     ne = _m.not_equal(b, b[0])
     first = _c.take(b, _r.argmax(ne))
     lo, hi = b[:-1], b[1:]
-    has, up, bad_up, bad_down = _fetch(
+    has, up, bad_up, bad_down = _c.fetch(
         _r.any(ne), _m.less(b[0], first), _r.any(_m.greater(lo, hi)),
         _r.any(_m.less(lo, hi)))
     if not has:
@@ -751,7 +726,7 @@ def _bin_width(name: str, a: ndarray, rng: tuple[Any, Any]) -> Any:
     if name == "stone":
         return _stone_width(a, rng)
     with np.errstate(all="ignore"):
-        vals = _fetch(*wanted)
+        vals = _c.fetch(*wanted)
         ptp = _unsigned_subtract(vals[0], vals[1])
         if name == "sqrt":
             return ptp / np.sqrt(n)
@@ -781,7 +756,7 @@ def _stone_width(a: ndarray, rng: tuple[Any, Any]) -> Any:
     that minimizes the cross-validation risk; every histogram at once."""
     s = a._session
     n = a.size
-    mx, mn = _fetch(_r.max(a), _r.min(a))
+    mx, mn = _c.fetch(_r.max(a), _r.min(a))
     ptp = _unsigned_subtract(mx, mn)
     if n <= 1 or ptp == 0:
         return 0
@@ -819,7 +794,7 @@ def _stone_width(a: ndarray, rng: tuple[Any, Any]) -> Any:
                                _c.take(csum, _m.maximum(before, 0)), 0.0))
     hh = _c.upload(s, ptp / ks.astype(np.float64))
     risk = _m.true_divide(_m.subtract(2.0, _m.multiply(tot, n + 1.0)), hh)
-    best = int(_fetch(_r.argmin(risk))[0]) + 1
+    best = int(_c.fetch(_r.argmin(risk))[0]) + 1
     if best == upper:
         warnings.warn("The number of bins estimated may be suboptimal.",
                       RuntimeWarning, stacklevel=4)
@@ -859,7 +834,7 @@ def _bin_edges(a: ndarray, bins: Any, rng: Any,
     elif isinstance(bins, ndarray) and bins.ndim == 1 or (
             not isinstance(bins, ndarray) and np.ndim(bins) == 1):
         e = _c.ensure(bins, s)
-        if e._shape[0] > 1 and bool(_fetch(_r.any(_m.greater(e[:-1],
+        if e._shape[0] > 1 and bool(_c.fetch(_r.any(_m.greater(e[:-1],
                                                               e[1:])))[0]):
             raise ValueError("`bins` must increase monotonically, when an "
                              "array")
@@ -882,7 +857,7 @@ def _bin_edges(a: ndarray, bins: Any, rng: Any,
     if bin_type.kind in "iu":
         bin_type = np.result_type(bin_type, float)
     edges = _linspace_edges(s, first, last, n_equal, bin_type)
-    if n_equal > 1 and bool(_fetch(_r.any(_m.greater_equal(edges[:-1],
+    if n_equal > 1 and bool(_c.fetch(_r.any(_m.greater_equal(edges[:-1],
                                                              edges[1:])))[0]):
         raise ValueError(f"Too many bins for data range. Cannot create "
                          f"{n_equal} finite-sized bins.")
@@ -892,7 +867,7 @@ def _bin_edges(a: ndarray, bins: Any, rng: Any,
 def _data_range(a: ndarray, rng: Any) -> tuple[Any, Any]:
     if rng is not None or a.size == 0:
         return None, None
-    lo, hi = _fetch(_r.min(a), _r.max(a))
+    lo, hi = _c.fetch(_r.min(a), _r.max(a))
     return lo, hi
 
 
@@ -926,7 +901,7 @@ def _bin_counts(s: Any, idx: ndarray, total: int,
                 weights: ndarray | None) -> ndarray:
     """bincount(idx, weights, minlength=total) for 0 <= idx < total, with
     no sync: a sort (argsort with weights) and a search per bin."""
-    bounds = _arange(s, total + 1)
+    bounds = _c.arange(s, total + 1)
     if weights is None:
         srt = _c.new(s, "sort", (idx,), idx._shape, _I64, {"axis": 0})
         pos = bsearch(srt, bounds, False)
@@ -934,7 +909,7 @@ def _bin_counts(s: Any, idx: ndarray, total: int,
     perm = _c.new(s, "argsort", (idx,), idx._shape, _I64, {"axis": 0})
     pos = bsearch(_c.take(idx, perm), bounds, False)
     w = _c.take(weights, perm)
-    zero = _zeros(s, (1,), w._dtype)
+    zero = _c.zeros(s, (1,), w._dtype)
     cw = _c.concatenate([zero, _st.cumsum(w)])
     return _m.subtract(_c.take(cw, pos[1:]), _c.take(cw, pos[:-1]))
 
@@ -983,7 +958,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None,  # noqa: A002
     # One sync for the ranges the data decide.
     need = [i for i in builtins.range(D)
             if np.ndim(bins[i]) == 0 and range[i] is None and N]
-    vals = _fetch(*[r for i in need for r in (_r.min(samp[:, i]),
+    vals = _c.fetch(*[r for i in need for r in (_r.min(samp[:, i]),
                                               _r.max(samp[:, i]))]) \
         if need else []
     found = {i: (vals[2 * k], vals[2 * k + 1]) for k, i in enumerate(need)}
@@ -1007,7 +982,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None,  # noqa: A002
             e = _linspace(s, smin, smax, n + 1, True, None, 0)
         elif np.ndim(b) == 1:
             e = _c.ensure(b, s)
-            if e._shape[0] > 1 and bool(_fetch(_r.any(
+            if e._shape[0] > 1 and bool(_c.fetch(_r.any(
                     _m.greater(e[:-1], e[1:])))[0]):
                 raise ValueError(f"`bins[{i}]` must be monotonically "
                                  f"increasing, when an array")
@@ -1104,7 +1079,7 @@ def _linspace(s: Any, start: Any, stop: Any, num: int, endpoint: bool,
     sp = stop if isinstance(stop, ndarray) else _c.const(s, stop, dt)
     st, sp = st.astype(dt, copy=False), sp.astype(dt, copy=False)
     delta = _m.subtract(sp, st)
-    ramp = _arange(s, num, dt).reshape((num,) + (1,) * len(bshape))
+    ramp = _c.arange(s, num, dt).reshape((num,) + (1,) * len(bshape))
     if div > 0:
         step = _m.true_divide(delta, div)
         y = _c.where(_m.equal(step, 0),
@@ -1156,7 +1131,7 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     ends exact; negative and complex ends by rotation, as NumPy)."""
     s = session_of(start, stop)
     st, sp = _c.ensure(start, s), _c.ensure(stop, s)
-    if bool(_fetch(_r.any(_m.logical_or(_r.any(_m.equal(st, 0)),
+    if bool(_c.fetch(_r.any(_m.logical_or(_r.any(_m.equal(st, 0)),
                                         _r.any(_m.equal(sp, 0)))))[0]):
         raise ValueError("Geometric sequence cannot include zero")
     dt = np.result_type(st._dtype, sp._dtype, float(num),

@@ -34,6 +34,54 @@ def new(s: _sess.Session, op: str, inputs: Sequence[ndarray],
     return ndarray._new(s, h, shape, dtype, strides)
 
 
+def empty(s: _sess.Session, shape: Sequence[int], dtype: Any) -> ndarray:
+    """A new array of ``shape`` with unspecified contents."""
+    dt = np.dtype(dtype)
+    shape = tuple(shape)
+    return new(s, "empty", (), shape, dt, {"shape": list(shape), "dtype": dt})
+
+
+def zeros(s: _sess.Session, shape: Sequence[int], dtype: Any) -> ndarray:
+    dt = np.dtype(dtype)
+    shape = tuple(shape)
+    return new(s, "zeros", (), shape, dt, {"shape": list(shape), "dtype": dt})
+
+
+def full(s: _sess.Session, shape: Sequence[int], value: Any,
+         dtype: Any) -> ndarray:
+    dt = np.dtype(dtype)
+    shape = tuple(shape)
+    v = np.array(value, dtype=dt).item()
+    if dt.kind == "b":
+        v = int(v)
+    return new(s, "full", (), shape, dt,
+               {"shape": list(shape), "dtype": dt, "value": v})
+
+
+def arange(s: _sess.Session, n: int, dtype: Any = INT64, start: Any = 0,
+           step: Any = 1) -> ndarray:
+    """start, start + step, ... (n values) of ``dtype``."""
+    dt = np.dtype(dtype)
+    if dt.kind in "biu":
+        start, step = int(start), int(step)
+    elif dt.kind == "f":
+        start, step = float(start), float(step)
+    return new(s, "arange", (), (n,), dt,
+               {"start": start, "step": step, "num": n, "dtype": dt})
+
+
+def fetch(*xs: ndarray) -> list[Any]:
+    """The values of server arrays in one sync (0-d ones as NumPy
+    scalars)."""
+    vals = xs[0]._session.fetch([x._handle for x in xs])
+    return [v[()] if v.ndim == 0 else v for v in vals]
+
+
+def fetch_items(*xs: ndarray) -> list[Any]:
+    """The values of 0-d server arrays as Python scalars, in one sync."""
+    return [v.item() for v in xs[0]._session.fetch([x._handle for x in xs])]
+
+
 def const(s: _sess.Session, value: Any, dtype: Any) -> ndarray:
     """A 0-d array holding ``value`` as ``dtype`` (cached per session)."""
     dt = _dtypes.normalize(dtype)

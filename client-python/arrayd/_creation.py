@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
+from arrayd import _composite as _c
 from arrayd import _connect, _dtypes, _math, _reduction, _ufunc
 from arrayd._ndarray import (_order, attach, encode_scalar, fortran,
                              ndarray, permuted, session_of, shape_dummy,
@@ -315,13 +316,6 @@ def arange(start: Any, stop: Any = None, step: Any = None,
     return ndarray._new(s, h, (n,), dt)
 
 
-def _linspace_key(v: Any) -> Any:
-    """start or stop as NumPy's result_type sees it (Python scalars weak)."""
-    if isinstance(v, ndarray):
-        return v.dtype
-    if type(v) in (int, float, complex, bool):
-        return v
-    return np.asarray(v).dtype
 
 
 def _linspace_operand(s: Any, v: Any, dt: np.dtype) -> ndarray:
@@ -348,7 +342,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     div = (num - 1) if endpoint else num
     calc = _dtypes.normalize(np.result_type(
-        _linspace_key(start), _linspace_key(stop), 1.0))
+        _c.dtype_key(start), _c.dtype_key(stop), 1.0))
     dt = calc if dtype is None else _dtypes.normalize(dtype)
     integer = dtype is not None and dt.kind in "iu"
     if isinstance(start, ndarray) or isinstance(stop, ndarray) or (

@@ -50,19 +50,10 @@ def _at(axis: int, key: Any) -> tuple[Any, ...]:
     return (slice(None),) * axis + (key,)
 
 
-def _empty_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
-    return _c.new(s, "empty", (), tuple(shape), dt,
-                  {"shape": list(shape), "dtype": dt})
 
 
-def _zeros_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
-    return _c.new(s, "zeros", (), tuple(shape), dt,
-                  {"shape": list(shape), "dtype": dt})
 
 
-def _arange_in(s: Any, n: int) -> ndarray:
-    return _c.new(s, "arange", (), (n,), _INT64,
-                  {"start": 0, "step": 1, "num": n, "dtype": _INT64})
 
 
 def _probe(v: Any) -> Any:
@@ -221,7 +212,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> ndarray:
             v = _manipulation.moveaxis(v, 0, ax)
         k = v.shape[ax]
         shape = a.shape[:ax] + (n + k,) + a.shape[ax + 1:]
-        new = _empty_in(s, shape, a.dtype)
+        new = _c.empty(s, shape, a.dtype)
         if index:
             new[_at(ax, slice(None, index))] = a[_at(ax, slice(None, index))]
         if k:
@@ -239,7 +230,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> ndarray:
     old = np.ones(n + k, dtype=bool)
     old[idx] = False  # NumPy's IndexError
     shape = a.shape[:ax] + (n + k,) + a.shape[ax + 1:]
-    new = _empty_in(s, shape, a.dtype)
+    new = _c.empty(s, shape, a.dtype)
     new[_at(ax, idx)] = values
     if n:
         new[_at(ax, np.flatnonzero(old))] = a
@@ -289,16 +280,16 @@ def _insert_server(a: ndarray, obj: ndarray, values: Any,
     k = idx.size
     idx = _c.where(_m.less(idx, 0), _m.add(idx, n), idx)
     order = _sorting.argsort(idx)
-    pos = _empty_in(s, (k,), _INT64)
+    pos = _c.empty(s, (k,), _INT64)
     if k:
-        shifted = _m.add(_c.take(idx, order), _arange_in(s, k))
+        shifted = _m.add(_c.take(idx, order), _c.arange(s, k))
         s.record("put", (pos._handle, order._handle, shifted._handle), ())
     old = _c.new(s, "full", (), (n + k,), _BOOL,
                  {"shape": [n + k], "dtype": _BOOL, "value": 1})
     if k:
         old[pos] = False
     shape = a.shape[:ax] + (n + k,) + a.shape[ax + 1:]
-    new = _empty_in(s, shape, a.dtype)
+    new = _c.empty(s, shape, a.dtype)
     if k:
         new[_at(ax, pos)] = values
     if n:
@@ -318,8 +309,8 @@ def resize(a: Any, new_shape: Any) -> ndarray:
     s = x._session
     size = math.prod(shape)
     if x.size == 0 or size == 0:
-        return _zeros_in(s, shape, x.dtype)
-    pos = _m.remainder(_arange_in(s, size), x.size)
+        return _c.zeros(s, shape, x.dtype)
+    pos = _m.remainder(_c.arange(s, size), x.size)
     return _c.take(x, pos).reshape(shape)
 
 
@@ -434,7 +425,7 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any,
     elif n != n2:
         raise ValueError(f"with {n} condition(s), either {n} or {n + 1} "
                          "functions are expected")
-    y = _zeros_in(s, xa.shape, xa.dtype)
+    y = _c.zeros(s, xa.shape, xa.dtype)
     for i, func in enumerate(funclist):
         cond = conds[i]
         if callable(func):
@@ -497,9 +488,9 @@ def choose(a: Any, choices: Any, out: Any = None,
         if not isinstance(out, ndarray) or out.shape != shape:
             raise ValueError("choose: invalid shape for output array.")
     if math.prod(shape) == 0:
-        res = _empty_in(s, shape, dt)
+        res = _c.empty(s, shape, dt)
     else:
-        stacked = _empty_in(s, (k,) + shape, dt)
+        stacked = _c.empty(s, (k,) + shape, dt)
         for i, c in enumerate(cs):
             stacked[i] = c
         ib = idx if idx.shape == shape else idx.view_as_broadcast(shape)
@@ -570,7 +561,7 @@ def putmask(a: Any, mask: Any, values: Any) -> None:
         if v.size == 1:
             v = v.reshape(())
         elif v.shape != a.shape:
-            pos = _m.remainder(_arange_in(s, a.size), v.size)
+            pos = _m.remainder(_c.arange(s, a.size), v.size)
             v = _c.take(v.reshape(-1), pos).reshape(a.shape)
     if a.size == 0:
         return
@@ -681,7 +672,7 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any,
         raise ValueError("Cannot apply_along_axis when any iteration "
                          "dimensions are 0") from None
     res = _as_result(s, func1d(view[first], *args, **kwargs))
-    buff = _zeros_in(s, outer + res.shape, res.dtype)
+    buff = _c.zeros(s, outer + res.shape, res.dtype)
     buff[first] = res
     for ind in it:
         buff[ind] = _as_result(s, func1d(view[ind], *args, **kwargs))
@@ -733,7 +724,7 @@ def lexsort(keys: Any, axis: int = -1) -> ndarray:
         raise ValueError("all keys need to be the same shape")
     if not shape:
         np.lexsort([np.zeros((), k.dtype) for k in ks], axis=axis)
-        return _zeros_in(s, (), _INT64)
+        return _c.zeros(s, (), _INT64)
     ax = normalize_axis_index(axis, len(shape))
     perm = _sorting.argsort(ks[0], axis=ax)
     for k in ks[1:]:
@@ -756,7 +747,7 @@ def sort_complex(a: Any) -> ndarray:
 
 def _bit_weights(s: Any, little: bool) -> ndarray:
     """[128, 64, ..., 1] (big) or [1, 2, ..., 128] (little) as uint8."""
-    shifts = _arange_in(s, 8)
+    shifts = _c.arange(s, 8)
     if not little:
         shifts = _m.subtract(7, shifts)
     return _m.left_shift(_c.const(s, 1, _UINT8), shifts.astype(_UINT8))
@@ -778,10 +769,10 @@ def packbits(a: Any, axis: Any = None, bitorder: str = "big") -> ndarray:
     m = -(-n // 8)
     bits = _m.not_equal(t, 0).astype(_UINT8)
     if 8 * m != n:
-        pad = _zeros_in(s, t.shape[:-1] + (8 * m - n,), _UINT8)
+        pad = _c.zeros(s, t.shape[:-1] + (8 * m - n,), _UINT8)
         bits = _manipulation.concatenate([bits, pad], axis=-1)
     if bits.size == 0:
-        packed = _zeros_in(s, t.shape[:-1] + (m,), _UINT8)
+        packed = _c.zeros(s, t.shape[:-1] + (m,), _UINT8)
     else:
         bits = bits.reshape(t.shape[:-1] + (m, 8))
         w = _bit_weights(s, bitorder == "little")
@@ -812,7 +803,7 @@ def unpackbits(a: Any, axis: Any = None, count: Any = None,
         if length < 0:
             raise ValueError("-count larger than number of elements")
     if t.size == 0:
-        bits = _zeros_in(s, t.shape[:-1] + (n,), _UINT8)
+        bits = _c.zeros(s, t.shape[:-1] + (n,), _UINT8)
     else:
         w = _bit_weights(s, bitorder[0] == "l")  # NumPy reads 1 letter
         bits = _m.not_equal(_m.bitwise_and(t.reshape(t.shape + (1,)), w),
@@ -820,7 +811,7 @@ def unpackbits(a: Any, axis: Any = None, count: Any = None,
     if length < n:
         bits = bits[..., :length]
     elif length > n:
-        pad = _zeros_in(s, t.shape[:-1] + (length - n,), _UINT8)
+        pad = _c.zeros(s, t.shape[:-1] + (length - n,), _UINT8)
         bits = _manipulation.concatenate([bits, pad], axis=-1)
     return _manipulation.moveaxis(bits, -1, ax)
 

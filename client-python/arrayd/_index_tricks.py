@@ -45,16 +45,8 @@ index_exp = np.index_exp
 ndindex = np.ndindex
 
 
-def _arange_in(s: Any, n: int, dtype: np.dtype = _INT64) -> ndarray:
-    return _c.new(s, "arange", (), (n,), dtype,
-                  {"start": 0 if dtype.kind in "biu" else 0.0,
-                   "step": 1 if dtype.kind in "biu" else 1.0,
-                   "num": n, "dtype": dtype})
 
 
-def _empty_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
-    return _c.new(s, "empty", (), shape, dt,
-                  {"shape": list(shape), "dtype": dt})
 
 
 def _along(v: ndarray, k: int, nd: int) -> ndarray:
@@ -62,9 +54,6 @@ def _along(v: ndarray, k: int, nd: int) -> ndarray:
     return v.reshape((1,) * k + (v.size,) + (1,) * (nd - k - 1))
 
 
-def _fetch(*xs: ndarray) -> list[Any]:
-    """The values of 0-d server arrays (one sync for all)."""
-    return [v.item() for v in xs[0]._session.fetch([x._handle for x in xs])]
 
 
 # -- grids -------------------------------------------------------------------
@@ -503,7 +492,7 @@ def _check_range(idx: list[ndarray], dims: list[int]) -> tuple[int, int]:
         xh = _m.subtract(_r.max(x), d - 1)
         lo = xl if lo is None else _m.minimum(lo, xl)
         hi = xh if hi is None else _m.maximum(hi, xh)
-    vmin, vmax = _fetch(lo, hi)
+    vmin, vmax = _c.fetch_items(lo, hi)
     return vmin, vmax
 
 
@@ -531,7 +520,7 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise",
     modes = [mode] * len(dims_t) if isinstance(mode, str) else list(mode)
     idx = [_as_index(s, a) for a in arrs]
     if math.prod(shape) == 0:
-        return _empty_in(s, shape, _INT64)
+        return _c.empty(s, shape, _INT64)
     check = [(x, d) for x, d, md in zip(idx, dims_t, modes)
              if md == "raise"]
     if check:
@@ -570,8 +559,8 @@ def unravel_index(indices: Any, shape: Any,
     size = math.prod(dims)
     idx = _as_index(s, x)
     if idx.size == 0:
-        return tuple(_empty_in(s, idx.shape, _INT64) for _ in dims)
-    vmin, vmax = _fetch(_r.min(idx), _r.max(idx))
+        return tuple(_c.empty(s, idx.shape, _INT64) for _ in dims)
+    vmin, vmax = _c.fetch_items(_r.min(idx), _r.max(idx))
     if vmin < 0 or vmax >= size:
         bad = vmin if vmin < 0 else vmax
         raise ValueError(f"index {bad} is out of bounds for array with "

@@ -31,6 +31,7 @@ from typing import Any, Iterator
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
+from arrayd import _composite as _c
 from arrayd import _dtypes, _math, _reduction
 from arrayd._ndarray import (asarray_in, attach, ndarray, scalar, session_of,
                              shape_dummy, warn_complex_to_real)
@@ -55,10 +56,8 @@ def _record1(s: Any, op: str, inputs: tuple[int, ...], shape: Any,
     return ndarray._new(s, h, tuple(shape), dtype)
 
 
-def _arange_in(s: Any, n: int, step: int = 1, start: int = 0) -> ndarray:
-    return _record1(s, "arange", (), (n,), _INT64,
-                    {"start": start, "step": step, "num": n,
-                     "dtype": _INT64})
+def _arange_in(s: Any, n: int, step: int = 1) -> ndarray:
+    return _c.arange(s, n, _INT64, 0, step)
 
 
 def count_true(a: ndarray) -> int:

@@ -10,6 +10,7 @@ an ndarray, so the common case costs nothing on the op path.
 """
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 Shape = tuple[int, ...]
@@ -35,6 +36,13 @@ def f_strides(shape: Shape, itemsize: int) -> Strides:
         out[i] = step
         step *= n
     return (0,) * len(shape) if step == 0 else tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def server_c_strides(shape: Shape, itemsize: int) -> Strides:
+    """The C strides the server gives a new array (a zero-length axis
+    counts as 1, unlike NumPy's all-zero strides of an empty array)."""
+    return _in_order(shape, range(len(shape) - 1, -1, -1), itemsize)
 
 
 def _in_order(shape: Shape, inner_first: Sequence[int],
@@ -116,7 +124,7 @@ def keep_order_strides(operands: Sequence[tuple[Shape, Strides | None]],
     ops = []
     for oshape, ostrides in operands:
         if ostrides is None:
-            ostrides = _in_order(oshape, range(len(oshape) - 1, -1, -1), 1)
+            ostrides = server_c_strides(oshape, 1)
         lead = nd - len(oshape)
         ops.append([0 if i < lead or oshape[i - lead] == 1 or shape[i] == 1
                     else abs(ostrides[i - lead]) for i in range(nd)])

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from arrayd import _composite as _c
 from arrayd import (_dtypes, _indexing, _math, _reduction, _statistics,
                     _ufunc)
 from arrayd._creation import arange, empty, linspace, zeros
@@ -181,7 +182,7 @@ def _join_dtype(arrs: Sequence[ndarray], dtype: Any,
 def _fill_out(out: Any, shape: tuple[int, ...], dt: np.dtype,
               casting: str, s: Any) -> ndarray:
     if out is None:
-        return empty(shape, dt) if s is None else _empty_in(s, shape, dt)
+        return empty(shape, dt) if s is None else _c.empty(s, shape, dt)
     if not isinstance(out, ndarray):
         raise TypeError("out must be an arrayd.ndarray")
     if out.shape != shape:
@@ -193,10 +194,6 @@ def _fill_out(out: Any, shape: tuple[int, ...], dt: np.dtype,
     return out
 
 
-def _empty_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
-    h = s.new_handle()
-    s.record("empty", (), (h,), {"shape": list(shape), "dtype": dt})
-    return ndarray._new(s, h, tuple(shape), dt)
 
 
 def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *,
@@ -436,7 +433,7 @@ def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
         if off:
             rolls[ax] = ((slice(None, -off), slice(off, None)),
                          (slice(-off, None), slice(None, off)))
-    res = _empty_in(a._session, a.shape, a.dtype)
+    res = _c.empty(a._session, a.shape, a.dtype)
     if a.size == 0:
         return res
     for indices in itertools.product(*rolls):
@@ -583,7 +580,7 @@ def _pad_alloc(a: ndarray, shape: tuple[int, ...], op: str) -> ndarray:
     """The padded array (``op``: "empty" or "zeros"), F-ordered where
     ``a`` is F- and not C-contiguous, as NumPy's."""
     s, dt = a._session, a.dtype
-    make = _empty_in if op == "empty" else _zeros_in
+    make = _c.empty if op == "empty" else _c.zeros
     if len(shape) > 1 and a.flags.f_contiguous and not a.flags.c_contiguous:
         return fortran(make(s, shape[::-1], dt))
     return make(s, shape, dt)
@@ -844,7 +841,7 @@ def diag(v: Any, k: int = 0) -> ndarray:
     if a.ndim == 1:
         n = a.shape[0]
         size = n + abs(k)
-        res = _zeros_in(a._session, (size, size), a.dtype)
+        res = _c.zeros(a._session, (size, size), a.dtype)
         if n:
             start = k if k >= 0 else -k * size
             _indexing.put(res, arange(start, start + n * (size + 1),
@@ -859,10 +856,6 @@ def diagflat(v: Any, k: int = 0) -> ndarray:
     return diag(_arr(v).reshape(-1), k)
 
 
-def _zeros_in(s: Any, shape: tuple[int, ...], dt: np.dtype) -> ndarray:
-    h = s.new_handle()
-    s.record("zeros", (), (h,), {"shape": list(shape), "dtype": dt})
-    return ndarray._new(s, h, tuple(shape), dt)
 
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False,

@@ -19,7 +19,6 @@ _sorting, _linalg, _creation (``ndarray(shape)``), _protocols.
 from __future__ import annotations
 
 import builtins as _builtins
-import functools
 import operator
 import warnings
 from typing import Any
@@ -294,7 +293,7 @@ class ndarray:
         computes them, for an array that is C-contiguous as allocated)."""
         if self._strides is not None:
             return self._strides
-        return _server_c_strides(self._shape, self._dtype.itemsize)
+        return _layout.server_c_strides(self._shape, self._dtype.itemsize)
 
     def reshape(self, *shape: Any, order: str = "C",
                 copy: bool | None = None) -> "ndarray":
@@ -465,17 +464,6 @@ class ndarray:
 
     def __deepcopy__(self, memo: Any) -> "ndarray":
         return self.copy()
-
-
-@functools.lru_cache(maxsize=1024)
-def _server_c_strides(shape: tuple[int, ...],
-                      itemsize: int) -> tuple[int, ...]:
-    out = [0] * len(shape)
-    step = itemsize
-    for i in range(len(shape) - 1, -1, -1):
-        out[i] = step
-        step *= max(shape[i], 1)
-    return tuple(out)
 
 
 def warn_complex_to_real() -> None:

@@ -39,8 +39,7 @@ _F64 = np.dtype(np.float64)
 
 
 def _zeros(s: Any, n: int, dtype: Any) -> ndarray:
-    dt = np.dtype(dtype)
-    return _c.new(s, "zeros", (), (n,), dt, {"shape": [n], "dtype": dt})
+    return _c.zeros(s, (n,), dtype)
 
 
 def _stand_in(a: ndarray) -> np.ndarray:
@@ -58,9 +57,6 @@ def _coeffs_of(p: Any, s: Any = None) -> ndarray:
     return a.reshape(1) if a.ndim == 0 else a
 
 
-def _fetch(*xs: ndarray) -> list[Any]:
-    s = xs[0]._session
-    return [v[()] for v in s.fetch([x._handle for x in xs])]
 
 
 def _trim_leading(c: Any) -> ndarray:
@@ -71,7 +67,7 @@ def _trim_leading(c: Any) -> ndarray:
     if c.size == 0:
         return c
     nz = _m.not_equal(c, 0)
-    anynz, first = _fetch(_r.any(nz), _r.argmax(nz))
+    anynz, first = _c.fetch(_r.any(nz), _r.argmax(nz))
     if not anynz:
         return c[c._shape[0]:]
     return c if int(first) == 0 else c[int(first):]
@@ -262,7 +258,7 @@ class poly1d:  # noqa: N801 (NumPy's name)
             return NotImplemented
         if self._coeffs._shape != other._coeffs._shape:
             return False
-        return np.bool_(_fetch(_r.all(_m.equal(self._coeffs,
+        return np.bool_(_c.fetch(_r.all(_m.equal(self._coeffs,
                                                  other._coeffs)))[0])
 
     def __ne__(self, other: Any) -> Any:
@@ -355,7 +351,7 @@ def polydiv(u: Any, v: Any) -> tuple[Any, Any]:
     # NumPy drops leading elements while allclose(r[0], 0, rtol=1e-14).
     if r._shape[0] > 1:
         lead = _m.logical_not(_m.less_equal(_m.absolute(r), 1e-08))
-        anyb, first = _fetch(_r.any(lead), _r.argmax(lead))
+        anyb, first = _c.fetch(_r.any(lead), _r.argmax(lead))
         drop = int(first) if anyb else r._shape[0]
         drop = min(drop, r._shape[0] - 1)
         if drop:
@@ -468,7 +464,7 @@ def poly(seq_of_zeros: Any) -> Any:
         srt = _c.new(s, "sort", (rts,), rts._shape, rts._dtype, {"axis": 0})
         cs = _m.conjugate(rts)
         srt2 = _c.new(s, "sort", (cs,), cs._shape, cs._dtype, {"axis": 0})
-        if _fetch(_r.all(_m.equal(srt, srt2)))[0]:
+        if _c.fetch(_r.all(_m.equal(srt, srt2)))[0]:
             a = _c.new(s, "real", (a,), a._shape,
                        np.dtype(dt.char.lower())).copy()
     return a
@@ -494,7 +490,7 @@ def roots(p: Any) -> ndarray:
     if p.size == 0:
         return _zeros(s, 0, _F64)
     nz = _m.not_equal(p, 0)
-    anynz, first, last_rev = _fetch(_r.any(nz), _r.argmax(nz),
+    anynz, first, last_rev = _c.fetch(_r.any(nz), _r.argmax(nz),
                                     _r.argmax(nz[::-1]))
     n = p._shape[0]
     if not anynz:

@@ -390,9 +390,6 @@ def _unique_complex_keys(rows: ndarray) -> ndarray:
 
 # -- counting --------------------------------------------------------------
 
-def _fetch_ints(*xs: ndarray) -> list[Any]:
-    s = xs[0]._session
-    return [v.item() for v in s.fetch([x._handle for x in xs])]
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0) -> ndarray:
@@ -420,7 +417,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> ndarray:
     if x.size == 0:
         return _c.new(s, "zeros", (), (minlength,), rdt,
                       {"shape": [minlength], "dtype": rdt})
-    lo, hi = _fetch_ints(_r.min(x), _r.max(x))
+    lo, hi = _c.fetch_items(_r.min(x), _r.max(x))
     if lo < 0:
         raise ValueError("'list' argument must have no negative elements")
     length = builtins.max(int(hi) + 1, minlength)
@@ -460,7 +457,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
     if np.ndim(bins) == 0 and range is None and flat.size:
         if a._dtype.kind == "c":
             np.histogram(np.zeros(1, a._dtype))  # NumPy's error
-        lo, hi = _fetch_ints(_r.min(flat), _r.max(flat))
+        lo, hi = _c.fetch_items(_r.min(flat), _r.max(flat))
         edges = np.histogram_bin_edges(np.array([lo, hi], dtype=a._dtype),
                                        bins)
     else:

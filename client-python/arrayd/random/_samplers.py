@@ -464,9 +464,6 @@ def vonmises(draw: Draw, mu: ndarray, kappa: ndarray,
 CATEGORICAL_MAX = 1 << 24  # category draws multinomial makes and counts
 
 
-def _arange(s: Any, n: int) -> ndarray:
-    return _c.new(s, "arange", (), (n,), _INT64,
-                  {"dtype": _INT64, "start": 0, "step": 1, "num": n})
 
 
 def categorical_counts(idx: ndarray, k: int,
@@ -478,8 +475,8 @@ def categorical_counts(idx: ndarray, k: int,
     rows = math.prod(shape)
     n = idx._shape[-1]
     flat = idx.reshape(rows, n)
-    codes = _m.add(flat, _m.multiply(_arange(s, rows).reshape(rows, 1), k))
+    codes = _m.add(flat, _m.multiply(_c.arange(s, rows).reshape(rows, 1), k))
     codes = codes.reshape(rows * n)
     srt = _c.new(s, "sort", (codes,), codes._shape, _INT64)
-    pos = _sorting.bsearch(srt, _arange(s, rows * k + 1), False)
+    pos = _sorting.bsearch(srt, _c.arange(s, rows * k + 1), False)
     return _m.subtract(pos[1:], pos[:-1]).reshape(shape + (k,))
