@@ -37,6 +37,54 @@ int64_t ShapeSize(absl::Span<const int64_t> shape) {
   return n;
 }
 
+absl::StatusOr<int64_t> CheckedSize(absl::Span<const int64_t> shape, int itemsize) {
+  if (shape.size() > static_cast<size_t>(kMaxDims)) {
+    return ValueError(absl::StrCat("maximum supported dimension for an ndarray is ", kMaxDims,
+                                   ", found ", shape.size()));
+  }
+  // As NumPy: the product of the non-zero dimensions must fit, even when a
+  // zero makes the array empty ((0, 2**62, 2**62) is refused).
+  int64_t size = 1;
+  bool too_big = false, empty = false;
+  for (int64_t d : shape) {
+    if (d < 0) return ValueError("negative dimensions are not allowed");
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    too_big = too_big || __builtin_mul_overflow(size, d, &size);
+  }
+  int64_t nbytes = 0;
+  if (too_big || __builtin_mul_overflow(size, int64_t{itemsize}, &nbytes)) {
+    return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                      "maximum possible size.");
+  }
+  return empty ? 0 : size;
+}
+
+absl::Status CheckView(const View& view) {
+  ARRAYD_ASSIGN_OR_RETURN(int64_t size, CheckedSize(view.shape, ItemSize(view.dtype)));
+  if (view.strides.size() != view.shape.size()) {
+    return absl::InternalError("array with strides of another rank than its shape");
+  }
+  if (size == 0) return absl::OkStatus();
+  // The lowest and highest byte offsets the view reaches, checked.
+  int64_t lo = view.offset, hi = view.offset;
+  for (size_t i = 0; i < view.shape.size(); ++i) {
+    int64_t span = 0;
+    if (__builtin_mul_overflow(view.strides[i], view.shape[i] - 1, &span) ||
+        __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi)) {
+      return ValueError("array strides reach past the addressable range");
+    }
+  }
+  const int64_t limit = view.buffer ? static_cast<int64_t>(view.buffer->nbytes()) : 0;
+  if (lo < 0 || hi > limit - ItemSize(view.dtype)) {
+    return absl::InternalError(absl::StrCat("array of shape ", ShapeString(view.shape),
+                                            " reaches outside its buffer of ", limit, " bytes"));
+  }
+  return absl::OkStatus();
+}
+
 Strides CStrides(absl::Span<const int64_t> shape, int itemsize) {
   Strides strides(shape.size());
   int64_t s = itemsize;
@@ -271,9 +319,16 @@ absl::StatusOr<Shape> ResolveReshape(int64_t size, absl::Span<const int64_t> sha
       unknown = static_cast<int>(i);
     } else if (out[i] < 0) {
       return ValueError("negative dimensions not allowed");
-    } else {
-      known *= out[i];
+    } else if (__builtin_mul_overflow(known, out[i], &known)) {
+      // A product that wraps could otherwise equal the size (0 into
+      // (2**32, 2**32)).
+      return ValueError(absl::StrCat("cannot reshape array of size ", size, " into shape ",
+                                     ShapeString(shape)));
     }
+  }
+  if (out.size() > static_cast<size_t>(kMaxDims)) {
+    return ValueError(absl::StrCat("maximum supported dimension for an ndarray is ", kMaxDims,
+                                   ", found ", out.size()));
   }
   if (unknown >= 0) {
     if (known == 0 || size % known != 0) {

@@ -65,6 +65,17 @@ struct View {
 };
 
 int64_t ShapeSize(absl::Span<const int64_t> shape);
+
+// The one checked path for sizes (issue 13: a count that wraps must never
+// become a small buffer under a huge shape). The element count of `shape`:
+// ValueError for more than kMaxDims dimensions, a negative one, or a count
+// whose bytes (times `itemsize`) do not fit int64 ("array is too big").
+absl::StatusOr<int64_t> CheckedSize(absl::Span<const int64_t> shape, int itemsize = 1);
+// What every array the server binds to a handle must satisfy, whatever op
+// made it: a checked shape (CheckedSize), strides as many as dimensions,
+// and every element's bytes inside its buffer. A view that fails is an
+// error of the op that made it, never stored.
+absl::Status CheckView(const View& view);
 Strides CStrides(absl::Span<const int64_t> shape, int itemsize);
 Strides FStrides(absl::Span<const int64_t> shape, int itemsize);
 

@@ -278,8 +278,12 @@ ARRAYD_HD To FloatToInt(F v) {
   }
   const F two63 = F(9223372036854775808.0);
   if (v > -two63 && v < two63) return static_cast<To>(static_cast<i64>(v));
-  if (To(-1) > To(0) && v >= two63 && v < two63 * F(2)) {  // uint64 above int64's range
-    return static_cast<To>(static_cast<u64>(static_cast<i64>(v - two63)) + 0x8000000000000000ULL);
+  if (To(-1) > To(0) && v >= two63) {
+    // uint64 above int64's range: x86-64's conversion of v - 2**63 with the
+    // top bit flipped, so 2**64 and more (inf too) give 0, as in NumPy.
+    const F w = v - two63;
+    const i64 low = w < two63 ? static_cast<i64>(w) : static_cast<i64>(0x8000000000000000ULL);
+    return static_cast<To>(static_cast<u64>(low) ^ 0x8000000000000000ULL);
   }
   return static_cast<To>(0x8000000000000000ULL);
 }

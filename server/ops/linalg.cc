@@ -105,6 +105,17 @@ absl::Status CheckInfo(OpContext& ctx, const View& info, absl::string_view messa
   return absl::OkStatus();
 }
 
+// LinAlgError(message) when `a` holds an inf or a NaN, as NumPy raises:
+// LAPACK and cuSOLVER would return garbage, fail with another error or,
+// for some drivers, not converge at all on such input.
+absl::Status CheckFinite(OpContext& ctx, const View& a, absl::string_view message) {
+  ARRAYD_ASSIGN_OR_RETURN(View finite, compose::Run(ctx, "isfinite", {a}));
+  ARRAYD_ASSIGN_OR_RETURN(View all, compose::Run(ctx, "all", {finite}));
+  uint8_t host = 0;
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(all, &host));
+  return host != 0 ? absl::OkStatus() : LinAlgError(message);
+}
+
 // The main diagonals of a C-contiguous (batch, n, n) array, as a (batch, n) view.
 View Diagonals(const View& a) {
   View d = a;
@@ -291,6 +302,7 @@ absl::Status RunSvd(OpContext& ctx, bool compute_uv) {
   ARRAYD_ASSIGN_OR_RETURN(bool full, ctx.attrs().Bool("full_matrices", true));
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
   ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
+  if (a3.size() > 0) ARRAYD_RETURN_IF_ERROR(CheckFinite(ctx, a3, "SVD did not converge"));
   const int64_t nb = a3.shape[0], m = a3.shape[1], n = a3.shape[2], k = std::min(m, n);
   ARRAYD_ASSIGN_OR_RETURN(View s, ctx.NewArray(RealDType(dtype), {nb, k}));
   ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {nb}));
@@ -347,6 +359,7 @@ absl::Status RunEigh(OpContext& ctx, bool vectors) {
     ARRAYD_ASSIGN_OR_RETURN(src, Transpose(a, perm));
   }
   ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, src, dtype));
+  if (a3.size() > 0) ARRAYD_RETURN_IF_ERROR(CheckFinite(ctx, a3, "Eigenvalues did not converge"));
   if (uplo == "U" && IsComplex(dtype)) {
     ARRAYD_RETURN_IF_ERROR(ctx.stream().Unary(kernels::UnaryOp::kConjugate, a3, a3));
   }

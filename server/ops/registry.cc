@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 
@@ -57,9 +58,9 @@ absl::StatusOr<Scalar> Attrs::GetScalar(const std::string& name) const {
     case v1::AttrValue::kS: {
       // Unsigned values above INT64_MAX travel as decimal strings.
       uint64_t u = 0;
-      for (char ch : v->s()) {
-        if (ch < '0' || ch > '9') return TypeError(absl::StrCat("attribute '", name, "' must be a number"));
-        u = u * 10 + static_cast<uint64_t>(ch - '0');
+      if (v->s().empty() || !absl::SimpleAtoi(v->s(), &u) || v->s()[0] == '+') {
+        return OverflowError(absl::StrCat("attribute '", name,
+                                          "' is not an integer from 0 to 2**64-1"));
       }
       return Scalar::UInt(u);
     }
@@ -85,39 +86,14 @@ absl::StatusOr<std::string> Attrs::String(const std::string& name) const {
 
 absl::StatusOr<Shape> Attrs::GetShape(const std::string& name) const {
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> dims, Ints(name));
-  if (dims.size() > static_cast<size_t>(kMaxDims)) {
-    return ValueError(absl::StrCat("maximum supported dimension for an ndarray is ", kMaxDims,
-                                   ", found ", dims.size()));
-  }
-  int64_t size = 1;
-  for (int64_t d : dims) {
-    if (d < 0) return ValueError("negative dimensions are not allowed");
-    if (d != 0 && size > std::numeric_limits<int64_t>::max() / d) {
-      return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
-                        "maximum possible size.");
-    }
-    size *= d;
-  }
+  ARRAYD_RETURN_IF_ERROR(CheckedSize(dims).status());
   return Shape(dims.begin(), dims.end());
 }
 
 absl::StatusOr<View> OpContext::NewArray(DType dtype, Shape shape) {
-  // Checked: an element count that wraps (eye(2**32)) must not become a
-  // small buffer under a huge shape.
-  int64_t size = 1;
-  for (int64_t d : shape) {
-    if (d < 0) return ValueError("negative dimensions are not allowed");
-    if (__builtin_mul_overflow(size, d, &size)) {
-      return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
-                        "maximum possible size.");
-    }
-  }
-  if (size > std::numeric_limits<int64_t>::max() / ItemSize(dtype)) {
-    return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
-                      "maximum possible size.");
-  }
-  int64_t nbytes = size * ItemSize(dtype);
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, allocate_(static_cast<size_t>(nbytes)));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t size, CheckedSize(shape, ItemSize(dtype)));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
+                          allocate_(static_cast<size_t>(size * ItemSize(dtype))));
   return MakeContiguousView(std::move(buffer), dtype, std::move(shape));
 }
 

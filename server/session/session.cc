@@ -191,6 +191,16 @@ absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
     if (std::find(def->attrs.begin(), def->attrs.end(), name) == def->attrs.end()) {
       return TypeError(absl::StrCat(op.name(), " got an unexpected attribute '", name, "'"));
     }
+    // Inline data is bounded as Capabilities says; larger arrays come by
+    // Upload or shared memory, which are checked and chunked.
+    const size_t carried = value.value_case() == v1::AttrValue::kData ? value.data().size()
+                           : value.value_case() == v1::AttrValue::kS  ? value.s().size()
+                                                                       : 0;
+    if (carried > options_.max_inline_bytes) {
+      return ValueError(absl::StrCat(op.name(), ": attribute '", name, "' carries ", carried,
+                                     " bytes, more than the server's max_inline_bytes (",
+                                     options_.max_inline_bytes, "); send large arrays by Upload"));
+    }
   }
   std::vector<View> inputs;
   std::vector<std::optional<View>> existing;
@@ -239,6 +249,7 @@ absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
       ARRAYD_RETURN_IF_ERROR(stream_->Copy(*b, *out));
       continue;
     }
+    ARRAYD_RETURN_IF_ERROR(CheckView(result));
     absl::MutexLock lock(&mu_);
     handles_[op.outputs(i)] = Entry{std::move(result), nullptr};
   }
@@ -328,7 +339,8 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
 }
 
 absl::StatusOr<View> Session::NewUploadArray(DType dtype, Shape shape) {
-  int64_t nbytes = ShapeSize(shape) * ItemSize(dtype);
+  ARRAYD_ASSIGN_OR_RETURN(int64_t size, CheckedSize(shape, ItemSize(dtype)));
+  const int64_t nbytes = size * ItemSize(dtype);
   absl::MutexLock lock(&transfer_mu_);
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
                           Allocate(transfer_stream_.get(), static_cast<size_t>(nbytes)));
@@ -344,6 +356,7 @@ absl::Status Session::WriteBytes(const View& contiguous, uint64_t offset, const 
 }
 
 absl::Status Session::Bind(uint64_t handle, View view) {
+  ARRAYD_RETURN_IF_ERROR(CheckView(view));
   absl::MutexLock lock(&mu_);
   if (!handles_.emplace(handle, Entry{std::move(view), nullptr}).second) {
     return absl::AlreadyExistsError(absl::StrCat("upload: handle ", handle, " is already bound"));
