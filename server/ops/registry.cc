@@ -57,10 +57,13 @@ absl::StatusOr<Scalar> Attrs::GetScalar(const std::string& name) const {
     case v1::AttrValue::kC: return Scalar::Complex(v->c().real(), v->c().imag());
     case v1::AttrValue::kS: {
       // Unsigned values above INT64_MAX travel as decimal strings.
+      const std::string& text = v->s();
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+        return TypeError(absl::StrCat("attribute '", name, "' must be a number"));
+      }
       uint64_t u = 0;
-      if (v->s().empty() || !absl::SimpleAtoi(v->s(), &u) || v->s()[0] == '+') {
-        return OverflowError(absl::StrCat("attribute '", name,
-                                          "' is not an integer from 0 to 2**64-1"));
+      if (!absl::SimpleAtoi(text, &u)) {
+        return OverflowError(absl::StrCat("attribute '", name, "' is larger than 2**64-1"));
       }
       return Scalar::UInt(u);
     }
