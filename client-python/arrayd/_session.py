@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import collections
 import itertools
+import logging
 import math
 import os
 import queue
@@ -33,6 +34,8 @@ from arrayd._errors import (ConnectionError, SessionClosedError,
                             from_op_error, from_rpc_error)
 from arrayd._proto import pb
 
+_log = logging.getLogger("arrayd")
+
 _BATCH_OPS = 256        # flush when this many ops are pending
 _FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
 _IDLE_S = 0.0002        # an op recorded this long after the last send goes at once
@@ -44,6 +47,16 @@ _SMALL_OP_ELEMENTS = 1 << 16
 def is_small(shape: tuple[int, ...]) -> bool:
     """Whether an op whose largest operand has ``shape`` is small (record)."""
     return math.prod(shape) <= _SMALL_OP_ELEMENTS
+
+
+class _SegmentRefused(Exception):
+    """The server has no such shared memory segment: it refused the one
+    this session sent (or never got it)."""
+
+    @staticmethod
+    def matches(error: pb.OpError) -> bool:
+        return "shared memory segment" in error.message and (
+            "is attached" in error.message or "cannot map" in error.message)
 
 
 class Session:
@@ -99,27 +112,23 @@ class Session:
         self._arena: _shm.ShmArena | None = None
         self._arena_lock = threading.Lock()
         self._loans: _shm.LoanPool | None = None
+        self._shm_ok = True
 
         first = pb.ClientMessage()
         first.open.client_name = client_name
-        local = _transport.LocalStream.connect(
-            self.capabilities.local_op_socket)
-        if local is not None:
-            # Same host: the op stream over the server's unix socket.
-            self._requests = local
-            self._responses = local
-        else:
+        msg = self._open_local(first)
+        if msg is None:
             self._responses = _transport.op_stream(ch, self._request_iter())
-        self._requests.put(first)
-        try:
-            msg = next(self._responses)
-        except (grpc.RpcError, StopIteration) as e:
-            self._closed = True
-            ch.close()
-            detail = e.details() if isinstance(e, grpc.RpcError) else "closed"
-            raise ConnectionError(
-                f"arrayd at {address!r} refused the session: {detail}"
-            ) from None
+            self._requests.put(first)
+            try:
+                msg = next(self._responses)
+            except (grpc.RpcError, StopIteration) as e:
+                self._closed = True
+                ch.close()
+                detail = e.details() if isinstance(e, grpc.RpcError) else "closed"
+                raise ConnectionError(
+                    f"arrayd at {address!r} refused the session: {detail}"
+                ) from None
         self.session_id: int = msg.opened.session_id
         self._token: str = msg.opened.session_token
         self.backend: str = msg.opened.backend
@@ -131,6 +140,31 @@ class Session:
         _open_sessions.add(self)
 
     # -- op path ---------------------------------------------------------
+
+    def _open_local(self, first: pb.ClientMessage) -> pb.ServerMessage | None:
+        """Opens the session over the server's same-host socket when it
+        offers one and it is this server's (the SessionOpened there names
+        the server id that Capabilities gave): its SessionOpened, else None
+        (the op stream then goes over gRPC)."""
+        caps = self.capabilities
+        local = _transport.LocalStream.connect(caps.local_op_socket)
+        if local is None:
+            return None
+        local.put(first)
+        try:
+            msg = next(local)
+        except StopIteration:
+            return None
+        if msg.opened.server_id != caps.server_id:
+            _log.warning("arrayd: the same-host socket %s belongs to another "
+                         "server; using gRPC", caps.local_op_socket)
+            local.put(None)
+            local.close()
+            return None
+        # Same host: the op stream over the server's unix socket.
+        self._requests = local
+        self._responses = local
+        return msg
 
     def new_handle(self) -> int:
         """A fresh client-assigned handle (never reused in this session)."""
@@ -267,7 +301,7 @@ class Session:
             shape = tuple(f.shape)
             if f.inline:
                 arr = np.frombuffer(f.data, dtype=dtype).reshape(shape).copy()
-            elif isinstance(self._requests, _transport.LocalStream):
+            elif self._shm_usable():
                 arr = self._download_shm(h, dtype, shape)
             else:
                 arr = self._download(h)
@@ -329,62 +363,91 @@ class Session:
                 f"Download of {handle}: got {pos} of {total} bytes")
         return out
 
+    # Shared memory (same host): segments are memfds handed to the server
+    # over the same-host socket. When none can be made, or the server
+    # refuses one, transfers go over gRPC from then on (logged once).
+
+    def _shm_usable(self) -> bool:
+        return self._shm_ok and isinstance(self._requests, _transport.LocalStream)
+
+    def _shm_failed(self, why: str) -> None:
+        self._shm_ok = False
+        _log.warning("arrayd: shared memory transfers are off for session %s "
+                     "(%s); bulk data goes over gRPC", self.session_id, why)
+
+    def _send_segment(self, name: str, fd: int) -> None:
+        """Hands segment `name` to the server (before any op names it)."""
+        self.check_open()
+        self._requests.put(pb.ClientMessage(segments=[name]), fds=(fd,))
+
+    def _release_segment(self, name: str) -> None:
+        """Has the server forget segment `name` (ordered after every op
+        that named it)."""
+        if not self._closed:
+            self.record("release_shm", (), (), {"segment": name})
+
     def _shm_arena(self) -> _shm.ShmArena:
         if self._arena is None:
-            self._arena = _shm.ShmArena(self.session_id)
+            self._arena = _shm.ShmArena(self._send_segment, self._release_segment)
         return self._arena
 
     def _download_shm(self, handle: int, dtype: np.dtype,
                       shape: tuple[int, ...]) -> np.ndarray:
         """Large array through shared memory (same host): a view on a loaned
         segment when it is large enough and the pool has room, else copied
-        out of the session's arena."""
+        out of the session's arena; over gRPC when shared memory fails."""
         nbytes = dtype.itemsize * math.prod(shape)
-        if nbytes >= _shm.env_bytes("ARRAYD_SHM_LOAN_MIN_BYTES",
-                                    _shm.LOAN_MIN_BYTES):
-            arr = self._download_loan(handle, dtype, shape, nbytes)
-            if arr is not None:
-                return arr
-        with self._arena_lock:
-            out = np.empty(shape, dtype=dtype)
-            arena = self._shm_arena()
-            segment = arena.view(nbytes)
-            self._download_into(handle, arena.path)
-            _shm.parallel_copy(out.reshape(-1).view(np.uint8), segment[:nbytes])
-        return out
+        try:
+            if nbytes >= _shm.env_bytes("ARRAYD_SHM_LOAN_MIN_BYTES",
+                                        _shm.LOAN_MIN_BYTES):
+                arr = self._download_loan(handle, dtype, shape, nbytes)
+                if arr is not None:
+                    return arr
+            with self._arena_lock:
+                out = np.empty(shape, dtype=dtype)
+                arena = self._shm_arena()
+                segment = arena.view(nbytes)
+                self._download_into(handle, arena.name)
+                _shm.parallel_copy(out.reshape(-1).view(np.uint8),
+                                   segment[:nbytes])
+            return out
+        except _SegmentRefused as e:
+            self._shm_failed(str(e))
+        except OSError as e:
+            self._shm_failed(f"no shared memory segment: {e}")
+        return self._download(handle)
 
-    def _download_into(self, handle: int, path: str) -> None:
-        """Has the server write the array's C-order bytes into segment
-        ``path``; raises the op's error (others are deferred)."""
+    def _download_into(self, handle: int, segment: str) -> None:
+        """Has the server write the array's C-order bytes into `segment`;
+        raises the op's error (others are deferred); _SegmentRefused when
+        the server has no such segment."""
         self.record("download_shm", (handle,), (),
-                    {"segment": path, "offset": 0})
+                    {"segment": segment, "offset": 0})
         reply = self._sync()
         for e in reply.errors:
             if e.op == "download_shm":
+                if _SegmentRefused.matches(e):
+                    raise _SegmentRefused(e.message)
                 raise from_op_error(e)
         self._deferred.extend(reply.errors)
 
     def _download_loan(self, handle: int, dtype: np.dtype,
                        shape: tuple[int, ...], nbytes: int) -> np.ndarray | None:
         """The array as a view on a segment loaned to it, or None when the
-        pool is at its cap (the caller copies instead)."""
+        pool is at its cap or has no segment (the caller copies instead)."""
         if self._loans is None:
-            self._loans = _shm.LoanPool(
-                f"/dev/shm/arrayd-{os.getpid()}-{self.session_id}-loan")
+            self._loans = _shm.LoanPool(self._send_segment)
         pool = self._loans
         segment, dropped = pool.acquire(
             nbytes, _shm.env_bytes("ARRAYD_SHM_LOAN_MAX_BYTES",
                                    _shm.LOAN_MAX_BYTES))
         for old in dropped:
-            # Ordered after every op that named it; the server's mapping
-            # outlives the unlink.
-            if not self._closed:
-                self.record("release_shm", (), (), {"segment": old.path})
+            self._release_segment(old.name)
             old.remove()
         if segment is None:
             return None
         try:
-            self._download_into(handle, segment.path)
+            self._download_into(handle, segment.name)
         except BaseException:
             pool.give_back(segment)
             raise
@@ -402,18 +465,11 @@ class Session:
                         {"dtype": dt, "shape": shape, "data": arr.tobytes()})
             return h
         self.check_open()
-        if isinstance(self._requests, _transport.LocalStream):
-            # Same host: through shared memory, then a sync so that the
-            # segment can be reused (upload errors surface at the fetch).
-            with self._arena_lock:
-                arena = self._shm_arena()
-                _shm.parallel_copy(arena.view(arr.nbytes),
-                                   arr.reshape(-1).view(np.uint8))
-                self.record("upload_shm", (), (h,),
-                            {"segment": arena.path, "offset": 0, "dtype": dt,
-                             "shape": shape})
-                self._deferred.extend(self._sync().errors)
-            return h
+        if self._shm_usable():
+            if self._upload_shm(h, arr, dt, shape):
+                return h
+            self.free(h)  # poisoned by the refused upload_shm
+            h = self.new_handle()
         self.flush()
         header = pb.UploadChunk(session_id=self.session_id, handle=h,
                                 session_token=self._token,
@@ -425,6 +481,31 @@ class Session:
         except grpc.RpcError as e:
             raise from_rpc_error(e, "Upload") from None
         return h
+
+    def _upload_shm(self, h: int, arr: np.ndarray, dt: Any,
+                    shape: list[int]) -> bool:
+        """Same host: `arr` into handle `h` through shared memory, then a
+        sync so that the segment can be reused (upload errors surface at the
+        fetch). False when shared memory failed (then it is off)."""
+        try:
+            with self._arena_lock:
+                arena = self._shm_arena()
+                _shm.parallel_copy(arena.view(arr.nbytes),
+                                   arr.reshape(-1).view(np.uint8))
+                self.record("upload_shm", (), (h,),
+                            {"segment": arena.name, "offset": 0, "dtype": dt,
+                             "shape": shape})
+                errors = list(self._sync().errors)
+        except OSError as e:
+            self._shm_failed(f"no shared memory segment: {e}")
+            return False
+        refused = [e for e in errors
+                   if e.op == "upload_shm" and _SegmentRefused.matches(e)]
+        self._deferred.extend(e for e in errors if e not in refused)
+        if refused:
+            self._shm_failed(refused[0].message)
+            return False
+        return True
 
     # -- lifetime --------------------------------------------------------
 

@@ -1,22 +1,28 @@
 """Shared memory for bulk transfers with a server on this host.
 
-Layer: session (below Session; imports nothing of arrayd). ShmArena: one
-growing file per session that uploads and copied downloads go through.
-LoanPool of ShmSegments: files loaned to downloaded arrays, which are
-numpy views on the client's mapping (no copy), and come back to the pool
-when the last view dies. parallel_copy: large copies on several threads.
+Layer: session (below Session; imports nothing of arrayd). Segments are
+memfds (no file in /dev/shm: nothing is left behind by a killed client, and
+a small /dev/shm does not matter) sealed against shrinking, handed to the
+server as file descriptors over the same-host socket: no other session can
+name them, and the server's copies cannot fault. ShmArena: the segment of a
+session that uploads and copied downloads go through (replaced by a larger
+one as needed). LoanPool of ShmSegments: segments loaned to downloaded
+arrays, which are numpy views on the client's mapping (no copy), and come
+back to the pool when the last view dies. parallel_copy: large copies on
+several threads.
 """
 from __future__ import annotations
 
 import collections
 import contextlib
+import fcntl
 import itertools
 import mmap
 import os
 import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -59,63 +65,94 @@ def parallel_copy(dst: np.ndarray, src: np.ndarray) -> None:
         j.result()
 
 
-class ShmArena:
-    """A shared memory file (/dev/shm/arrayd-*) for bulk transfers with a
-    server on this host; it grows as needed and is removed with the session."""
+# Hands a segment's descriptor to the server under a name (Session).
+Attach = Callable[[str, int], None]
 
-    def __init__(self, session_id: int):
-        self.path = f"/dev/shm/arrayd-{os.getpid()}-{session_id}-{id(self):x}"
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+
+def new_segment(size: int, name: str, send: Attach) -> mmap.mmap:
+    """A memfd of ``size`` bytes, sent to the server as ``name``; returns
+    this process's mapping of it (its only hold on it). The pages are
+    allocated now (a full memory is an OSError here, not a fault when the
+    server or the user touches a page) and the size is sealed."""
+    fd = os.memfd_create("arrayd", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        os.posix_fallocate(fd, 0, size)
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                    fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+        # Populated now, so that a result's pages are in this process's
+        # page tables before the user reads them (and stay on reuse).
+        flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+        mm = mmap.mmap(fd, size, flags=flags)
+        try:
+            send(name, fd)
+        except BaseException:
+            mm.close()
+            raise
+    finally:
+        os.close(fd)
+    return mm
+
+
+def unmap(mm: mmap.mmap) -> None:
+    """Unmaps unless an array still uses the mapping (then it is unmapped
+    when the last user goes)."""
+    with contextlib.suppress(BufferError):
+        mm.close()
+
+
+class ShmArena:
+    """The segment of a session for bulk transfers with a server on this
+    host. A larger request replaces it with a larger one (the server is told
+    to release the old one); closed with the session."""
+
+    _ROUND = 2 << 20
+
+    def __init__(self, send: Attach, release: Callable[[str], None]):
+        self._send = send
+        self._release = release
+        self._ids = itertools.count()
+        self.name = ""
         self._size = 0
+        self._mm: mmap.mmap | None = None
         self._buf: np.ndarray | None = None
 
     def view(self, nbytes: int) -> np.ndarray:
-        """The first nbytes of the segment, as uint8 (grows it if needed)."""
+        """The first nbytes of the segment, as uint8 (replaced by a larger
+        one if needed). OSError when no segment can be made."""
         if nbytes > self._size or self._buf is None:
-            size = max(nbytes, 2 * self._size, 1 << 20)
-            os.ftruncate(self._fd, size)
-            self._buf = np.frombuffer(mmap.mmap(self._fd, size), dtype=np.uint8)
-            self._size = size
+            size = -(-max(nbytes, 2 * self._size, 1 << 20) // self._ROUND) * self._ROUND
+            name = f"arena-{next(self._ids)}"
+            mm = new_segment(size, name, self._send)
+            old, self.name = self.name, name
+            self.close()
+            if old:
+                self._release(old)
+            self._mm, self._size = mm, size
+            self._buf = np.frombuffer(mm, dtype=np.uint8)
         return self._buf[:nbytes]
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
+        self._buf = None
+        if self._mm is not None:
+            unmap(self._mm)
+            self._mm = None
+        self._size = 0
 
 
 class ShmSegment:
-    """One shared memory file of a LoanPool and the client's mapping of it
-    (the mapping outlives the file's removal)."""
+    """One segment of a LoanPool, attached to the server as ``name``, and
+    the client's mapping of it."""
 
-    __slots__ = ("path", "size", "mm")
+    __slots__ = ("name", "size", "mm")
 
-    def __init__(self, path: str, size: int):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            # Allocated now: a full /dev/shm is an OSError here rather than
-            # a SIGBUS when the server or the user touches the page.
-            os.posix_fallocate(fd, 0, size)
-            # Mapped now, so that the result's pages are in this process's
-            # page tables before the user reads them (and stay on reuse).
-            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
-            self.mm = mmap.mmap(fd, size, flags=flags)
-        except BaseException:
-            os.close(fd)
-            os.unlink(path)
-            raise
-        os.close(fd)
-        self.path = path
+    def __init__(self, name: str, size: int, send: Attach):
+        self.mm = new_segment(size, name, send)
+        self.name = name
         self.size = size
 
     def remove(self) -> None:
-        """Removes the file; unmaps unless an array still uses the mapping."""
-        with contextlib.suppress(OSError):
-            os.unlink(self.path)
-        # Still exported to an array: unmapped when the last user goes.
-        with contextlib.suppress(BufferError):
-            self.mm.close()
+        """Unmaps unless an array still uses the mapping."""
+        unmap(self.mm)
 
 
 class LoanPool:
@@ -144,14 +181,14 @@ class LoanPool:
     # that cost at most twice, then copies.
     _MAX_ON_LOAN = 2
 
-    def __init__(self, prefix: str):
-        self._prefix = prefix
+    def __init__(self, send: Attach):
+        self._send = send
         self._ids = itertools.count()
         self._lock = threading.Lock()
         self._free: list[ShmSegment] = []
         self._back: collections.deque[ShmSegment] = collections.deque()
         self._closed = False
-        self._sizes: dict[str, int] = {}  # path -> size, loaned and free
+        self._sizes: dict[str, int] = {}  # name -> size, loaned and free
 
     @property
     def segments(self) -> int:
@@ -166,7 +203,7 @@ class LoanPool:
     def acquire(self, nbytes: int,
                 cap: int) -> tuple[ShmSegment | None, list[ShmSegment]]:
         """A segment of at least ``nbytes`` (None when the cap leaves no
-        room, or when /dev/shm is full), and the free segments dropped from
+        room, or when no segment can be made), and the free segments dropped from
         the pool: the caller has the server release them, then removes
         them."""
         dropped: list[ShmSegment] = []
@@ -194,16 +231,15 @@ class LoanPool:
                         dropped.append(free.pop())
                         self._forget(dropped[-1])
                     try:
-                        segment = ShmSegment(
-                            f"{self._prefix}{next(self._ids)}-{id(self):x}",
-                            size)
+                        segment = ShmSegment(f"loan-{next(self._ids)}", size,
+                                             self._send)
                     except OSError:
                         return None, dropped
-                    self._sizes[segment.path] = size
+                    self._sizes[segment.name] = size
         return segment, dropped
 
     def _forget(self, segment: ShmSegment) -> None:
-        del self._sizes[segment.path]
+        del self._sizes[segment.name]
 
     def lend(self, segment: ShmSegment, dtype: np.dtype,
              shape: tuple[int, ...], nbytes: int) -> np.ndarray:
@@ -230,16 +266,12 @@ class LoanPool:
         self._returned(segment)
 
     def close(self) -> None:
-        """Removes every segment's file; arrays on loan keep their mapping,
-        and their segments are not taken back."""
+        """Unmaps every free segment; arrays on loan keep their mapping, and
+        their segments are not taken back."""
         with self._lock:
             self._closed = True
             free, self._free = self._free, []
             while self._back:
                 free.append(self._back.popleft())
-            on_loan = set(self._sizes) - {seg.path for seg in free}
         for seg in free:
-            seg.remove()  # unmapped too
-        for path in on_loan:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+            seg.remove()

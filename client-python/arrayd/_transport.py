@@ -9,12 +9,13 @@ Bulk data uses the Upload/Download RPCs of the channel.
 """
 from __future__ import annotations
 
+import array
 import os
 import socket
 import struct
 import threading
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import grpc
 
@@ -137,14 +138,22 @@ class LocalStream:
             return None
         return LocalStream(sock)
 
-    def put(self, msg: pb.ClientMessage | None) -> None:
+    def put(self, msg: pb.ClientMessage | None, fds: Sequence[int] = ()) -> None:
+        """Sends a frame; ``fds`` (the shared memory segments that
+        msg.segments names) go with its first byte (SCM_RIGHTS)."""
         try:
             if msg is None:
                 self._sock.shutdown(socket.SHUT_WR)
                 return
             data = msg.SerializeToString()
+            frame = _FRAME_HEADER.pack(len(data)) + data
             with self._send_lock:
-                self._sock.sendall(_FRAME_HEADER.pack(len(data)) + data)
+                if fds:
+                    rights = array.array("i", fds).tobytes()
+                    sent = self._sock.sendmsg(
+                        [frame], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, rights)])
+                    frame = frame[sent:]
+                self._sock.sendall(frame)
         except OSError:
             pass  # the reader sees the end of the stream and reports it
 
@@ -193,6 +202,9 @@ class LocalStream:
         except (OSError, EOFError):
             self._finish()
             raise StopIteration from None
+
+    def close(self) -> None:
+        self._sock.close()
 
     def _finish(self) -> None:
         callbacks, self._done_callbacks = self._done_callbacks, []

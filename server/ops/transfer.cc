@@ -1,9 +1,9 @@
-// Bulk transfers through a same-host client's shared memory segment: the
+// Bulk transfers through a same-host client's shared memory segment (a
+// sealed memfd it sent over the same-host socket, see SharedMemoryMap): the
 // client copies its numpy array into the segment and names it in
 // `upload_shm`, or names it in `download_shm` and copies out after the sync.
 // Ordered with the session's other ops, so a download sees every op before.
-// `release_shm` makes the server forget a segment that the client removes
-// (its pool of download segments shrinks).
+// `release_shm` makes the server forget a segment (unmapped and closed).
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -22,8 +22,12 @@ absl::StatusOr<char*> Segment(OpContext& ctx, uint64_t nbytes) {
     return ValueError("shared memory offset must be a non-negative integer");
   }
   const uint64_t offset = static_cast<uint64_t>(offset_attr.i);
-  ARRAYD_ASSIGN_OR_RETURN(std::string path, ctx.attrs().String("segment"));
-  ARRAYD_ASSIGN_OR_RETURN(char* base, ctx.shared_memory()->Map(path, offset + nbytes));
+  uint64_t end = 0;
+  if (__builtin_add_overflow(offset, nbytes, &end)) {
+    return ValueError("shared memory offset past the addressable range");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(std::string name, ctx.attrs().String("segment"));
+  ARRAYD_ASSIGN_OR_RETURN(char* base, ctx.shared_memory()->Map(name, end));
   return base + offset;
 }
 
@@ -50,8 +54,8 @@ absl::Status RunReleaseShm(OpContext& ctx) {
   if (ctx.shared_memory() == nullptr) {
     return absl::FailedPreconditionError("shared memory transfers need a session");
   }
-  ARRAYD_ASSIGN_OR_RETURN(std::string path, ctx.attrs().String("segment"));
-  return ctx.shared_memory()->Release(path);
+  ARRAYD_ASSIGN_OR_RETURN(std::string name, ctx.attrs().String("segment"));
+  return ctx.shared_memory()->Release(name);
 }
 
 }  // namespace
@@ -64,7 +68,7 @@ void RegisterTransferOps(OpRegistry* r) {
               "Writes an array's C-order bytes into the client's shared memory segment.",
               RunDownloadShm);
   r->Register(f, "release_shm(*, segment: str) -> ()",
-              "Unmaps (and unpins) a shared memory segment that the client removes.",
+              "Unmaps (and unpins) a shared memory segment of the session.",
               RunReleaseShm);
 }
 

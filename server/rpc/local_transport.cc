@@ -2,10 +2,12 @@
 
 #include <sched.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -20,22 +22,35 @@ namespace {
 constexpr uint32_t kMaxFrameBytes = 256u << 20;
 
 // Buffered reads of one connection: a frame's header and its message (and
-// often the next frames) come in one read call.
+// often the next frames) come in one read call. File descriptors that come
+// with the bytes (SCM_RIGHTS: the client's shared memory segments) are
+// queued in order for the frames that name them.
 class FrameReader {
  public:
+  // At most this many descriptors wait for their frame; a client that sends
+  // more is cut off.
+  static constexpr size_t kMaxQueuedFds = 16;
+
   FrameReader(int fd, absl::Duration poll) : fd_(fd), poll_(absl::ToChronoMicroseconds(poll)) {}
+  ~FrameReader() {
+    for (int fd : fds_) ::close(fd);
+  }
   void set_poll(std::chrono::microseconds poll) { poll_ = poll; }
   // Makes n bytes available at data(); false at end of stream or error.
+  // The buffer grows with the bytes that come, never ahead of them: a
+  // header announcing a large frame costs nothing until its data arrives.
   bool Fill(size_t n) {
     if (pos_ > 0 && end_ - pos_ < n) {  // keep what is left at the front
       buf_.erase(0, pos_);
       end_ -= pos_;
       pos_ = 0;
     }
-    if (buf_.size() < n) buf_.resize(std::max(n, size_t{1} << 16));
     while (end_ - pos_ < n) {
+      if (buf_.size() - end_ < kReadBytes / 2 && buf_.size() < n + kReadBytes) {
+        buf_.resize(std::max(buf_.size() * 2, end_ + kReadBytes));
+      }
       ssize_t r = ReadSome();
-      if (r == 0) return false;
+      if (r == 0 || too_many_fds_) return false;
       if (r < 0) {
         if (errno == EINTR) continue;
         return false;
@@ -46,8 +61,17 @@ class FrameReader {
   }
   const char* data() const { return buf_.data() + pos_; }
   void Consume(size_t n) { pos_ += n; }
+  // The next descriptor that came with the stream, or -1 when none did.
+  int TakeFd() {
+    if (fds_.empty()) return -1;
+    int fd = fds_.front();
+    fds_.pop_front();
+    return fd;
+  }
 
  private:
+  static constexpr size_t kReadBytes = size_t{1} << 16;
+
   // Polls with non-blocking reads for up to poll_ before a blocking one:
   // a client's next frame that comes within it is read without the wake-up
   // of a blocked thread (the larger part of a same-host round trip). Past
@@ -59,19 +83,45 @@ class FrameReader {
       const auto start = std::chrono::steady_clock::now();
       auto now = start;
       do {
-        ssize_t r = ::recv(fd_, buf_.data() + end_, buf_.size() - end_, MSG_DONTWAIT);
+        ssize_t r = Receive(MSG_DONTWAIT);
         if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
         if (now - start > kSpinOnly) sched_yield();
         now = std::chrono::steady_clock::now();
       } while (now - start < poll_);
     }
-    return ::read(fd_, buf_.data() + end_, buf_.size() - end_);
+    return Receive(0);
+  }
+
+  ssize_t Receive(int flags) {
+    iovec iov{buf_.data() + end_, buf_.size() - end_};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxQueuedFds)];
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    ssize_t r = ::recvmsg(fd_, &msg, flags | MSG_CMSG_CLOEXEC);
+    if (r < 0) return r;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+      const size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      const int* fds = reinterpret_cast<const int*>(CMSG_DATA(c));
+      for (size_t i = 0; i < n; ++i) {
+        int fd = 0;
+        std::memcpy(&fd, fds + i, sizeof(int));
+        fds_.push_back(fd);
+      }
+    }
+    if ((msg.msg_flags & MSG_CTRUNC) != 0 || fds_.size() > kMaxQueuedFds) too_many_fds_ = true;
+    return r;
   }
 
   int fd_;
   std::chrono::microseconds poll_;
   std::string buf_;
   size_t pos_ = 0, end_ = 0;
+  std::deque<int> fds_;
+  bool too_many_fds_ = false;
 };
 
 bool WriteFull(int fd, const void* data, size_t n) {
@@ -210,10 +260,28 @@ void LocalTransport::Serve(int fd) {
       reply.mutable_opened()->set_session_id(session->id());
       reply.mutable_opened()->set_backend(service_->backend()->name());
       reply.mutable_opened()->set_session_token(session->token());
+      reply.mutable_opened()->set_server_id(service_->server_id());
       if (!writer->Send(reply)) break;
       message.clear_open();
-      if (message.ops_size() == 0 && message.frees_size() == 0 && !message.has_sync()) continue;
     }
+    // The frame's segments, before its ops (which may name them). A
+    // segment that is refused is logged; the ops that name it fail.
+    bool fds_ok = true;
+    for (const std::string& name : message.segments()) {
+      int segment_fd = reader.TakeFd();
+      if (segment_fd < 0) {
+        fds_ok = false;
+        break;
+      }
+      absl::Status attached = session->AttachSegment(name, segment_fd);
+      if (!attached.ok()) spdlog::warn("session {}: {}", session->id(), attached.ToString());
+    }
+    if (!fds_ok) {
+      spdlog::warn("local op socket: a frame names more segments than came with it");
+      break;
+    }
+    message.clear_segments();
+    if (message.ops_size() == 0 && message.frees_size() == 0 && !message.has_sync()) continue;
     reader.set_poll(message.has_sync() ? sync_poll : op_poll);
     session->RunOrEnqueue(std::move(message));
   }

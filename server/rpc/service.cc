@@ -45,11 +45,21 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
       opened.mutable_opened()->set_session_id(session_->id());
       opened.mutable_opened()->set_backend(service_->backend()->name());
       opened.mutable_opened()->set_session_token(session_->token());
+      opened.mutable_opened()->set_server_id(service_->server_id());
       Send(std::move(opened));
+      if (in_.segments_size() > 0) {
+        FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                "shared memory segments come only over the same-host socket"));
+        return;
+      }
       if (in_.ops_size() > 0 || in_.frees_size() > 0 || in_.has_sync()) {
         in_.clear_open();
         session_->Enqueue(std::move(in_));
       }
+    } else if (in_.segments_size() > 0) {
+      FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                              "shared memory segments come only over the same-host socket"));
+      return;
     } else {
       session_->Enqueue(std::move(in_));
     }
@@ -267,7 +277,7 @@ void FillSignature(const OpSignature& sig, v1::OpSignature* out) {
 }  // namespace
 
 ArraydService::ArraydService(Backend* backend, const OpRegistry* registry, ServiceOptions options)
-    : backend_(backend), registry_(registry), options_(options) {}
+    : backend_(backend), registry_(registry), options_(options), server_id_(RandomToken()) {}
 
 grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerContext* context,
                                                          const v1::GetCapabilitiesRequest*,
@@ -299,6 +309,7 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
   }
   response->set_max_inline_bytes(options_.max_inline_bytes);
   response->set_local_op_socket(options_.local_op_socket);
+  response->set_server_id(server_id_);
   auto* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
   return reactor;

@@ -58,12 +58,15 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   // The session `id` when `token` is its secret, else nullptr.
   std::shared_ptr<Session> FindSession(uint64_t id, const std::string& token);
   const ServiceOptions& options() const { return options_; }
+  // Random id of this server process (Capabilities.server_id).
+  const std::string& server_id() const { return server_id_; }
   Backend* backend() { return backend_; }
 
  private:
   Backend* backend_;
   const OpRegistry* registry_;
   const ServiceOptions options_;
+  const std::string server_id_;
   std::atomic<bool> draining_{false};
   std::atomic<uint64_t> next_session_id_{1};
   absl::Mutex mu_;

@@ -1,5 +1,7 @@
 #include "session/session.h"
 
+#include <unistd.h>
+
 #include <random>
 #include <utility>
 
@@ -33,8 +35,10 @@ View ByteRange(const View& v, uint64_t offset, uint64_t n) {
   return bytes;
 }
 
+}  // namespace
+
 // 128 random bits as hex, from the kernel's CSPRNG.
-std::string NewToken() {
+std::string RandomToken() {
   unsigned char bytes[16] = {};
   std::random_device rd("/dev/urandom");
   for (unsigned char& b : bytes) b = static_cast<unsigned char>(rd());
@@ -47,12 +51,11 @@ std::string NewToken() {
   return token;
 }
 
-}  // namespace
 
 Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
                  std::unique_ptr<Stream> transfer_stream, const OpRegistry* registry,
                  SessionOptions options, std::function<void(v1::ServerMessage)> reply)
-    : id_(id), token_(NewToken()), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
+    : id_(id), token_(RandomToken()), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
       registry_(registry), options_(options), reply_(std::move(reply)),
       bytes_in_use_(std::make_shared<std::atomic<uint64_t>>(0)) {
   shared_memory_ = std::make_unique<SharedMemoryMap>(stream_.get());
@@ -129,7 +132,12 @@ void Session::ExecutorLoop() {
     done = std::move(on_stopped_);
   }
   (void)stream_->Synchronize();
-  shared_memory_.reset();
+  std::unique_ptr<SharedMemoryMap> segments;
+  {
+    absl::MutexLock lock(&mu_);
+    segments = std::move(shared_memory_);
+  }
+  segments.reset();
   if (done) done();
 }
 
@@ -257,6 +265,11 @@ absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
 }
 
 absl::StatusOr<std::shared_ptr<Buffer>> Session::Allocate(Stream* stream, size_t nbytes) {
+  if (options_.max_array_bytes != 0 && nbytes > options_.max_array_bytes) {
+    return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes,
+                                         " bytes: the server's limit for one array is ",
+                                         options_.max_array_bytes, " bytes"));
+  }
   if (options_.quota_bytes != 0 && bytes_in_use_->load() + nbytes > options_.quota_bytes) {
     return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes,
                                          " bytes: the session's quota is ", options_.quota_bytes,
@@ -345,6 +358,16 @@ absl::StatusOr<View> Session::NewUploadArray(DType dtype, Shape shape) {
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
                           Allocate(transfer_stream_.get(), static_cast<size_t>(nbytes)));
   return MakeContiguousView(std::move(buffer), dtype, std::move(shape));
+}
+
+absl::Status Session::AttachSegment(const std::string& name, int fd) {
+  absl::MutexLock lock(&mu_);
+  if (stopping_ || shared_memory_ == nullptr) {
+    ::close(fd);
+    return absl::FailedPreconditionError("the session is closing");
+  }
+  const uint64_t limit = options_.max_array_bytes != 0 ? options_.max_array_bytes : UINT64_MAX;
+  return shared_memory_->Attach(name, fd, limit);
 }
 
 absl::Status Session::WriteBytes(const View& contiguous, uint64_t offset, const std::string& data) {

@@ -25,9 +25,14 @@
 
 namespace arrayd {
 
+// 128 random bits as hex, from the kernel's CSPRNG (session tokens, the
+// server's id).
+std::string RandomToken();
+
 struct SessionOptions {
   uint64_t quota_bytes = 0;        // 0: no per-session limit
   uint64_t max_inline_bytes = 1 << 20;
+  uint64_t max_array_bytes = 0;    // one array or shared memory segment; 0: no limit
 };
 
 // Thread-safe: the handle table is locked; ops run on the executor thread.
@@ -53,6 +58,10 @@ class Session {
   // Stops the executor after the message it is running; queued messages are
   // dropped. `done` runs on the executor thread once it has stopped.
   void Stop(std::function<void()> done);
+
+  // Same-host socket: takes `fd`, a shared memory segment the client sent
+  // under `name` (see SharedMemoryMap::Attach); closed on any error.
+  absl::Status AttachSegment(const std::string& name, int fd);
 
   // Upload RPC: a new C-contiguous array to fill with WriteBytes, then
   // bind to a handle. Quota applies.
@@ -88,7 +97,8 @@ class Session {
   const uint64_t id_;
   const std::string token_;
   std::unique_ptr<Stream> stream_;           // executor thread only
-  std::unique_ptr<SharedMemoryMap> shared_memory_;  // executor thread only
+  // Attached by the reader (under mu_), used by the executor.
+  std::unique_ptr<SharedMemoryMap> shared_memory_;
   std::unique_ptr<Stream> transfer_stream_;  // upload/download, under transfer_mu_
   const OpRegistry* registry_;
   const SessionOptions options_;
