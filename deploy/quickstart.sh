@@ -60,8 +60,16 @@ nohup build/bin/arrayd --backend auto --listen "unix:$run_dir/arrayd.sock" --lis
 echo $! >"$run_dir/quickstart.pid"
 for _ in $(seq 50); do
   [ -S "$run_dir/arrayd.sock" ] && break
+  kill -0 "$(cat "$run_dir/quickstart.pid")" 2>/dev/null || break
   sleep 0.1
 done
+if ! kill -0 "$(cat "$run_dir/quickstart.pid")" 2>/dev/null; then
+  # It refuses to start when another server already answers on its
+  # addresses (a private server the Python client started, say).
+  echo "arrayd did not start:" >&2
+  tail -5 "$run_dir/arrayd.log" >&2
+  exit 1
+fi
 grep -m1 "backend" "$run_dir/arrayd.log" || true
 
 echo "==> example"

@@ -20,6 +20,7 @@
 #include "ops/registry.h"
 #include "rpc/local_transport.h"
 #include "rpc/service.h"
+#include "rpc/socket_path.h"
 #include "spdlog/spdlog.h"
 
 namespace {
@@ -41,9 +42,12 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --help               this text
 )";
 
-std::string DefaultUnixSocket() {
-  std::string dir = "/tmp/arrayd-" + std::to_string(getuid());
-  mkdir(dir.c_str(), 0700);
+// The default same-host address: in this user's private directory (made
+// 0700; refused when another user made it first).
+absl::StatusOr<std::string> DefaultUnixSocket() {
+  std::string dir = "/tmp/arrayd-" + std::to_string(geteuid());
+  absl::Status ok = arrayd::PrivateDirectory(dir);
+  if (!ok.ok()) return ok;
   return "unix:" + dir + "/arrayd.sock";
 }
 
@@ -114,7 +118,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   spdlog::set_level(level);
-  if (listen.empty()) listen = {DefaultUnixSocket(), "127.0.0.1:7470"};
+  if (listen.empty()) {
+    auto unix_socket = DefaultUnixSocket();
+    if (!unix_socket.ok()) {
+      spdlog::error("{}", std::string(unix_socket.status().message()));
+      return 1;
+    }
+    listen = {*unix_socket, "127.0.0.1:7470"};
+  }
+  // A unix socket another server answers on is never taken over, nor one
+  // in a directory others can change.
+  for (const std::string& addr : listen) {
+    if (!absl::StartsWith(addr, "unix:")) continue;
+    absl::Status ready = arrayd::PrepareSocketPath(addr.substr(5));
+    if (!ready.ok()) {
+      spdlog::error("cannot listen on {}: {}", addr, std::string(ready.message()));
+      return 1;
+    }
+  }
 
   // Signals go to one thread that drains the server.
   sigset_t signals;
@@ -141,8 +162,12 @@ int main(int argc, char** argv) {
   options.local_op_socket = local_path;
   arrayd::ArraydService service(backend->get(), &arrayd::DefaultRegistry(), options);
   grpc::ServerBuilder builder;
-  for (const std::string& addr : listen) {
-    builder.AddListeningPort(addr, grpc::InsecureServerCredentials());
+  // No SO_REUSEPORT: a second server on a port in use must fail to start,
+  // not split the connections with the first.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  std::vector<int> bound(listen.size(), 0);
+  for (size_t i = 0; i < listen.size(); ++i) {
+    builder.AddListeningPort(listen[i], grpc::InsecureServerCredentials(), &bound[i]);
   }
   builder.RegisterService(&service);
   builder.SetMaxReceiveMessageSize(256 << 20);
@@ -152,12 +177,24 @@ int main(int argc, char** argv) {
     spdlog::error("cannot listen on {}", absl::StrJoin(listen, ", "));
     return 1;
   }
+  for (size_t i = 0; i < listen.size(); ++i) {
+    if (bound[i] == 0) {
+      spdlog::error("cannot listen on {}: address in use or unavailable", listen[i]);
+      server->Shutdown();
+      return 1;
+    }
+  }
   std::unique_ptr<arrayd::LocalTransport> local;
   if (!local_path.empty()) {
     auto transport =
         arrayd::LocalTransport::Listen(local_path, &service, absl::Microseconds(local_poll_us));
     if (transport.ok()) {
       local = *std::move(transport);
+    } else if (absl::IsAlreadyExists(transport.status()) ||
+               absl::IsPermissionDenied(transport.status())) {
+      spdlog::error("cannot listen on {}: {}", local_path, std::string(transport.status().message()));
+      server->Shutdown();
+      return 1;
     } else {
       spdlog::warn("no same-host op socket: {}", transport.status().ToString());
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import stat
 import subprocess
 import threading
 import time
@@ -90,11 +91,30 @@ def server_binary() -> str | None:
     return str(repo_bin) if repo_bin.is_file() else None
 
 
+def _check_private_dir(run_dir: Path) -> None:
+    """Makes this user's run directory (0700) or checks the one there: a
+    directory another user made could hold their server (which would see
+    every array sent to it) or their trap."""
+    try:
+        run_dir.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(run_dir)
+    except OSError as e:
+        raise ConnectionError(f"cannot use {run_dir}: {e}") from None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        raise ConnectionError(
+            f"{run_dir} is not a directory of this user (owner uid "
+            f"{st.st_uid}): refusing to use the server there; remove it, or "
+            "set ARRAYD_ADDRESS to a server you trust")
+    if st.st_mode & 0o077:
+        os.chmod(run_dir, 0o700)
+
+
 def private_server() -> str:
     """Address of this user's private server, started if none answers."""
     run_dir = Path(f"/tmp/arrayd-{os.getuid()}")
     sock = run_dir / "arrayd.sock"
     address = f"unix:{sock}"
+    _check_private_dir(run_dir)
     if _transport.health_ok(address, timeout=1.0):
         return address
     binary = server_binary()

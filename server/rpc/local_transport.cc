@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
+#include "rpc/socket_path.h"
 #include "spdlog/spdlog.h"
 
 namespace arrayd {
@@ -165,7 +166,11 @@ absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std
   if (fd < 0) return absl::InternalError(absl::StrCat("socket: ", std::strerror(errno)));
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  ::unlink(path.c_str());
+  absl::Status ready = PrepareSocketPath(path);
+  if (!ready.ok()) {
+    ::close(fd);
+    return ready;
+  }
   if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || ::listen(fd, 64) != 0) {
     int err = errno;
     ::close(fd);
@@ -249,10 +254,31 @@ void LocalTransport::Serve(int fd) {
     }
     if (!session) {
       if (!message.has_open()) break;
+      // The local user, from the kernel (SO_PEERCRED): the tenant when
+      // there is no authentication, and in the logs.
+      uint32_t uid = 0;
+      int32_t pid = 0;
+      const bool known = PeerCredentials(fd, &uid, &pid);
+      const std::string user = known ? absl::StrCat("uid:", uid) : "anonymous";
+      auto tenant = service_->TenantOfToken(message.open().auth_token(), user);
+      if (!tenant.ok()) {
+        spdlog::warn("local op socket ({} pid {}): {}", user, pid, tenant.status().ToString());
+        v1::ServerMessage refused;
+        refused.mutable_opened()->set_error(std::string(tenant.status().message()));
+        refused.mutable_opened()->set_error_code(static_cast<uint32_t>(tenant.status().code()));
+        writer->Send(refused);
+        break;
+      }
       auto opened = service_->OpenSession(
-          message.open(), [writer](v1::ServerMessage m) { writer->Send(m); });
+          message.open(),
+          Peer{*tenant, absl::StrCat("same-host socket, ", user, " pid ", pid)},
+          [writer](v1::ServerMessage m) { writer->Send(m); });
       if (!opened.ok()) {
         spdlog::warn("local op socket: session refused: {}", opened.status().ToString());
+        v1::ServerMessage refused;
+        refused.mutable_opened()->set_error(std::string(opened.status().message()));
+        refused.mutable_opened()->set_error_code(static_cast<uint32_t>(opened.status().code()));
+        writer->Send(refused);
         break;
       }
       session = *std::move(opened);

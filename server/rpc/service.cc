@@ -3,6 +3,8 @@
 #include <deque>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/status.h"
 #include "spdlog/spdlog.h"
 
@@ -22,7 +24,10 @@ namespace {
 // session stops and every array it owns is freed.
 class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage> {
  public:
-  explicit OpStreamReactor(ArraydService* service) : service_(service) { StartRead(&in_); }
+  OpStreamReactor(ArraydService* service, grpc::CallbackServerContext* context)
+      : service_(service), context_(context) {
+    StartRead(&in_);
+  }
 
   void OnReadDone(bool ok) override {
     if (!ok) {
@@ -30,12 +35,18 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
       return;
     }
     if (!session_) {
+      auto tenant = service_->Authenticate(context_);
+      if (!tenant.ok()) {
+        FinishOnce(ToGrpcStatus(tenant.status()));
+        return;
+      }
       if (!in_.has_open()) {
         FinishOnce(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                                 "the first message on an op stream must open the session"));
         return;
       }
-      auto session = service_->OpenSession(in_.open(), [this](v1::ServerMessage m) { Send(std::move(m)); });
+      auto session = service_->OpenSession(in_.open(), Peer{*tenant, context_->peer()},
+                                           [this](v1::ServerMessage m) { Send(std::move(m)); });
       if (!session.ok()) {
         FinishOnce(ToGrpcStatus(session.status()));
         return;
@@ -52,19 +63,24 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
                                 "shared memory segments come only over the same-host socket"));
         return;
       }
-      if (in_.ops_size() > 0 || in_.frees_size() > 0 || in_.has_sync()) {
-        in_.clear_open();
-        session_->Enqueue(std::move(in_));
+      if (in_.ops_size() == 0 && in_.frees_size() == 0 && !in_.has_sync()) {
+        ReadNext();
+        return;
       }
+      in_.clear_open();
     } else if (in_.segments_size() > 0) {
       FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                               "shared memory segments come only over the same-host socket"));
       return;
-    } else {
-      session_->Enqueue(std::move(in_));
     }
-    in_.Clear();
-    StartRead(&in_);
+    // Backpressure: while the session's queue is full no read is started,
+    // so the client's stream (its flow control window) fills and it waits.
+    paused_ = true;
+    if (session_->Enqueue(std::move(in_), [this] { Resume(); })) Resume();
+  }
+
+  void OnCancel() override {
+    if (paused_.exchange(false)) EndSession();
   }
 
   void OnWriteDone(bool ok) override {
@@ -93,6 +109,14 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
   }
 
  private:
+  void ReadNext() {
+    in_.Clear();
+    StartRead(&in_);
+  }
+  void Resume() {
+    if (paused_.exchange(false)) ReadNext();
+  }
+
   void Send(v1::ServerMessage message) {
     absl::MutexLock lock(&mu_);
     if (finish_status_) return;
@@ -125,8 +149,10 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
   }
 
   ArraydService* service_;
+  grpc::CallbackServerContext* context_;
   v1::ClientMessage in_;
   std::shared_ptr<Session> session_;
+  std::atomic<bool> paused_{false};  // no read started: the session's queue is full
   absl::Mutex mu_;
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   v1::ServerMessage current_ ABSL_GUARDED_BY(mu_);
@@ -138,8 +164,12 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
 // data follows in order. The handle is bound once every byte has arrived.
 class UploadReactor : public grpc::ServerReadReactor<v1::UploadChunk> {
  public:
-  UploadReactor(ArraydService* service, v1::UploadResponse* response)
+  UploadReactor(ArraydService* service, v1::UploadResponse* response, absl::Status auth)
       : service_(service), response_(response) {
+    if (!auth.ok()) {
+      Finish(ToGrpcStatus(auth));
+      return;
+    }
     StartRead(&chunk_);
   }
 
@@ -198,8 +228,12 @@ class UploadReactor : public grpc::ServerReadReactor<v1::UploadChunk> {
 
 class DownloadReactor : public grpc::ServerWriteReactor<v1::DownloadChunk> {
  public:
-  DownloadReactor(ArraydService* service, const v1::DownloadRequest* request)
+  DownloadReactor(ArraydService* service, const v1::DownloadRequest* request, absl::Status auth)
       : chunk_bytes_(service->options().chunk_bytes) {
+    if (!auth.ok()) {
+      Finish(ToGrpcStatus(auth));
+      return;
+    }
     session_ = service->FindSession(request->session_id(), request->session_token());
     if (!session_) {
       Finish(grpc::Status(grpc::StatusCode::NOT_FOUND,
@@ -276,12 +310,73 @@ void FillSignature(const OpSignature& sig, v1::OpSignature* out) {
 
 }  // namespace
 
+absl::StatusOr<absl::flat_hash_map<std::string, std::string>> ParseTokenFile(
+    const std::string& text) {
+  absl::flat_hash_map<std::string, std::string> tokens;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    std::vector<absl::string_view> fields =
+        absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
+    if (fields.empty()) continue;
+    if (fields.size() != 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("token file line ", line_number, ": expected 'TOKEN TENANT'"));
+    }
+    if (fields[0].size() < 16) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("token file line ", line_number, ": a token has at least 16 characters"));
+    }
+    if (!tokens.emplace(fields[0], fields[1]).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("token file line ", line_number, ": the token is listed twice"));
+    }
+  }
+  if (tokens.empty()) return absl::InvalidArgumentError("the token file lists no token");
+  return tokens;
+}
+
 ArraydService::ArraydService(Backend* backend, const OpRegistry* registry, ServiceOptions options)
-    : backend_(backend), registry_(registry), options_(options), server_id_(RandomToken()) {}
+    : backend_(backend),
+      registry_(registry),
+      options_(std::move(options)),
+      server_id_(RandomToken()),
+      server_memory_(std::make_shared<MemoryAccount>("the server's memory cap",
+                                                     options_.server_quota_bytes)) {}
+
+absl::StatusOr<std::string> ArraydService::TenantOfToken(const std::string& token,
+                                                         const std::string& fallback) const {
+  if (!authentication()) return fallback;
+  auto it = options_.tokens.find(token);
+  if (token.empty() || it == options_.tokens.end()) {
+    return absl::UnauthenticatedError(
+        "arrayd needs a valid token (ARRAYD_TOKEN, or connect(token=...))");
+  }
+  return it->second;
+}
+
+absl::StatusOr<std::string> ArraydService::Authenticate(
+    const grpc::CallbackServerContext* context) const {
+  if (!authentication()) return std::string("anonymous");
+  const auto& metadata = context->client_metadata();
+  auto it = metadata.find("authorization");
+  std::string token;
+  if (it != metadata.end()) {
+    absl::string_view value(it->second.data(), it->second.size());
+    if (absl::ConsumePrefix(&value, "Bearer ")) token = std::string(value);
+  }
+  return TenantOfToken(token, "");
+}
 
 grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerContext* context,
                                                          const v1::GetCapabilitiesRequest*,
                                                          v1::Capabilities* response) {
+  auto* reactor = context->DefaultReactor();
+  if (auto tenant = Authenticate(context); !tenant.ok()) {
+    reactor->Finish(ToGrpcStatus(tenant.status()));
+    return reactor;
+  }
   response->set_version(kVersion);
   for (const std::string& b : CompiledBackends()) response->add_backends(b);
   response->set_active_backend(backend_->name());
@@ -310,7 +405,6 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
   response->set_max_inline_bytes(options_.max_inline_bytes);
   response->set_local_op_socket(options_.local_op_socket);
   response->set_server_id(server_id_);
-  auto* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
   return reactor;
 }
@@ -318,49 +412,90 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
 grpc::ServerUnaryReactor* ArraydService::Health(grpc::CallbackServerContext* context,
                                                 const v1::HealthRequest*,
                                                 v1::HealthResponse* response) {
+  auto* reactor = context->DefaultReactor();
+  if (auto tenant = Authenticate(context); !tenant.ok()) {
+    reactor->Finish(ToGrpcStatus(tenant.status()));
+    return reactor;
+  }
   absl::Status health = backend_->Health();
   if (draining_) health = absl::UnavailableError("draining");
   response->set_status(health.ok() ? v1::HealthResponse::STATUS_SERVING
                                    : v1::HealthResponse::STATUS_NOT_SERVING);
   response->set_message(health.ok() ? "serving" : std::string(health.message()));
-  auto* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
   return reactor;
 }
 
 grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>* ArraydService::OpStream(
-    grpc::CallbackServerContext*) {
-  return new OpStreamReactor(this);
+    grpc::CallbackServerContext* context) {
+  return new OpStreamReactor(this, context);
 }
 
-grpc::ServerReadReactor<v1::UploadChunk>* ArraydService::Upload(grpc::CallbackServerContext*,
-                                                                v1::UploadResponse* response) {
-  return new UploadReactor(this, response);
+grpc::ServerReadReactor<v1::UploadChunk>* ArraydService::Upload(
+    grpc::CallbackServerContext* context, v1::UploadResponse* response) {
+  return new UploadReactor(this, response, Authenticate(context).status());
 }
 
 grpc::ServerWriteReactor<v1::DownloadChunk>* ArraydService::Download(
-    grpc::CallbackServerContext*, const v1::DownloadRequest* request) {
-  return new DownloadReactor(this, request);
+    grpc::CallbackServerContext* context, const v1::DownloadRequest* request) {
+  return new DownloadReactor(this, request, Authenticate(context).status());
 }
 
 absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
-    const v1::OpenSession& open, std::function<void(v1::ServerMessage)> reply) {
+    const v1::OpenSession& open, const Peer& peer,
+    std::function<void(v1::ServerMessage)> reply) {
   if (draining_) return absl::UnavailableError("the server is shutting down");
   ARRAYD_RETURN_IF_ERROR(backend_->Health());
-  ARRAYD_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, backend_->CreateStream());
-  ARRAYD_ASSIGN_OR_RETURN(std::unique_ptr<Stream> transfer, backend_->CreateStream());
+  uint64_t id = 0;
   SessionOptions options;
+  {
+    absl::MutexLock lock(&mu_);
+    if (sessions_.size() >= options_.max_sessions) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the server has ", sessions_.size(), " sessions open, its limit (--max-sessions)"));
+    }
+    Tenant& tenant = tenants_[peer.tenant];
+    if (tenant.sessions >= options_.max_sessions_per_tenant) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("tenant '", peer.tenant, "' has ", tenant.sessions,
+                       " sessions open, its limit (--max-sessions-per-tenant)"));
+    }
+    if (!tenant.memory) {
+      tenant.memory = std::make_shared<MemoryAccount>(
+          absl::StrCat("tenant '", peer.tenant, "''s quota"), options_.tenant_quota_bytes,
+          server_memory_);
+    }
+    ++tenant.sessions;
+    id = next_session_id_++;
+    // Reserved under the lock, so that the caps hold; bound below.
+    sessions_[id] = nullptr;
+    session_tenants_[id] = peer.tenant;
+    options.tenant = tenant.memory;
+  }
+  auto stream = backend_->CreateStream();
+  if (!stream.ok()) {
+    CloseSession(id);
+    return stream.status();
+  }
+  auto transfer = backend_->CreateStream();
+  if (!transfer.ok()) {
+    CloseSession(id);
+    return transfer.status();
+  }
   options.quota_bytes = open.quota_bytes() != 0 ? open.quota_bytes() : options_.session_quota_bytes;
   if (options_.session_quota_bytes != 0) {
     options.quota_bytes = std::min(options.quota_bytes, options_.session_quota_bytes);
   }
   options.max_inline_bytes = options_.max_inline_bytes;
-  uint64_t id = next_session_id_++;
-  auto session = std::make_shared<Session>(id, std::move(stream), std::move(transfer), registry_,
+  options.max_array_bytes = options_.max_array_bytes;
+  auto session = std::make_shared<Session>(id, *std::move(stream), *std::move(transfer), registry_,
                                            options, std::move(reply));
-  absl::MutexLock lock(&mu_);
-  sessions_[id] = session;
-  spdlog::info("session {} opened (client '{}')", id, open.client_name());
+  {
+    absl::MutexLock lock(&mu_);
+    sessions_[id] = session;
+  }
+  spdlog::info("session {} opened (client '{}', tenant '{}', {})", id, open.client_name(),
+               peer.tenant, peer.description);
   return session;
 }
 
@@ -372,6 +507,11 @@ void ArraydService::CloseSession(uint64_t id) {
     if (it == sessions_.end()) return;
     session = std::move(it->second);
     sessions_.erase(it);
+    auto tenant = session_tenants_.find(id);
+    if (tenant != session_tenants_.end()) {
+      --tenants_[tenant->second].sessions;
+      session_tenants_.erase(tenant);
+    }
   }
   spdlog::info("session {} closed", id);
 }
@@ -379,7 +519,7 @@ void ArraydService::CloseSession(uint64_t id) {
 std::shared_ptr<Session> ArraydService::FindSession(uint64_t id, const std::string& token) {
   absl::MutexLock lock(&mu_);
   auto it = sessions_.find(id);
-  if (it == sessions_.end() || it->second->token() != token) return nullptr;
+  if (it == sessions_.end() || !it->second || it->second->token() != token) return nullptr;
   return it->second;
 }
 

@@ -22,11 +22,32 @@ inline constexpr char kVersion[] = "0.1.0";
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 struct ServiceOptions {
-  uint64_t session_quota_bytes = 0;
+  uint64_t session_quota_bytes = 0;  // per session; 0: none
+  uint64_t tenant_quota_bytes = 0;   // all sessions of one tenant together; 0: none
+  uint64_t server_quota_bytes = 0;   // all sessions together; 0: none
+  uint64_t max_array_bytes = 0;      // one array; 0: none
   uint64_t max_inline_bytes = 1 << 20;
   uint64_t chunk_bytes = 4 << 20;
+  size_t max_sessions = 1024;            // open at once, in all
+  size_t max_sessions_per_tenant = 256;  // open at once, per tenant
   std::string local_op_socket;  // advertised in Capabilities when set
+  // Bearer tokens and the tenant each names (--auth-tokens). Empty: no
+  // authentication; a session's tenant is then "anonymous", or "uid:N" for
+  // the local user on the same-host socket (SO_PEERCRED).
+  absl::flat_hash_map<std::string, std::string> tokens;
 };
+
+// Who opened a session: its tenant (quotas and session caps are per
+// tenant) and what the transport knows of the other end (for the logs).
+struct Peer {
+  std::string tenant;
+  std::string description;
+};
+
+// The token file of --auth-tokens: one "TOKEN TENANT" per line ('#' starts
+// a comment). InvalidArgument on a malformed line, a repeated token or none.
+absl::StatusOr<absl::flat_hash_map<std::string, std::string>> ParseTokenFile(
+    const std::string& text);
 
 // Thread-safe.
 class ArraydService final : public v1::Arrayd::CallbackService {
@@ -51,9 +72,20 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   // Refuses new sessions (draining).
   void StartDraining() { draining_ = true; }
 
-  // Used by the reactors.
+  // The tenant of a gRPC call: "anonymous" without authentication, else the
+  // one its `authorization: Bearer TOKEN` metadata names (UNAUTHENTICATED
+  // when missing or unknown).
+  absl::StatusOr<std::string> Authenticate(const grpc::CallbackServerContext* context) const;
+  // The tenant of `token` (same-host socket: OpenSession.auth_token), or
+  // `fallback` when authentication is off; UNAUTHENTICATED when unknown.
+  absl::StatusOr<std::string> TenantOfToken(const std::string& token,
+                                            const std::string& fallback) const;
+  bool authentication() const { return !options_.tokens.empty(); }
+
+  // Used by the reactors. RESOURCE_EXHAUSTED past a session cap.
   absl::StatusOr<std::shared_ptr<Session>> OpenSession(
-      const v1::OpenSession& open, std::function<void(v1::ServerMessage)> reply);
+      const v1::OpenSession& open, const Peer& peer,
+      std::function<void(v1::ServerMessage)> reply);
   void CloseSession(uint64_t id);
   // The session `id` when `token` is its secret, else nullptr.
   std::shared_ptr<Session> FindSession(uint64_t id, const std::string& token);
@@ -69,8 +101,15 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   const std::string server_id_;
   std::atomic<bool> draining_{false};
   std::atomic<uint64_t> next_session_id_{1};
+  const std::shared_ptr<MemoryAccount> server_memory_;
+  struct Tenant {
+    std::shared_ptr<MemoryAccount> memory;
+    size_t sessions = 0;
+  };
   absl::Mutex mu_;
   absl::flat_hash_map<uint64_t, std::shared_ptr<Session>> sessions_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, std::string> session_tenants_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, Tenant> tenants_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace arrayd

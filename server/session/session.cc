@@ -57,7 +57,8 @@ Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
                  SessionOptions options, std::function<void(v1::ServerMessage)> reply)
     : id_(id), token_(RandomToken()), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
       registry_(registry), options_(options), reply_(std::move(reply)),
-      bytes_in_use_(std::make_shared<std::atomic<uint64_t>>(0)) {
+      memory_(std::make_shared<MemoryAccount>("the session's quota", options_.quota_bytes,
+                                              options_.tenant)) {
   shared_memory_ = std::make_unique<SharedMemoryMap>(stream_.get());
   executor_ = std::thread([this] { ExecutorLoop(); });
 }
@@ -79,15 +80,25 @@ Session::~Session() {
   staged_.clear();
 }
 
-void Session::Enqueue(v1::ClientMessage message) {
+bool Session::Enqueue(v1::ClientMessage message, std::function<void()> resume) {
   absl::MutexLock lock(&mu_);
   queue_.push_back(std::move(message));
+  if (queue_.size() < options_.max_queued_messages || stopping_) return true;
+  resume_ = std::move(resume);
+  return false;
 }
 
 void Session::RunOrEnqueue(v1::ClientMessage message) {
   {
     absl::MutexLock lock(&mu_);
     if (stopping_ || running_ || !queue_.empty()) {
+      // Backpressure: this reader waits while the queue is full, so a fast
+      // client fills its socket and blocks instead of growing our memory.
+      mu_.Await(absl::Condition(
+          +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+            return s->stopping_ || s->queue_.size() < s->options_.max_queued_messages;
+          },
+          this));
       queue_.push_back(std::move(message));
       return;
     }
@@ -101,10 +112,12 @@ void Session::RunOrEnqueue(v1::ClientMessage message) {
 void Session::Stop(std::function<void()> done) {
   absl::MutexLock lock(&mu_);
   stopping_ = true;
+  stop_now_ = true;
   on_stopped_ = std::move(done);
 }
 
 void Session::ExecutorLoop() {
+  std::function<void()> resume;
   while (true) {
     v1::ClientMessage message;
     {
@@ -118,6 +131,14 @@ void Session::ExecutorLoop() {
       message = std::move(queue_.front());
       queue_.pop_front();
       running_ = true;
+      if (resume_ && queue_.size() <= options_.max_queued_messages / 2) {
+        resume = std::move(resume_);
+        resume_ = nullptr;
+      }
+    }
+    if (resume) {
+      resume();  // outside the lock: the reader starts its next read
+      resume = nullptr;
     }
     Run(message);
     absl::MutexLock lock(&mu_);
@@ -143,6 +164,8 @@ void Session::ExecutorLoop() {
 
 void Session::Run(const v1::ClientMessage& message) {
   for (const v1::Op& op : message.ops()) {
+    // A client that left cancels the rest of its batch at the next op.
+    if (stop_now_.load(std::memory_order_relaxed)) return;
     uint64_t index = op_count_++;
     std::shared_ptr<const v1::OpError> inherited;
     absl::Status status = RunOp(op, index, &inherited);
@@ -270,17 +293,15 @@ absl::StatusOr<std::shared_ptr<Buffer>> Session::Allocate(Stream* stream, size_t
                                          " bytes: the server's limit for one array is ",
                                          options_.max_array_bytes, " bytes"));
   }
-  if (options_.quota_bytes != 0 && bytes_in_use_->load() + nbytes > options_.quota_bytes) {
-    return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes,
-                                         " bytes: the session's quota is ", options_.quota_bytes,
-                                         " bytes and ", bytes_in_use_->load(), " are in use"));
+  ARRAYD_RETURN_IF_ERROR(memory_->Charge(nbytes));
+  auto raw = stream->Allocate(nbytes);
+  if (!raw.ok()) {
+    memory_->Release(nbytes);
+    return raw.status();
   }
-  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> raw, stream->Allocate(nbytes));
-  bytes_in_use_->fetch_add(nbytes);
-  Buffer* p = raw.get();
-  auto counter = bytes_in_use_;
-  return std::shared_ptr<Buffer>(p, [raw, counter, nbytes](Buffer*) mutable {
-    counter->fetch_sub(nbytes);
+  Buffer* p = raw->get();
+  return std::shared_ptr<Buffer>(p, [raw = *std::move(raw), memory = memory_, nbytes](Buffer*) mutable {
+    memory->Release(nbytes);
     raw.reset();
   });
 }

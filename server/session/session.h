@@ -21,6 +21,7 @@
 #include "arrayd/v1/arrayd.pb.h"
 #include "backend/backend.h"
 #include "ops/registry.h"
+#include "session/memory_account.h"
 #include "session/shared_memory.h"
 
 namespace arrayd {
@@ -33,6 +34,12 @@ struct SessionOptions {
   uint64_t quota_bytes = 0;        // 0: no per-session limit
   uint64_t max_inline_bytes = 1 << 20;
   uint64_t max_array_bytes = 0;    // one array or shared memory segment; 0: no limit
+  // The tenant's account (its quota, then the server's cap) that the
+  // session's own account charges; none: only the session's quota.
+  std::shared_ptr<MemoryAccount> tenant;
+  // Client messages queued for the executor at most; a transport stops
+  // reading while the queue is full (backpressure).
+  size_t max_queued_messages = 64;
 };
 
 // Thread-safe: the handle table is locked; ops run on the executor thread.
@@ -49,9 +56,12 @@ class Session {
   const std::string& token() const { return token_; }
 
   // Queues a client message for the executor. Never blocks on the work.
-  void Enqueue(v1::ClientMessage message);
+  // False when the queue is now full: the caller should read no more until
+  // `resume` runs (on the executor thread, once the queue is half empty).
+  bool Enqueue(v1::ClientMessage message, std::function<void()> resume = nullptr);
   // Runs the message on the calling thread when the executor has nothing
-  // queued or running (the order is the same either way), else queues it.
+  // queued or running (the order is the same either way), else queues it,
+  // waiting while the queue is full (backpressure on the reader).
   // For a transport whose reader thread may block on the work: it saves the
   // hand-off to the executor thread, a wake-up on every round trip.
   void RunOrEnqueue(v1::ClientMessage message);
@@ -75,7 +85,7 @@ class Session {
   absl::StatusOr<View> DownloadView(uint64_t handle);
   absl::Status ReadBytes(const View& contiguous, uint64_t offset, uint64_t n, std::string* out);
 
-  uint64_t bytes_in_use() const { return bytes_in_use_->load(); }
+  uint64_t bytes_in_use() const { return memory_->used(); }
 
   // Runs one message now, on the calling thread (the executor; tests).
   void Run(const v1::ClientMessage& message);
@@ -103,7 +113,7 @@ class Session {
   const OpRegistry* registry_;
   const SessionOptions options_;
   std::function<void(v1::ServerMessage)> reply_;
-  std::shared_ptr<std::atomic<uint64_t>> bytes_in_use_;
+  std::shared_ptr<MemoryAccount> memory_;  // outlives the session in its buffers
   uint64_t op_count_ = 0;  // executor thread only
   // Whether the stream may have work not known to be done: set by ops,
   // cleared by a wait (a synchronize, or a fetch's copy to the host, which
@@ -116,6 +126,8 @@ class Session {
   absl::flat_hash_map<uint64_t, View> staged_ ABSL_GUARDED_BY(mu_);  // large fetches
   std::deque<v1::ClientMessage> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::atomic<bool> stop_now_{false};  // stopping_, read between ops unlocked
+  std::function<void()> resume_ ABSL_GUARDED_BY(mu_);  // see Enqueue
   bool running_ ABSL_GUARDED_BY(mu_) = false;  // a message is being run
   std::function<void()> on_stopped_ ABSL_GUARDED_BY(mu_);
   absl::Mutex transfer_mu_;
