@@ -20,7 +20,7 @@ echo "==> system packages"
 packages=(build-essential cmake ninja-build pkg-config git
           libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
           libabsl-dev libspdlog-dev libgtest-dev libopenblas-dev liblapacke-dev libfftw3-dev
-          python3 python3-venv python3-pip
+          python3 python3-venv python3-pip openssl  # openssl: the TLS tests make certificates
           clang-format clang-tidy)  # the lint steps of tests/run.sh
 missing=()
 for p in "${packages[@]}"; do

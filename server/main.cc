@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -32,6 +34,21 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --backend NAME       auto (default), cpu, cuda or hip
   --log-level LEVEL    trace, debug, info (default), warn, error
   --session-quota N    bytes one session may hold (default: no limit)
+  --tenant-quota N     bytes all sessions of one tenant may hold together
+                       (default: no limit)
+  --server-quota N     bytes all sessions may hold together, or N% of the
+                       device's memory (default 90%)
+  --max-array-bytes N  largest single array (default: no limit beyond the quotas)
+  --max-sessions N     sessions open at once, in all (default 1024)
+  --max-sessions-per-tenant N
+                       sessions open at once per tenant (default 256)
+  --auth-tokens FILE   require a bearer token: lines 'TOKEN TENANT' (clients:
+                       ARRAYD_TOKEN or connect(token=)); quotas are per tenant
+  --tls-cert FILE      serve TCP addresses with TLS: this certificate chain (PEM)
+  --tls-key FILE       and its private key (PEM)
+  --tls-client-ca FILE require client certificates signed by this CA (mTLS)
+  --insecure           allow a TCP address other than loopback without TLS
+                       and authentication
   --max-inline-bytes N largest array carried inside a batch or sync reply (default 1 MiB)
   --no-local-socket    do not offer the same-host op socket (PATH.ops beside the
                        first unix:PATH address)
@@ -53,6 +70,24 @@ absl::StatusOr<std::string> DefaultUnixSocket() {
 
 bool ParseBytes(const std::string& text, uint64_t* out) { return absl::SimpleAtoi(text, out); }
 
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A TCP address that only this host can reach (127.0.0.0/8, ::1, localhost).
+bool IsLoopback(const std::string& addr) {
+  if (absl::StartsWith(addr, "unix:") || absl::StartsWith(addr, "unix-abstract:")) return true;
+  std::string host = addr.substr(0, addr.rfind(':'));
+  if (absl::StartsWith(host, "ipv4:")) host = host.substr(5);
+  if (absl::StartsWith(host, "ipv6:")) host = host.substr(5);
+  return absl::StartsWith(host, "127.") || host == "localhost" || host == "[::1]" ||
+         host == "::1";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,6 +97,9 @@ int main(int argc, char** argv) {
   arrayd::ServiceOptions options;
   bool local_socket = true;
   int64_t local_poll_us = 50;
+  std::string server_quota = "90%";
+  std::string tokens_path, tls_cert, tls_key, tls_client_ca;
+  bool insecure = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -94,6 +132,40 @@ int main(int argc, char** argv) {
         std::cerr << "arrayd: --session-quota needs a number of bytes\n";
         return 2;
       }
+    } else if (is("--tenant-quota")) {
+      if (!ParseBytes(value("--tenant-quota"), &options.tenant_quota_bytes)) {
+        std::cerr << "arrayd: --tenant-quota needs a number of bytes\n";
+        return 2;
+      }
+    } else if (is("--server-quota")) {
+      server_quota = value("--server-quota");
+    } else if (is("--max-array-bytes")) {
+      if (!ParseBytes(value("--max-array-bytes"), &options.max_array_bytes)) {
+        std::cerr << "arrayd: --max-array-bytes needs a number of bytes\n";
+        return 2;
+      }
+    } else if (is("--max-sessions-per-tenant")) {
+      if (!absl::SimpleAtoi(value("--max-sessions-per-tenant"), &options.max_sessions_per_tenant) ||
+          options.max_sessions_per_tenant == 0) {
+        std::cerr << "arrayd: --max-sessions-per-tenant needs a positive number\n";
+        return 2;
+      }
+    } else if (is("--max-sessions")) {
+      if (!absl::SimpleAtoi(value("--max-sessions"), &options.max_sessions) ||
+          options.max_sessions == 0) {
+        std::cerr << "arrayd: --max-sessions needs a positive number\n";
+        return 2;
+      }
+    } else if (is("--auth-tokens")) {
+      tokens_path = value("--auth-tokens");
+    } else if (is("--tls-cert")) {
+      tls_cert = value("--tls-cert");
+    } else if (is("--tls-key")) {
+      tls_key = value("--tls-key");
+    } else if (is("--tls-client-ca")) {
+      tls_client_ca = value("--tls-client-ca");
+    } else if (arg == "--insecure") {
+      insecure = true;
     } else if (arg == "--no-local-socket") {
       local_socket = false;
     } else if (is("--local-poll-us")) {
@@ -126,6 +198,51 @@ int main(int argc, char** argv) {
     }
     listen = {*unix_socket, "127.0.0.1:7470"};
   }
+  // Authentication and TLS.
+  if (!tokens_path.empty()) {
+    auto text = ReadFile(tokens_path);
+    auto tokens = text.ok() ? arrayd::ParseTokenFile(*text) : text.status();
+    if (!tokens.ok()) {
+      spdlog::error("--auth-tokens {}: {}", tokens_path, std::string(tokens.status().message()));
+      return 1;
+    }
+    options.tokens = *std::move(tokens);
+  }
+  if (tls_cert.empty() != tls_key.empty() || (!tls_client_ca.empty() && tls_cert.empty())) {
+    spdlog::error("TLS needs both --tls-cert and --tls-key (and them for --tls-client-ca)");
+    return 1;
+  }
+  std::shared_ptr<grpc::ServerCredentials> tcp_credentials = grpc::InsecureServerCredentials();
+  if (!tls_cert.empty()) {
+    auto cert = ReadFile(tls_cert);
+    auto key = ReadFile(tls_key);
+    auto ca = tls_client_ca.empty() ? absl::StatusOr<std::string>("") : ReadFile(tls_client_ca);
+    for (const auto* file : {&cert, &key, &ca}) {
+      if (!file->ok()) {
+        spdlog::error("{}", std::string(file->status().message()));
+        return 1;
+      }
+    }
+    grpc::SslServerCredentialsOptions ssl(
+        tls_client_ca.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                              : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    ssl.pem_root_certs = *ca;
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    tcp_credentials = grpc::SslServerCredentials(ssl);
+  }
+  // A listener other hosts can reach must be private and authenticated,
+  // unless the operator says otherwise.
+  const bool authenticated = !options.tokens.empty() || !tls_client_ca.empty();
+  for (const std::string& addr : listen) {
+    if (IsLoopback(addr) || insecure) continue;
+    if (tls_cert.empty() || !authenticated) {
+      spdlog::error("refusing to listen on {} without TLS (--tls-cert, --tls-key) and "
+                    "authentication (--auth-tokens or --tls-client-ca); --insecure allows it",
+                    addr);
+      return 1;
+    }
+  }
+
   // A unix socket another server answers on is never taken over, nor one
   // in a directory others can change.
   for (const std::string& addr : listen) {
@@ -151,6 +268,20 @@ int main(int argc, char** argv) {
     return 1;
   }
   spdlog::info("backend {}: {}", (*backend)->name(), why);
+  if (absl::EndsWith(server_quota, "%")) {
+    double percent = 0;
+    if (!absl::SimpleAtod(server_quota.substr(0, server_quota.size() - 1), &percent) ||
+        percent <= 0 || percent > 100) {
+      spdlog::error("--server-quota: a percentage from 0 to 100, or bytes");
+      return 1;
+    }
+    uint64_t total = 0;
+    for (const auto& d : (*backend)->Devices()) total += d.total_memory;
+    options.server_quota_bytes = static_cast<uint64_t>(static_cast<double>(total) * percent / 100);
+  } else if (!ParseBytes(server_quota, &options.server_quota_bytes)) {
+    spdlog::error("--server-quota: a percentage from 0 to 100, or bytes");
+    return 1;
+  }
 
   // The same-host op socket sits beside the first unix socket address.
   std::string local_path;
@@ -167,7 +298,11 @@ int main(int argc, char** argv) {
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   std::vector<int> bound(listen.size(), 0);
   for (size_t i = 0; i < listen.size(); ++i) {
-    builder.AddListeningPort(listen[i], grpc::InsecureServerCredentials(), &bound[i]);
+    // Unix sockets are reached through their directory's permissions only;
+    // TCP gets TLS when configured.
+    const bool unix_socket = absl::StartsWith(listen[i], "unix");
+    builder.AddListeningPort(
+        listen[i], unix_socket ? grpc::InsecureServerCredentials() : tcp_credentials, &bound[i]);
   }
   builder.RegisterService(&service);
   builder.SetMaxReceiveMessageSize(256 << 20);

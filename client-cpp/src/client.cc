@@ -4,7 +4,11 @@
 #include "arrayd/client.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
+#include "absl/strings/match.h"
 #include "internal.h"
 
 namespace arrayd {
@@ -115,6 +119,7 @@ absl::Status Array::FetchInto(DType want, size_t elem_size, std::string* bytes) 
     *bytes = f.data();
   } else {
     grpc::ClientContext context;
+    core.Authorize(&context);
     v1::DownloadRequest request;
     request.set_session_id(core.session_id);
     request.set_session_token(core.session_token);
@@ -150,16 +155,67 @@ Array operator/(const Scalar& a, const Array& b) { return ArrayOps::WithScalar("
 // ---------------------------------------------------------------------------
 // Client
 
+namespace {
+
+std::string OrEnv(const std::string& value, const char* name) {
+  if (!value.empty()) return value;
+  const char* env = std::getenv(name);
+  return env != nullptr ? env : "";
+}
+
+absl::StatusOr<std::string> ReadPem(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("arrayd: cannot read ", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// TLS for a TCP address when a CA is given; plaintext otherwise.
+absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> ChannelCredentials(
+    const std::string& address, const ConnectOptions& options) {
+  const std::string ca = OrEnv(options.tls_ca, "ARRAYD_TLS_CA");
+  if (ca.empty() || absl::StartsWith(address, "unix")) return grpc::InsecureChannelCredentials();
+  const std::string cert = OrEnv(options.tls_cert, "ARRAYD_TLS_CERT");
+  const std::string key = OrEnv(options.tls_key, "ARRAYD_TLS_KEY");
+  if (cert.empty() != key.empty()) {
+    return absl::InvalidArgumentError("arrayd: a client certificate needs its key");
+  }
+  grpc::SslCredentialsOptions ssl;
+  for (auto [path, pem] : {std::pair{&ca, &ssl.pem_root_certs}, {&cert, &ssl.pem_cert_chain},
+                           {&key, &ssl.pem_private_key}}) {
+    if (path->empty()) continue;
+    absl::StatusOr<std::string> text = ReadPem(*path);
+    if (!text.ok()) return text.status();
+    *pem = *std::move(text);
+  }
+  return grpc::SslCredentials(ssl);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const std::string& address,
                                                         const std::string& client_name) {
+  ConnectOptions options;
+  options.client_name = client_name;
+  return Connect(address, options);
+}
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const std::string& address,
+                                                        const ConnectOptions& options) {
+  const std::string& client_name = options.client_name;
   auto core = std::make_shared<Core>();
+  core->token = OrEnv(options.token, "ARRAYD_TOKEN");
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
   args.SetMaxSendMessageSize(-1);
-  core->channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  auto credentials = ChannelCredentials(address, options);
+  if (!credentials.ok()) return credentials.status();
+  core->channel = grpc::CreateCustomChannel(address, *credentials, args);
   core->stub = v1::Arrayd::NewStub(core->channel);
   {
     grpc::ClientContext context;
+    core->Authorize(&context);
     context.set_deadline(std::chrono::system_clock::now() + internal::kConnectTimeout);
     absl::Status status = internal::FromGrpc(
         core->stub->GetCapabilities(&context, v1::GetCapabilitiesRequest(), &core->capabilities));
@@ -168,6 +224,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const std::string& addre
                           absl::StrCat("arrayd: cannot reach ", address, ": ", status.message()));
     }
   }
+  core->Authorize(&core->stream_context);
   core->stream = core->stub->OpStream(&core->stream_context);
   v1::ClientMessage open;
   open.mutable_open()->set_client_name(client_name);
@@ -302,6 +359,7 @@ Array ArrayOps::Upload(const std::shared_ptr<Core>& core, DType dtype, const Sha
   if (absl::Status s = core->Flush(); !s.ok()) return Refuse(core, "upload", s);
   const uint64_t handle = core->next_handle++;
   grpc::ClientContext context;
+  core->Authorize(&context);
   v1::UploadResponse response;
   auto writer = core->stub->Upload(&context, &response);
   const char* bytes = static_cast<const char*>(data);

@@ -63,6 +63,12 @@ struct LocalError {
 // The session: the stream and everything recorded on it. Used by one thread
 // at a time (see client.h).
 struct Core {
+  // Adds the bearer token (when there is one) to a call's metadata.
+  void Authorize(grpc::ClientContext* context) const {
+    if (!token.empty()) context->AddMetadata("authorization", "Bearer " + token);
+  }
+
+  std::string token;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<v1::Arrayd::Stub> stub;
   grpc::ClientContext stream_context;

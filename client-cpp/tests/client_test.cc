@@ -13,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "client_fixture.h"
+#include "test_server.h"
 
 namespace arrayd {
 namespace {
@@ -26,6 +27,29 @@ TEST(ClientConnectTest, NothingListeningIsUnavailable) {
   auto client = Client::Connect("unix:/tmp/arrayd-client-test-nobody-here.sock");
   ASSERT_FALSE(client.ok());
   EXPECT_EQ(client.status().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST(ClientConnectTest, AServerWithTokensAdmitsOnlyItsTokens) {
+  const std::string token = "client-test-token-0123456789";
+  auto server = arrayd_test::TestServer::Start(token);
+  ASSERT_NE(server, nullptr);
+  auto none = Client::Connect(server->address());
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kUnauthenticated);
+  ConnectOptions wrong;
+  wrong.token = "not-the-token-0123456789";
+  EXPECT_EQ(Client::Connect(server->address(), wrong).status().code(),
+            absl::StatusCode::kUnauthenticated);
+  ConnectOptions right;
+  right.token = token;
+  auto client = Client::Connect(server->address(), right);
+  ASSERT_TRUE(client.ok()) << client.status();
+  // Large enough for the Upload and Download RPCs, which carry it too.
+  std::vector<double> big(300000, 2.5);
+  Array x = (*client)->FromVector(big);
+  absl::StatusOr<std::vector<double>> back = x.ToVector<double>();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, big);
 }
 
 TEST_F(ClientTest, CapabilitiesListTheOpsTheClientUses) {

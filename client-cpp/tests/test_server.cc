@@ -21,15 +21,17 @@ struct TestServer::Impl {
   std::unique_ptr<grpc::Server> server;
 };
 
-std::unique_ptr<TestServer> TestServer::Start() {
+std::unique_ptr<TestServer> TestServer::Start(const std::string& token) {
   static std::atomic<int> counter{0};
   auto impl = std::make_unique<Impl>();
   impl->path = absl::StrCat("/tmp/arrayd-client-test-", getpid(), "-", counter++, ".sock");
   std::remove(impl->path.c_str());
   impl->address = "unix:" + impl->path;
   impl->backend = arrayd::cpu::CreateCpuBackend();
+  arrayd::ServiceOptions options;
+  if (!token.empty()) options.tokens[token] = "test";
   impl->service = std::make_unique<arrayd::ArraydService>(
-      impl->backend.get(), &arrayd::DefaultRegistry(), arrayd::ServiceOptions{});
+      impl->backend.get(), &arrayd::DefaultRegistry(), options);
   grpc::ServerBuilder builder;
   builder.AddListeningPort(impl->address, grpc::InsecureServerCredentials());
   builder.RegisterService(impl->service.get());

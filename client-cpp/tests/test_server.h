@@ -11,8 +11,9 @@ namespace arrayd_test {
 
 class TestServer {
  public:
-  // Listens on a fresh unix socket in /tmp; nullptr when the server cannot start.
-  static std::unique_ptr<TestServer> Start();
+  // Listens on a fresh unix socket in /tmp; nullptr when the server cannot
+  // start. With `token`, the server requires it (tenant "test").
+  static std::unique_ptr<TestServer> Start(const std::string& token = "");
   ~TestServer();
   // "unix:/tmp/...".
   const std::string& address() const;

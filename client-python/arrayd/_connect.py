@@ -49,18 +49,25 @@ def current() -> _session.Session:
     return s
 
 
-def connect(address: str | None = None, *,
-            default: bool = True) -> _session.Session:
+def connect(address: str | None = None, *, default: bool = True,
+            token: str | None = None, tls_ca: str | None = None,
+            tls_cert: str | None = None,
+            tls_key: str | None = None) -> _session.Session:
     """Opens a session and (by default) makes it the default session.
 
     The address is ``host:port`` or ``unix:/path``; without one, the env
     variable ARRAYD_ADDRESS, else a private per-user server (started when
-    none answers).
+    none answers). ``token`` is the bearer token of a server that requires
+    one; ``tls_ca`` (PEM file) turns on TLS for a TCP address, with
+    ``tls_cert``/``tls_key`` for a server that requires client certificates.
+    Each defaults to ARRAYD_TOKEN, ARRAYD_TLS_CA, ARRAYD_TLS_CERT and
+    ARRAYD_TLS_KEY.
     """
     global _default
+    creds = _transport.Credentials(token, tls_ca, tls_cert, tls_key)
     if address is None:
         address = os.environ.get("ARRAYD_ADDRESS") or private_server()
-    s = _session.Session(address)
+    s = _session.Session(address, credentials=creds)
     if default:
         _default = s
     return s

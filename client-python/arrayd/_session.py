@@ -67,12 +67,14 @@ class Session:
     SessionClosedError.
     """
 
-    def __init__(self, address: str, client_name: str = "arrayd-python"):
+    def __init__(self, address: str, client_name: str = "arrayd-python",
+                 credentials: _transport.Credentials | None = None):
         self.address = address
         self._closed = False  # no more ops: disconnected or stream lost
         self._torn_down = False  # close() ran: channel closed
         self._closed_reason = "the session is closed"
-        self._channel = ch = _transport.open_channel(address)
+        creds = credentials or _transport.Credentials()
+        self._channel = ch = _transport.open_channel(address, creds)
         try:
             self.capabilities: pb.Capabilities = (
                 _transport.get_capabilities(ch))
@@ -116,6 +118,7 @@ class Session:
 
         first = pb.ClientMessage()
         first.open.client_name = client_name
+        first.open.auth_token = creds.token
         msg = self._open_local(first)
         if msg is None:
             self._responses = _transport.op_stream(ch, self._request_iter())
@@ -155,6 +158,11 @@ class Session:
             msg = next(local)
         except StopIteration:
             return None
+        if msg.opened.error:
+            local.close()
+            self._channel.close()
+            raise ConnectionError(f"arrayd at {self.address!r} refused the "
+                                  f"session: {msg.opened.error}")
         if msg.opened.server_id != caps.server_id:
             _log.warning("arrayd: the same-host socket %s belongs to another "
                          "server; using gRPC", caps.local_op_socket)

@@ -50,9 +50,85 @@ _SPIN_ONLY_S = 50e-6
 _FRAME_HEADER = struct.Struct("<I")  # same-host frames: length, then message
 
 
-def open_channel(address: str) -> grpc.Channel:
-    """An insecure channel to ``address`` that carries 64 MiB messages."""
-    return grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
+class Credentials:
+    """How this client proves who it is, and checks the server: a bearer
+    token (``authorization`` metadata on every call, OpenSession.auth_token
+    on the same-host socket) and TLS files (PEM) for TCP addresses: the CA
+    that signed the server's certificate, and this client's certificate and
+    key for servers that require one (mTLS). Unset arguments come from
+    ARRAYD_TOKEN, ARRAYD_TLS_CA, ARRAYD_TLS_CERT and ARRAYD_TLS_KEY."""
+
+    def __init__(self, token: str | None = None, tls_ca: str | None = None,
+                 tls_cert: str | None = None, tls_key: str | None = None):
+        env = os.environ.get
+        self.token = token if token is not None else env("ARRAYD_TOKEN", "")
+        self.tls_ca = tls_ca if tls_ca is not None else env("ARRAYD_TLS_CA", "")
+        self.tls_cert = tls_cert if tls_cert is not None else env("ARRAYD_TLS_CERT", "")
+        self.tls_key = tls_key if tls_key is not None else env("ARRAYD_TLS_KEY", "")
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise ValueError("a client certificate needs its key (tls_cert and tls_key)")
+
+    def tls_for(self, address: str) -> bool:
+        """TLS is used on TCP addresses when a CA is given (unix sockets are
+        guarded by their directory, as the server serves them)."""
+        return bool(self.tls_ca) and not address.startswith("unix")
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
+                grpc.StreamUnaryClientInterceptor, grpc.StreamStreamClientInterceptor):
+    """Adds ``authorization: Bearer TOKEN`` to every call."""
+
+    def __init__(self, token: str):
+        self._pair = ("authorization", f"Bearer {token}")
+
+    def _details(self, details: Any) -> Any:
+        metadata = list(details.metadata or ()) + [self._pair]
+        return details._replace(metadata=metadata) if hasattr(details, "_replace") \
+            else _CallDetails(details, metadata)
+
+    def intercept_unary_unary(self, continuation, details, request):  # type: ignore[no-untyped-def]
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(self, continuation, details, request):  # type: ignore[no-untyped-def]
+        return continuation(self._details(details), request)
+
+    def intercept_stream_unary(self, continuation, details, requests):  # type: ignore[no-untyped-def]
+        return continuation(self._details(details), requests)
+
+    def intercept_stream_stream(self, continuation, details, requests):  # type: ignore[no-untyped-def]
+        return continuation(self._details(details), requests)
+
+
+class _CallDetails(grpc.ClientCallDetails):
+    def __init__(self, details: Any, metadata: list[tuple[str, str]]):
+        self.method = details.method
+        self.timeout = details.timeout
+        self.metadata = metadata
+        self.credentials = details.credentials
+        self.wait_for_ready = getattr(details, "wait_for_ready", None)
+        self.compression = getattr(details, "compression", None)
+
+
+def open_channel(address: str, creds: Credentials | None = None) -> grpc.Channel:
+    """A channel to ``address`` that carries 64 MiB messages: TLS and the
+    token as ``creds`` say (plaintext without them)."""
+    creds = creds or Credentials()
+    if creds.tls_for(address):
+        ssl = grpc.ssl_channel_credentials(
+            root_certificates=_read(creds.tls_ca),
+            private_key=_read(creds.tls_key) if creds.tls_key else None,
+            certificate_chain=_read(creds.tls_cert) if creds.tls_cert else None)
+        channel = grpc.secure_channel(address, ssl, options=CHANNEL_OPTIONS)
+    else:
+        channel = grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
+    if creds.token:
+        channel = grpc.intercept_channel(channel, _Metadata(creds.token))
+    return channel
 
 
 def get_capabilities(channel: grpc.Channel,
@@ -93,9 +169,10 @@ def op_stream(channel: grpc.Channel, requests: Iterator[pb.ClientMessage]
     return stream(requests)
 
 
-def health_ok(address: str, timeout: float) -> bool:
+def health_ok(address: str, timeout: float,
+              creds: Credentials | None = None) -> bool:
     """Whether a server at ``address`` answers Health as serving."""
-    ch = grpc.insecure_channel(address)
+    ch = open_channel(address, creds)
     try:
         health = ch.unary_unary(
             SERVICE + "Health",

@@ -117,6 +117,21 @@ class Array {
   std::shared_ptr<internal::ArrayState> state_;
 };
 
+// How a client proves who it is and checks the server. Empty fields are
+// read from ARRAYD_TOKEN, ARRAYD_TLS_CA, ARRAYD_TLS_CERT and ARRAYD_TLS_KEY.
+struct ConnectOptions {
+  std::string client_name = "arrayd-cpp";
+  // Bearer token (`authorization` metadata on every call) for a server
+  // started with --auth-tokens.
+  std::string token;
+  // PEM file of the CA that signed the server's certificate: TLS on TCP
+  // addresses (unix sockets stay plaintext, guarded by their directory).
+  std::string tls_ca;
+  // PEM files of this client's certificate and key, for a server that
+  // requires client certificates (--tls-client-ca).
+  std::string tls_cert, tls_key;
+};
+
 // One session on an arrayd server (one OpStream). See the file comment for
 // asynchrony, errors and thread-safety.
 class Client {
@@ -126,6 +141,8 @@ class Client {
 
   // Connects to `address` ("host:port" or "unix:/path"), reads the server's
   // capabilities and opens a session. UNAVAILABLE when nothing answers.
+  static absl::StatusOr<std::unique_ptr<Client>> Connect(const std::string& address,
+                                                         const ConnectOptions& options);
   static absl::StatusOr<std::unique_ptr<Client>> Connect(const std::string& address,
                                                          const std::string& client_name = "arrayd-cpp");
 
