@@ -18,7 +18,6 @@ import collections
 import itertools
 import logging
 import math
-import os
 import queue
 import threading
 import time
