@@ -198,6 +198,14 @@ int main(int argc, char** argv) {
     }
     listen = {*unix_socket, "127.0.0.1:7470"};
   }
+  // Signals go to one thread that drains the server: blocked before gRPC
+  // (TLS credentials) or a backend starts a thread of its own.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
   // Authentication and TLS.
   if (!tokens_path.empty()) {
     auto text = ReadFile(tokens_path);
@@ -254,12 +262,6 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Signals go to one thread that drains the server.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   std::string why;
   auto backend = arrayd::CreateBackend(backend_name, &why);

@@ -6,6 +6,7 @@
 #   tests/run.sh                  # CPU backend (CUDA backend compiled when a toolkit is present)
 #   tests/run.sh --backend cuda   # same suites against a CUDA server (needs a GPU)
 #   tests/run.sh --asan           # also build and run the gtests under ASan+UBSan
+#   ARRAYD_FUZZ_S=120 tests/run.sh # also fuzz for 2 minutes (tests/fuzz/run.sh)
 #   ARRAYD_TEST_BACKEND=cuda tests/run.sh
 set -euo pipefail
 
@@ -138,6 +139,13 @@ unset ARRAYD_ADDRESS
 # with the gRPC op stream and chunked Upload/Download only.
 step "pytest against a $backend server, gRPC transport only"
 ARRAYD_NO_LOCAL_SOCKET=1 "$python" -m pytest -q tests/python "${pytest_args[@]}"
+# The libFuzzer target over the same-host frame reader, the message decoder
+# and every op (tests/fuzz/run.sh, clang): ARRAYD_FUZZ_S seconds (CI: 120);
+# a crash fails the run.
+if [ "${ARRAYD_FUZZ_S:-0}" != 0 ]; then
+  step "fuzz the same-host socket and the ops for ${ARRAYD_FUZZ_S} s (ASan, UBSan)"
+  tests/fuzz/run.sh "$ARRAYD_FUZZ_S"
+fi
 # CuPy's own test suite against the server: a report, not a gate
 # (tests/cupy_compat/README.md). ARRAYD_CUPY_COMPAT=1: a fixed subset of
 # files; ARRAYD_CUPY_COMPAT=all: the whole selection (as CI runs it).
