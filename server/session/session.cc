@@ -92,13 +92,17 @@ void Session::RunOrEnqueue(v1::ClientMessage message) {
   {
     absl::MutexLock lock(&mu_);
     if (stopping_ || running_ || !queue_.empty()) {
-      // Backpressure: this reader waits while the queue is full, so a fast
-      // client fills its socket and blocks instead of growing our memory.
-      mu_.Await(absl::Condition(
-          +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-            return s->stopping_ || s->queue_.size() < s->options_.max_queued_messages;
-          },
-          this));
+      // Backpressure: when the queue is full this reader waits until it is
+      // half empty (not one message: a wake-up per message would cost the
+      // pipeline), so a fast client fills its socket and blocks instead of
+      // growing our memory.
+      if (queue_.size() >= options_.max_queued_messages) {
+        mu_.Await(absl::Condition(
+            +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+              return s->stopping_ || s->queue_.size() <= s->options_.max_queued_messages / 2;
+            },
+            this));
+      }
       queue_.push_back(std::move(message));
       return;
     }

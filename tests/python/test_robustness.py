@@ -110,7 +110,8 @@ def test_clients_killed_mid_transfer_leave_nothing(server):
     for p in procs:
         assert p.stdout.readline().decode().strip() == "ready"
     time.sleep(0.5)
-    assert rss_bytes(pid) > baseline + 400 * MB  # the clients' arrays are there
+    if os.environ.get("ARRAYD_BACKEND", "cpu") == "cpu":
+        assert rss_bytes(pid) > baseline + 400 * MB  # the clients' arrays are there
     for p in procs:
         p.send_signal(signal.SIGKILL)
         p.wait()
