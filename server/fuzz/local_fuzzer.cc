@@ -85,9 +85,19 @@ void Converse(const std::string& path, const std::string& bytes) {
   bool closed = false;
   char buf[1 << 16];
   while (true) {
+    if (sent == bytes.size() && !closed) {
+      ::shutdown(fd, SHUT_WR);
+      closed = true;
+    }
     pollfd p{fd, static_cast<short>(POLLIN | (sent < bytes.size() ? POLLOUT : 0)), 0};
     if (::poll(&p, 1, 60000) <= 0) {
-      std::fprintf(stderr, "fuzzer: the server did not answer within 60 s\n");
+      std::fprintf(stderr, "fuzzer: the server did not answer within 60 s (client fd %d)\n", fd);
+      const std::string fds = "ls -l /proc/" + std::to_string(::getpid()) + "/fd 1>&2";
+      if (std::system(fds.c_str()) != 0) std::fprintf(stderr, "fuzzer: no fd list\n");
+      // Every thread's stack, when gdb is there: where the server waits.
+      const std::string gdb = "gdb -p " + std::to_string(::getpid()) +
+                              " -batch -ex 'thread apply all bt 25' 1>&2 2>/dev/null";
+      if (std::system(gdb.c_str()) != 0) std::fprintf(stderr, "fuzzer: no gdb for the stacks\n");
       std::abort();
     }
     if (p.revents & POLLIN) {
@@ -98,10 +108,6 @@ void Converse(const std::string& path, const std::string& bytes) {
       ssize_t w = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
       if (w > 0) sent += static_cast<size_t>(w);
       if (w < 0) sent = bytes.size();  // it hung up first
-    }
-    if (sent == bytes.size() && !closed) {
-      ::shutdown(fd, SHUT_WR);
-      closed = true;
     }
     if (p.revents & (POLLHUP | POLLERR)) {
       if (!(p.revents & POLLIN)) break;

@@ -7,7 +7,9 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -411,3 +413,66 @@ def test_the_client_uses_only_its_servers_same_host_socket(tmp, monkeypatch):
         x = np.arange(300_000.0)
         np.testing.assert_array_equal((ad.asarray(x) + 1).get(), x + 1)
     s.close()
+
+
+# -- another user on the same host ----------------------------------------------
+
+def _as_nobody(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable,
+         "-c", code], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO / "client-python")})
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="needs root and setpriv to run a client as another user")
+def test_a_client_of_another_user(tmp, monkeypatch):
+    """A server shared on purpose with another user (a socket directory
+    they may enter): their bulk transfers work (segments are descriptors,
+    not files the server must open), their session has no name for this
+    user's segments, and this user's arrays stay out of reach."""
+    if _as_nobody("import numpy, grpc").returncode != 0:
+        pytest.skip("this Python cannot be run as another user")
+    monkeypatch.delenv("ARRAYD_NO_LOCAL_SOCKET", raising=False)
+    os.chmod(tmp, 0o755)
+    sock = f"{tmp}/shared.sock"
+    server = start(tmp, "--listen", f"unix:{sock}")
+    assert server.ready(serving(f"unix:{sock}")), server.log
+    for path in (sock, sock + ".ops"):
+        os.chmod(path, 0o777)  # the operator shares it
+    mine = ad.connect(f"unix:{sock}", default=False)
+    assert isinstance(mine._requests, _transport.LocalStream)
+    mine.upload(np.zeros(300_000))
+    h = mine.upload(np.full(1_000_000, 7.0))  # in a second, larger arena
+    # (Handles and segment names are per session: the other user's session
+    # has names of its own, so it is probed with ones it never made.)
+    name = mine._arena.name
+    assert name != "arena-0"  # the other session will have only its first
+    result = _as_nobody(textwrap.dedent(f"""
+        import numpy as np, arrayd as ad
+        from arrayd import _transport
+        s = ad.connect("unix:{sock}")
+        assert isinstance(s._requests, _transport.LocalStream), "same-host socket"
+        x = np.arange(400_000.0)
+        np.testing.assert_array_equal((ad.asarray(x) * 2).get(), x * 2)
+        assert s._shm_ok, "shared memory went to gRPC"
+        h = s.new_handle()
+        s.record("upload_shm", (), (h,), {{"segment": "{name}", "offset": 0,
+                 "dtype": np.dtype("f8"), "shape": [300000]}})
+        try:
+            s.fetch([h])
+        except ValueError as e:
+            assert "no shared memory segment" in str(e), e
+        else:
+            raise AssertionError("reached another session's segment")
+        try:  # handles are the session's own: this one it never made
+            s.fetch([{h} + 10**9])
+        except ValueError as e:
+            assert "unknown handle" in str(e), e
+        else:
+            raise AssertionError("reached another session's array")
+        print("ok")
+    """))
+    assert result.returncode == 0 and "ok" in result.stdout, result.stdout + result.stderr
+    np.testing.assert_array_equal(mine.fetch([h])[0], np.full(1_000_000, 7.0))
+    mine.close()
