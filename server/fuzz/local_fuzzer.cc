@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -90,9 +91,12 @@ void Converse(const std::string& path, const std::string& bytes) {
       closed = true;
     }
     pollfd p{fd, static_cast<short>(POLLIN | (sent < bytes.size() ? POLLOUT : 0)), 0};
-    if (::poll(&p, 1, 60000) <= 0) {
+    // libFuzzer's timer (-timeout) interrupts system calls: EINTR retries.
+    int ready = ::poll(&p, 1, 60000);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
       std::fprintf(stderr, "fuzzer: the server did not answer within 60 s (client fd %d)\n", fd);
-      const std::string fds = "ls -l /proc/" + std::to_string(::getpid()) + "/fd 1>&2";
+      const std::string fds = "ls -l /proc/" + std::to_string(::getpid()) + "/fd 1>&2; ss -xap 1>&2";
       if (std::system(fds.c_str()) != 0) std::fprintf(stderr, "fuzzer: no fd list\n");
       // Every thread's stack, when gdb is there: where the server waits.
       const std::string gdb = "gdb -p " + std::to_string(::getpid()) +
@@ -102,12 +106,13 @@ void Converse(const std::string& path, const std::string& bytes) {
     }
     if (p.revents & POLLIN) {
       ssize_t r = ::read(fd, buf, sizeof(buf));
+      if (r < 0 && errno == EINTR) continue;
       if (r <= 0) break;  // the server hung up: the session is closed
     }
     if ((p.revents & POLLOUT) && sent < bytes.size()) {
       ssize_t w = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
       if (w > 0) sent += static_cast<size_t>(w);
-      if (w < 0) sent = bytes.size();  // it hung up first
+      if (w < 0 && errno != EINTR) sent = bytes.size();  // it hung up first
     }
     if (p.revents & (POLLHUP | POLLERR)) {
       if (!(p.revents & POLLIN)) break;
