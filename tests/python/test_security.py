@@ -476,3 +476,29 @@ def test_a_client_of_another_user(tmp, monkeypatch):
     assert result.returncode == 0 and "ok" in result.stdout, result.stdout + result.stderr
     np.testing.assert_array_equal(mine.fetch([h])[0], np.full(1_000_000, 7.0))
     mine.close()
+
+
+def test_the_cpp_client_over_tls_with_a_token(tmp, pki, token_file):
+    """The C++ client end to end (its example program, which takes its
+    token and CA from ARRAYD_TOKEN and ARRAYD_TLS_CA)."""
+    example = Path(BINARY).with_name("arrayd_cpp_example")
+    if not example.exists():
+        pytest.skip("no arrayd_cpp_example beside the server binary")
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    ca = str(pki / "ca.crt")
+    server = start(tmp, "--listen", address, "--tls-cert", str(pki / "server.crt"),
+                   "--tls-key", str(pki / "server.key"), "--auth-tokens", token_file)
+    assert server.ready(serving(address, ALICE, tls_ca=ca)), server.log
+
+    def run(**env: str) -> subprocess.CompletedProcess:
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("ARRAYD_")}
+        return subprocess.run([str(example), address], capture_output=True, text=True,
+                              timeout=60, env={**clean, **env})
+
+    ok = run(ARRAYD_TOKEN=ALICE, ARRAYD_TLS_CA=ca)
+    assert ok.returncode == 0 and "[3, 12]" in ok.stdout, ok.stdout + ok.stderr
+    no_token = run(ARRAYD_TLS_CA=ca)
+    assert no_token.returncode != 0 and "token" in no_token.stderr
+    plaintext = run(ARRAYD_TOKEN=ALICE)
+    assert plaintext.returncode != 0
