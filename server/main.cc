@@ -1,11 +1,14 @@
 // arrayd: the array server daemon. Parses flags, picks a backend, serves the
 // gRPC API on every --listen address until SIGTERM/SIGINT, then drains.
 #include <grpcpp/grpcpp.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -50,6 +53,9 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --insecure           allow a TCP address other than loopback without TLS
                        and authentication
   --max-inline-bytes N largest array carried inside a batch or sync reply (default 1 MiB)
+  --max-message-bytes N
+                       largest gRPC message or same-host frame (default 256 MiB;
+                       a larger one ends its call or connection)
   --no-local-socket    do not offer the same-host op socket (PATH.ops beside the
                        first unix:PATH address)
   --local-poll-us N    same-host socket: poll this long for a client's next
@@ -69,6 +75,15 @@ absl::StatusOr<std::string> DefaultUnixSocket() {
 }
 
 bool ParseBytes(const std::string& text, uint64_t* out) { return absl::SimpleAtoi(text, out); }
+
+// SIGTERM/SIGINT: the handler writes the signal to this pipe (all it may do).
+int g_signal_pipe[2] = {-1, -1};
+extern "C" void OnSignal(int sig) {
+  const char c = static_cast<char>(sig);
+  const int saved = errno;
+  (void)!::write(g_signal_pipe[1], &c, 1);
+  errno = saved;
+}
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -98,6 +113,7 @@ int main(int argc, char** argv) {
   bool local_socket = true;
   int64_t local_poll_us = 50;
   std::string server_quota = "90%";
+  uint64_t max_message_bytes = 256u << 20;
   std::string tokens_path, tls_cert, tls_key, tls_client_ca;
   bool insecure = false;
   for (int i = 1; i < argc; ++i) {
@@ -174,6 +190,12 @@ int main(int argc, char** argv) {
         std::cerr << "arrayd: --local-poll-us needs microseconds from 0 to 1000000\n";
         return 2;
       }
+    } else if (is("--max-message-bytes")) {
+      if (!ParseBytes(value("--max-message-bytes"), &max_message_bytes) ||
+          max_message_bytes < (64u << 10) || max_message_bytes > (1u << 31) - 1) {
+        std::cerr << "arrayd: --max-message-bytes needs bytes from 64 KiB to 2 GiB\n";
+        return 2;
+      }
     } else if (is("--max-inline-bytes")) {
       if (!ParseBytes(value("--max-inline-bytes"), &options.max_inline_bytes)) {
         std::cerr << "arrayd: --max-inline-bytes needs a number of bytes\n";
@@ -198,13 +220,22 @@ int main(int argc, char** argv) {
     }
     listen = {*unix_socket, "127.0.0.1:7470"};
   }
-  // Signals go to one thread that drains the server: blocked before gRPC
-  // (TLS credentials) or a backend starts a thread of its own.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // SIGTERM and SIGINT start a drain. A handler (not a blocked mask and
+  // sigwait) because a library thread started before main, OpenBLAS's,
+  // would not have the mask and would take the signal's default action:
+  // whichever thread it lands on, the handler only writes to a pipe that
+  // the drain thread reads. As PID 1 in a container a signal with a handler
+  // is delivered too.
+  if (::pipe2(g_signal_pipe, O_CLOEXEC) != 0) {
+    spdlog::error("pipe: {}", std::strerror(errno));
+    return 1;
+  }
+  struct sigaction on_signal {};
+  on_signal.sa_handler = OnSignal;
+  sigemptyset(&on_signal.sa_mask);
+  on_signal.sa_flags = SA_RESTART;
+  sigaction(SIGTERM, &on_signal, nullptr);
+  sigaction(SIGINT, &on_signal, nullptr);
 
   // Authentication and TLS.
   if (!tokens_path.empty()) {
@@ -307,8 +338,8 @@ int main(int argc, char** argv) {
         listen[i], unix_socket ? grpc::InsecureServerCredentials() : tcp_credentials, &bound[i]);
   }
   builder.RegisterService(&service);
-  builder.SetMaxReceiveMessageSize(256 << 20);
-  builder.SetMaxSendMessageSize(256 << 20);
+  builder.SetMaxReceiveMessageSize(static_cast<int>(max_message_bytes));
+  builder.SetMaxSendMessageSize(static_cast<int>(max_message_bytes));
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server) {
     spdlog::error("cannot listen on {}", absl::StrJoin(listen, ", "));
@@ -324,7 +355,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<arrayd::LocalTransport> local;
   if (!local_path.empty()) {
     auto transport =
-        arrayd::LocalTransport::Listen(local_path, &service, absl::Microseconds(local_poll_us));
+        arrayd::LocalTransport::Listen(local_path, &service, absl::Microseconds(local_poll_us),
+                                       static_cast<uint32_t>(max_message_bytes));
     if (transport.ok()) {
       local = *std::move(transport);
     } else if (absl::IsAlreadyExists(transport.status()) ||
@@ -340,15 +372,21 @@ int main(int argc, char** argv) {
                local ? " (same-host op socket " + local_path + ")" : "");
 
   std::thread waiter([&] {
-    int sig = 0;
-    sigwait(&signals, &sig);
-    spdlog::info("signal {}: draining {} session(s)", sig, service.num_sessions());
+    char sig = 0;
+    while (::read(g_signal_pipe[0], &sig, 1) < 0 && errno == EINTR) {
+    }
+    spdlog::info("signal {}: draining {} session(s)", static_cast<int>(sig),
+                 service.num_sessions());
     service.StartDraining();
     if (local) local->Shutdown();
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   });
   server->Wait();
   waiter.join();
+  // Nothing is left behind: the unix sockets go with the server.
+  for (const std::string& addr : listen) {
+    if (absl::StartsWith(addr, "unix:")) ::unlink(addr.substr(5).c_str());
+  }
   spdlog::info("arrayd stopped");
   return 0;
 }

@@ -20,8 +20,6 @@
 namespace arrayd {
 namespace {
 
-constexpr uint32_t kMaxFrameBytes = 256u << 20;
-
 // Buffered reads of one connection: a frame's header and its message (and
 // often the next frames) come in one read call. File descriptors that come
 // with the bytes (SCM_RIGHTS: the client's shared memory segments) are
@@ -157,7 +155,8 @@ struct Writer {
 
 absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std::string& path,
                                                                        ArraydService* service,
-                                                                       absl::Duration poll) {
+                                                                       absl::Duration poll,
+                                                                       uint32_t max_frame_bytes) {
   sockaddr_un addr{};
   if (path.size() >= sizeof(addr.sun_path)) {
     return absl::InvalidArgumentError(absl::StrCat("socket path too long: ", path));
@@ -176,12 +175,17 @@ absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std
     ::close(fd);
     return absl::InternalError(absl::StrCat("cannot listen on ", path, ": ", std::strerror(err)));
   }
-  return std::unique_ptr<LocalTransport>(new LocalTransport(path, fd, service, poll));
+  return std::unique_ptr<LocalTransport>(
+      new LocalTransport(path, fd, service, poll, max_frame_bytes));
 }
 
 LocalTransport::LocalTransport(std::string path, int listen_fd, ArraydService* service,
-                               absl::Duration poll)
-    : path_(std::move(path)), listen_fd_(listen_fd), service_(service), poll_(poll) {
+                               absl::Duration poll, uint32_t max_frame_bytes)
+    : path_(std::move(path)),
+      listen_fd_(listen_fd),
+      service_(service),
+      poll_(poll),
+      max_frame_bytes_(max_frame_bytes) {
   acceptor_ = std::thread([this] { AcceptLoop(); });
 }
 
@@ -239,7 +243,7 @@ void LocalTransport::Serve(int fd) {
     if (!reader.Fill(4)) break;
     const auto* header = reinterpret_cast<const unsigned char*>(reader.data());
     uint32_t n = header[0] | header[1] << 8 | header[2] << 16 | static_cast<uint32_t>(header[3]) << 24;
-    if (n > kMaxFrameBytes) {
+    if (n > max_frame_bytes_) {
       spdlog::warn("local op socket: frame of {} bytes refused", n);
       break;
     }

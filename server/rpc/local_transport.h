@@ -29,16 +29,19 @@ class LocalTransport {
   // Listens on the unix socket `path` (replacing a stale one). A connection
   // polls for its next frame for `poll` before a blocking read (0: block at
   // once): a client's prompt next request then costs no thread wake-up.
+  // A frame larger than `max_frame_bytes` ends its connection (checked
+  // from the header, before anything is allocated).
   static absl::StatusOr<std::unique_ptr<LocalTransport>> Listen(
       const std::string& path, ArraydService* service,
-      absl::Duration poll = absl::Microseconds(50));
+      absl::Duration poll = absl::Microseconds(50), uint32_t max_frame_bytes = 256u << 20);
   ~LocalTransport();  // Shutdown()
   // Stops accepting and ends every connection (their sessions are freed).
   void Shutdown();
   const std::string& path() const { return path_; }
 
  private:
-  LocalTransport(std::string path, int listen_fd, ArraydService* service, absl::Duration poll);
+  LocalTransport(std::string path, int listen_fd, ArraydService* service, absl::Duration poll,
+                 uint32_t max_frame_bytes);
   void AcceptLoop();
   void Serve(int fd);
 
@@ -46,6 +49,7 @@ class LocalTransport {
   const int listen_fd_;
   ArraydService* service_;
   const absl::Duration poll_;
+  const uint32_t max_frame_bytes_;
   std::thread acceptor_;
   absl::Mutex mu_;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

@@ -120,3 +120,44 @@ def test_clients_killed_mid_transfer_leave_nothing(server):
     assert set(glob.glob("/dev/shm/*")) == shm_before
     x = np.arange(500_000.0)
     np.testing.assert_array_equal((ad.asarray(x) * 2).get(), x * 2)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_drains_the_server(tmp_path, sig):
+    """SIGTERM (docker stop) or SIGINT during a busy stream: the server
+    stops taking sessions, the client gets an error (not a hang), the
+    sockets are removed and the exit code is 0."""
+    from arrayd import _transport
+    binary = os.environ.get("ARRAYD_SERVER_BIN") or str(REPO / "build" / "bin" / "arrayd")
+    sock = tmp_path / "a.sock"
+    log = open(tmp_path / "log", "wb")
+    proc = subprocess.Popen([binary, "--backend", "cpu", "--listen", f"unix:{sock}"],
+                            stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while not _transport.health_ok(f"unix:{sock}", timeout=0.5):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        busy = client(f"unix:{sock}", """
+            x = ad.arange(100_000, dtype="f4")
+            print("ready", flush=True)
+            try:
+                while True:
+                    x = x + 1
+                    x.sum().get()
+            except Exception as e:
+                print("stopped:", type(e).__name__, flush=True)
+        """)
+        assert busy.stdout.readline().decode().strip() == "ready"
+        time.sleep(0.3)
+        proc.send_signal(sig)
+        assert proc.wait(20) == 0
+        out = busy.communicate(timeout=30)[0].decode()
+        assert "stopped:" in out, out
+        text = (tmp_path / "log").read_text()
+        assert "draining" in text and "arrayd stopped" in text
+        assert not sock.exists() and not Path(f"{sock}.ops").exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        log.close()
