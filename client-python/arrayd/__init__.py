@@ -18,7 +18,7 @@ The modules form layers; each imports only from the layers below it:
   _mathfuncs, _statistics, _sorting, _linalg, _decompositions,
   _protocols. Each attaches its ndarray methods (``x.sum``, ``x + y``,
   ``x[i]``) to the class, so the core imports none of them.
-- namespaces: fft/, linalg/, random/, and this package.
+- namespaces: cuda/, fft/, linalg/, random/, and this package.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from arrayd import _protocols, fft, lib, linalg, random
+from arrayd import _protocols, cuda, fft, lib, linalg, random
 from arrayd._connect import connect, disconnect
 from arrayd._connect import current as current_session
 from arrayd._creation import (arange, array, asanyarray, asarray,
@@ -179,7 +179,7 @@ __all__ += [
     "where",
 ]
 
-__all__ += ["lib"]
+__all__ += ["lib", "cuda"]
 __all__ += ["asanyarray", "asfortranarray", "divmod", "frexp", "ldexp",
             "modf", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",

@@ -46,6 +46,15 @@ struct DeviceDescription {
   int index = 0;
   std::string name;
   uint64_t total_memory = 0;
+  // What CUDA's device properties say (0 or empty on the CPU backend).
+  int compute_major = 0, compute_minor = 0;
+  int multiprocessor_count = 0;
+  int max_threads_per_block = 0;
+  int warp_size = 0;
+  uint64_t shared_memory_per_block = 0;
+  uint64_t l2_cache_bytes = 0;
+  int clock_rate_khz = 0;
+  std::string pci_bus_id;
 };
 
 // A session's ordered queue of work on one device. Not thread-safe: one
@@ -93,6 +102,12 @@ class Stream {
     return absl::OkStatus();
   }
   virtual void UnregisterHostMemory(void* /*data*/) {}
+
+  // The device's memory now: bytes free and in all (cudaMemGetInfo; on the
+  // CPU backend its limit less what is allocated). Device.mem_info.
+  virtual absl::Status MemoryInfo(uint64_t* /*free*/, uint64_t* /*total*/) {
+    return absl::UnimplementedError("memory info: not on this backend");
+  }
 
   // out = cond ? x : y elementwise; x, y and out share a dtype, cond is bool.
   virtual absl::Status Where(const View& /*cond*/, const View& /*x*/, const View& /*y*/,

@@ -214,6 +214,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterFftOps(r);
     RegisterRandomOps(r);
     RegisterTransferOps(r);
+    RegisterDeviceOps(r);
     return r;
   }();
   return *registry;

@@ -161,6 +161,7 @@ void RegisterLinalgCompositeOps(OpRegistry* registry);
 void RegisterFftOps(OpRegistry* registry);
 void RegisterRandomOps(OpRegistry* registry);
 void RegisterTransferOps(OpRegistry* registry);
+void RegisterDeviceOps(OpRegistry* registry);
 
 // The registry with every op of this server.
 const OpRegistry& DefaultRegistry();

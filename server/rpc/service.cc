@@ -386,6 +386,15 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
     info->set_index(d.index);
     info->set_name(d.name);
     info->set_total_memory(d.total_memory);
+    info->set_compute_major(d.compute_major);
+    info->set_compute_minor(d.compute_minor);
+    info->set_multiprocessor_count(d.multiprocessor_count);
+    info->set_max_threads_per_block(d.max_threads_per_block);
+    info->set_warp_size(d.warp_size);
+    info->set_shared_memory_per_block(d.shared_memory_per_block);
+    info->set_l2_cache_bytes(d.l2_cache_bytes);
+    info->set_clock_rate_khz(d.clock_rate_khz);
+    info->set_pci_bus_id(d.pci_bus_id);
   }
   for (int i = 1; i <= kNumDTypes; ++i) {
     response->add_dtypes(std::string(DTypeName(static_cast<DType>(i))));

@@ -36,6 +36,13 @@ class CpuStream : public Stream {
     });
   }
 
+  absl::Status MemoryInfo(uint64_t* free, uint64_t* total) override {
+    const uint64_t used = in_use_->load();
+    *total = limit_;
+    *free = used < limit_ ? limit_ - used : 0;
+    return absl::OkStatus();
+  }
+
   absl::Status CopyFromHost(const void* src, const View& dst) override {
     if (dst.nbytes() > 0) std::memcpy(dst.data(), src, dst.nbytes());
     return absl::OkStatus();
@@ -118,7 +125,11 @@ class CpuBackend : public Backend {
   explicit CpuBackend(uint64_t limit) : limit_(limit) {}
   std::string name() const override { return "cpu"; }
   std::vector<DeviceDescription> Devices() const override {
-    return {DeviceDescription{"cpu", 0, "host CPU", limit_}};
+    DeviceDescription d;
+    d.backend = "cpu";
+    d.name = "host CPU";
+    d.total_memory = limit_;
+    return {d};
   }
   absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override {
     return std::unique_ptr<Stream>(new CpuStream(&in_use_, limit_));

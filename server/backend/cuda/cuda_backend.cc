@@ -35,8 +35,27 @@ class CudaBackend : public Backend {
   std::string name() const override { return "cuda"; }
 
   std::vector<DeviceDescription> Devices() const override {
-    return {DeviceDescription{"cuda", dev_->device, dev_->props.name,
-                              static_cast<uint64_t>(dev_->props.totalGlobalMem)}};
+    const cudaDeviceProp& p = dev_->props;
+    DeviceDescription d;
+    d.backend = "cuda";
+    d.index = dev_->device;
+    d.name = p.name;
+    d.total_memory = static_cast<uint64_t>(p.totalGlobalMem);
+    d.compute_major = p.major;
+    d.compute_minor = p.minor;
+    d.multiprocessor_count = p.multiProcessorCount;
+    d.max_threads_per_block = p.maxThreadsPerBlock;
+    d.warp_size = p.warpSize;
+    d.shared_memory_per_block = static_cast<uint64_t>(p.sharedMemPerBlock);
+    d.l2_cache_bytes = static_cast<uint64_t>(p.l2CacheSize);
+    int clock = 0;
+    if (cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, dev_->device) == cudaSuccess) {
+      d.clock_rate_khz = clock;
+    }
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof(bus), dev_->device) == cudaSuccess) d.pci_bus_id = bus;
+    cudaGetLastError();
+    return {d};
   }
 
   absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override {

@@ -38,6 +38,15 @@ absl::StatusOr<std::shared_ptr<Buffer>> CudaStream::Allocate(size_t nbytes) {
   return dev_->allocator->Allocate(nbytes, id_);
 }
 
+absl::Status CudaStream::MemoryInfo(uint64_t* free, uint64_t* total) {
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(dev_->device));
+  size_t f = 0, t = 0;
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemGetInfo(&f, &t));
+  *free = f;
+  *total = t;
+  return absl::OkStatus();
+}
+
 absl::Status CudaStream::RegisterHostMemory(void* data, size_t n) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   ARRAYD_CUDA_RETURN_IF_ERROR(cudaHostRegister(data, n, cudaHostRegisterDefault));

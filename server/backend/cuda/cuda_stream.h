@@ -113,6 +113,7 @@ class CudaStream : public Stream {
   // Pins a client's shared memory once, so its copies skip the staging
   // buffers and run at DMA speed.
   absl::Status RegisterHostMemory(void* data, size_t n) override;
+  absl::Status MemoryInfo(uint64_t* free, uint64_t* total) override;
   void UnregisterHostMemory(void* data) override;
 
   // cuda_elementwise.cc. Copy, Unary and Binary may join the group of small
