@@ -87,9 +87,7 @@ class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientIntercep
         self._pair = ("authorization", f"Bearer {token}")
 
     def _details(self, details: Any) -> Any:
-        metadata = list(details.metadata or ()) + [self._pair]
-        return details._replace(metadata=metadata) if hasattr(details, "_replace") \
-            else _CallDetails(details, metadata)
+        return _CallDetails(details, list(details.metadata or ()) + [self._pair])
 
     def intercept_unary_unary(self, continuation, details, request):  # type: ignore[no-untyped-def]
         return continuation(self._details(details), request)

@@ -326,10 +326,6 @@ absl::StatusOr<Shape> ResolveReshape(int64_t size, absl::Span<const int64_t> sha
                                      ShapeString(shape)));
     }
   }
-  if (out.size() > static_cast<size_t>(kMaxDims)) {
-    return ValueError(absl::StrCat("maximum supported dimension for an ndarray is ", kMaxDims,
-                                   ", found ", out.size()));
-  }
   if (unknown >= 0) {
     if (known == 0 || size % known != 0) {
       return ValueError(absl::StrCat("cannot reshape array of size ", size, " into shape ",
@@ -340,6 +336,7 @@ absl::StatusOr<Shape> ResolveReshape(int64_t size, absl::Span<const int64_t> sha
     return ValueError(absl::StrCat("cannot reshape array of size ", size, " into shape ",
                                    ShapeString(shape)));
   }
+  ARRAYD_RETURN_IF_ERROR(CheckedSize(out).status());  // at most 64 dimensions
   return out;
 }
 

@@ -264,13 +264,18 @@ void LocalTransport::Serve(int fd) {
       int32_t pid = 0;
       const bool known = PeerCredentials(fd, &uid, &pid);
       const std::string user = known ? absl::StrCat("uid:", uid) : "anonymous";
+      // A refused session gets SessionOpened.error, then the connection ends.
+      auto refuse = [&](const absl::Status& why) {
+        spdlog::warn("local op socket ({} pid {}): session refused: {}", user, pid,
+                     why.ToString());
+        v1::ServerMessage refused;
+        refused.mutable_opened()->set_error(std::string(why.message()));
+        refused.mutable_opened()->set_error_code(static_cast<uint32_t>(why.code()));
+        writer->Send(refused);
+      };
       auto tenant = service_->TenantOfToken(message.open().auth_token(), user);
       if (!tenant.ok()) {
-        spdlog::warn("local op socket ({} pid {}): {}", user, pid, tenant.status().ToString());
-        v1::ServerMessage refused;
-        refused.mutable_opened()->set_error(std::string(tenant.status().message()));
-        refused.mutable_opened()->set_error_code(static_cast<uint32_t>(tenant.status().code()));
-        writer->Send(refused);
+        refuse(tenant.status());
         break;
       }
       auto opened = service_->OpenSession(
@@ -278,11 +283,7 @@ void LocalTransport::Serve(int fd) {
           Peer{*tenant, absl::StrCat("same-host socket, ", user, " pid ", pid)},
           [writer](v1::ServerMessage m) { writer->Send(m); });
       if (!opened.ok()) {
-        spdlog::warn("local op socket: session refused: {}", opened.status().ToString());
-        v1::ServerMessage refused;
-        refused.mutable_opened()->set_error(std::string(opened.status().message()));
-        refused.mutable_opened()->set_error_code(static_cast<uint32_t>(opened.status().code()));
-        writer->Send(refused);
+        refuse(opened.status());
         break;
       }
       session = *std::move(opened);

@@ -34,6 +34,11 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
       EndSession();
       return;
     }
+    if (in_.segments_size() > 0) {
+      FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                              "shared memory segments come only over the same-host socket"));
+      return;
+    }
     if (!session_) {
       auto tenant = service_->Authenticate(context_);
       if (!tenant.ok()) {
@@ -58,19 +63,10 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
       opened.mutable_opened()->set_session_token(session_->token());
       opened.mutable_opened()->set_server_id(service_->server_id());
       Send(std::move(opened));
-      if (in_.segments_size() > 0) {
-        FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                "shared memory segments come only over the same-host socket"));
-        return;
-      }
-      if (in_.ops_size() == 0 && in_.frees_size() == 0 && !in_.has_sync()) {
-        ReadNext();
-        return;
-      }
       in_.clear_open();
-    } else if (in_.segments_size() > 0) {
-      FinishOnce(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                              "shared memory segments come only over the same-host socket"));
+    }
+    if (in_.ops_size() == 0 && in_.frees_size() == 0 && !in_.has_sync()) {
+      ReadNext();
       return;
     }
     // Backpressure: while the session's queue is full no read is started,
