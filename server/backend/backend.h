@@ -57,6 +57,29 @@ struct DeviceDescription {
   std::string pci_bus_id;
 };
 
+// How an event is made (CuPy's Event(block=, disable_timing=)).
+struct EventOptions {
+  bool timing = true;     // false: ElapsedSince is refused (cheaper on CUDA)
+  bool blocking = false;  // Synchronize blocks the thread instead of spinning
+};
+
+// A point in a stream's work (cudaEvent_t): Stream::Record marks it,
+// Stream::Wait orders another stream's later work after it, and the host
+// may wait for it. Made by Stream::CreateEvent, usable with every stream of
+// the device. Not thread-safe (one session's executor uses it).
+class Event {
+ public:
+  virtual ~Event() = default;
+  // Whether the work before its last record is done (true when it was
+  // never recorded, as CUDA's).
+  virtual absl::StatusOr<bool> Query() = 0;
+  // Waits for the work before its last record.
+  virtual absl::Status Synchronize() = 0;
+  // Device time in milliseconds from `start`'s last record to this one's;
+  // both recorded, done and made with timing (FAILED_PRECONDITION otherwise).
+  virtual absl::StatusOr<double> ElapsedSince(Event& start) = 0;
+};
+
 // A session's ordered queue of work on one device. Not thread-safe: one
 // session's executor uses it. Calls may return before the work is done;
 // Synchronize() waits, and CopyToHost is synchronous.
@@ -229,6 +252,33 @@ class Stream {
   // device errors.
   virtual absl::Status Synchronize() = 0;
 
+  // ---- events (arrayd.cuda.Event; ordering between a session's streams)
+
+  virtual absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions /*options*/) {
+    return absl::UnimplementedError("events: not on this backend");
+  }
+  // Marks `event` after the work queued so far (an event of this backend).
+  virtual absl::Status Record(Event& /*event*/) {
+    return absl::UnimplementedError("events: not on this backend");
+  }
+  // Work queued from now on waits for the work before `event`'s last record.
+  virtual absl::Status Wait(Event& /*event*/) {
+    return absl::UnimplementedError("events: not on this backend");
+  }
+  // Whether all work queued so far is done (Stream.done), without waiting.
+  virtual absl::StatusOr<bool> Query() { return true; }
+
+  // ---- the device memory pool's blocks of this stream (MemoryPool)
+
+  // Free blocks cached for this stream: their count and bytes.
+  virtual void CachedBlocks(uint64_t* blocks, uint64_t* bytes) {
+    *blocks = 0;
+    *bytes = 0;
+  }
+  // Gives this stream's cached blocks back to the device, after its queued
+  // work (MemoryPool.free_all_blocks).
+  virtual absl::Status FreeCachedBlocks() { return absl::OkStatus(); }
+
   // Queues work that the stream holds back to launch together (the CUDA
   // backend groups small elementwise ops into one launch). Every other
   // method queues it first, so only the session, at the end of a message,
@@ -243,6 +293,11 @@ class Backend {
   virtual std::string name() const = 0;
   virtual std::vector<DeviceDescription> Devices() const = 0;
   virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStream() = 0;
+  // A stream of CUDA's `priority` (lower runs first; clamped to the
+  // device's range). Backends without priorities make a plain stream.
+  virtual absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(int /*priority*/) {
+    return CreateStream();
+  }
   // OK while the device can serve; UNAVAILABLE after a fatal device error.
   virtual absl::Status Health() const { return absl::OkStatus(); }
 };

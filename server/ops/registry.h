@@ -30,6 +30,7 @@
 #include "arrayd/v1/arrayd.pb.h"
 #include "backend/backend.h"
 #include "ops/signature.h"
+#include "session/memory_account.h"
 #include "session/shared_memory.h"
 
 namespace arrayd {
@@ -63,6 +64,23 @@ class Attrs {
 Strides ResultStrides(std::initializer_list<const View*> operands, const Shape& shape,
                       DType dtype);
 
+// The session's side of the ops that act on the session rather than on
+// arrays (ops/device.cc: events, the memory pool). Session implements it.
+class SessionHooks {
+ public:
+  virtual ~SessionHooks() = default;
+  // The session's event `id`, made with `options` when it is new.
+  virtual absl::StatusOr<Event*> GetEvent(uint64_t id, EventOptions options) = 0;
+  // Null when the session has no event `id`.
+  virtual Event* FindEvent(uint64_t id) = 0;
+  // Every stream of the session (the device pool's blocks are per stream).
+  virtual std::vector<Stream*> Streams() = 0;
+  virtual MemoryAccount& memory() = 0;
+  // The session's memory limit (MemoryPool.set_limit): `bytes`, at most the
+  // server's session quota; 0: back to the quota it opened with.
+  virtual void SetMemoryLimit(uint64_t bytes) = 0;
+};
+
 class OpContext {
  public:
   // `existing[i]` is the array already bound to output handle i (NumPy's
@@ -70,12 +88,14 @@ class OpContext {
   OpContext(Stream* stream, const v1::Op& op, std::vector<View> inputs,
             std::vector<std::optional<View>> existing,
             std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate,
-            SharedMemoryMap* shared_memory = nullptr)
+            SharedMemoryMap* shared_memory = nullptr, SessionHooks* session = nullptr)
       : stream_(stream), attrs_(op.attrs()), inputs_(std::move(inputs)),
         existing_(std::move(existing)), allocate_(std::move(allocate)),
-        shared_memory_(shared_memory), results_(existing_.size()) {}
+        shared_memory_(shared_memory), session_(session), results_(existing_.size()) {}
 
   Stream& stream() { return *stream_; }
+  // The session the op runs in (null outside a session: tests).
+  SessionHooks* session() { return session_; }
   // The session's shared memory segments (null outside a session).
   SharedMemoryMap* shared_memory() { return shared_memory_; }
   const Attrs& attrs() const { return attrs_; }
@@ -113,6 +133,7 @@ class OpContext {
   std::vector<std::optional<View>> existing_;
   std::function<absl::StatusOr<std::shared_ptr<Buffer>>(size_t)> allocate_;
   SharedMemoryMap* shared_memory_;
+  SessionHooks* session_;
   std::vector<View> results_;
 };
 

@@ -491,8 +491,10 @@ absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
   if (options_.session_quota_bytes != 0) {
     options.quota_bytes = std::min(options.quota_bytes, options_.session_quota_bytes);
   }
+  options.quota_cap_bytes = options_.session_quota_bytes;
   options.max_inline_bytes = options_.max_inline_bytes;
   options.max_array_bytes = options_.max_array_bytes;
+  options.backend = backend_;
   auto session = std::make_shared<Session>(id, *std::move(stream), *std::move(transfer), registry_,
                                            options, std::move(reply));
   {

@@ -58,14 +58,48 @@ class CountingStream : public Stream {
     ++flushes;
     return base_->Flush();
   }
+  absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions options) override {
+    return base_->CreateEvent(options);
+  }
+  absl::Status Record(Event& event) override {
+    ++records;
+    return base_->Record(event);
+  }
+  absl::Status Wait(Event& event) override {
+    ++waits;
+    return base_->Wait(event);
+  }
 
   int registered = 0;
   int unregistered = 0;
   int synchronized = 0;
   int flushes = 0;
+  int records = 0;
+  int waits = 0;
 
  private:
   std::unique_ptr<Stream> base_;
+};
+
+// A backend whose streams are CountingStreams over `base`'s, each kept in
+// `made` (in the order made) for the test to read.
+class CountingBackend : public Backend {
+ public:
+  explicit CountingBackend(Backend* base) : base_(base) {}
+  std::string name() const override { return base_->name(); }
+  std::vector<DeviceDescription> Devices() const override { return base_->Devices(); }
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override {
+    auto base = base_->CreateStream();
+    if (!base.ok()) return base.status();
+    auto stream = std::make_unique<CountingStream>(*std::move(base));
+    made.push_back(stream.get());
+    return std::unique_ptr<Stream>(std::move(stream));
+  }
+
+  std::vector<CountingStream*> made;
+
+ private:
+  Backend* base_;
 };
 
 }  // namespace arrayd

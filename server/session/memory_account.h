@@ -42,10 +42,11 @@ class MemoryAccount {
   // what is in use by at most 2 * kChunk per child.
   absl::Status Charge(uint64_t n) {
     const uint64_t before = used_.fetch_add(n);
-    if (limit_ != 0 && before + n > limit_) {
+    const uint64_t limit = limit_.load(std::memory_order_relaxed);
+    if (limit != 0 && before + n > limit) {
       used_.fetch_sub(n);
       return OutOfMemoryError(absl::StrCat("Out of memory allocating ", n, " bytes: ", what_,
-                                           " is ", limit_, " bytes and ", before,
+                                           " is ", limit, " bytes and ", before,
                                            " are in use"));
     }
     if (!parent_) return absl::OkStatus();
@@ -79,13 +80,15 @@ class MemoryAccount {
     }
   }
   uint64_t used() const { return used_.load(); }
-  uint64_t limit() const { return limit_; }
+  uint64_t limit() const { return limit_.load(); }
+  // A new limit (0: none) for later charges; bytes in use stay.
+  void set_limit(uint64_t limit) { limit_ = limit; }
 
   static constexpr uint64_t kChunk = uint64_t{1} << 20;
 
  private:
   const std::string what_;
-  const uint64_t limit_;
+  std::atomic<uint64_t> limit_;
   const std::shared_ptr<MemoryAccount> parent_;
   std::atomic<uint64_t> used_{0};
   absl::Mutex credit_mu_;

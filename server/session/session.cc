@@ -15,8 +15,9 @@ namespace {
 constexpr size_t kMaxPendingErrors = 256;
 
 std::shared_ptr<const v1::OpError> MakeOpError(const absl::Status& status, const std::string& op,
-                                               uint64_t index) {
+                                               uint64_t index, uint64_t stream = 0) {
   auto e = std::make_shared<v1::OpError>();
+  e->set_stream(stream);
   e->set_code(static_cast<uint32_t>(status.code()));
   e->set_kind(ErrorKind(status));
   e->set_message(std::string(status.message()));
@@ -55,11 +56,16 @@ std::string RandomToken() {
 Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
                  std::unique_ptr<Stream> transfer_stream, const OpRegistry* registry,
                  SessionOptions options, std::function<void(v1::ServerMessage)> reply)
-    : id_(id), token_(RandomToken()), stream_(std::move(stream)), transfer_stream_(std::move(transfer_stream)),
+    : id_(id), token_(RandomToken()), transfer_stream_(std::move(transfer_stream)),
       registry_(registry), options_(options), reply_(std::move(reply)),
       memory_(std::make_shared<MemoryAccount>("the session's quota", options_.quota_bytes,
                                               options_.tenant)) {
-  shared_memory_ = std::make_unique<SharedMemoryMap>(stream_.get());
+  auto state = std::make_unique<StreamState>();
+  state->stream = std::move(stream);
+  default_ = state.get();
+  stream_ = default_->stream.get();
+  streams_.emplace(0, std::move(state));
+  shared_memory_ = std::make_unique<SharedMemoryMap>(stream_);
   executor_ = std::thread([this] { ExecutorLoop(); });
 }
 
@@ -156,7 +162,7 @@ void Session::ExecutorLoop() {
     staged_.clear();
     done = std::move(on_stopped_);
   }
-  (void)stream_->Synchronize();
+  for (auto& [id, s] : streams_) (void)s->stream->Synchronize();
   std::unique_ptr<SharedMemoryMap> segments;
   {
     absl::MutexLock lock(&mu_);
@@ -166,30 +172,48 @@ void Session::ExecutorLoop() {
   if (done) done();
 }
 
+void Session::AddPendingError(std::shared_ptr<const v1::OpError> error) {
+  // A client that never syncs must not grow this without bound: the first
+  // errors are the ones worth reporting; later ones still poison.
+  if (pending_errors_.size() < kMaxPendingErrors) pending_errors_.push_back(std::move(error));
+}
+
 void Session::Run(const v1::ClientMessage& message) {
+  for (const v1::StreamSpec& spec : message.new_streams()) {
+    absl::Status made = CreateStream(spec);
+    if (!made.ok()) AddPendingError(MakeOpError(made, "new_stream", op_count_, spec.id()));
+  }
   for (const v1::Op& op : message.ops()) {
     // A client that left cancels the rest of its batch at the next op.
     if (stop_now_.load(std::memory_order_relaxed)) return;
     uint64_t index = op_count_++;
     std::shared_ptr<const v1::OpError> inherited;
-    absl::Status status = RunOp(op, index, &inherited);
+    StreamState* on = op.stream() == 0 ? default_ : FindStream(op.stream());
+    absl::Status status =
+        on != nullptr ? RunOp(op, *on, index, &inherited)
+                      : absl::NotFoundError(absl::StrCat(
+                            "unknown stream ", op.stream(),
+                            " (a stream is made by a StreamSpec before the ops that use it)"));
+    if (on != nullptr) {
+      on->busy = on->flush = true;
+      ++on->work;
+    }
     if (inherited) {
       Poison(op, inherited);
     } else if (!status.ok()) {
-      auto error = MakeOpError(status, op.name(), index);
+      auto error = MakeOpError(status, op.name(), index, op.stream());
       SPDLOG_DEBUG("session {}: op {} '{}' failed: {}", id_, index, op.name(), status.ToString());
-      // A client that never syncs must not grow this without bound: the
-      // first errors are the ones worth reporting; later ones still poison.
-      if (pending_errors_.size() < kMaxPendingErrors) pending_errors_.push_back(error);
+      AddPendingError(error);
       Poison(op, error);
     }
   }
-  if (message.ops_size() > 0) stream_busy_ = true;
-  // The device gets the ops the stream held back (see Stream::Flush) now,
+  // The device gets the ops the streams held back (see Stream::Flush) now,
   // not with the next message.
-  absl::Status launched = stream_->Flush();
-  if (!launched.ok() && pending_errors_.size() < kMaxPendingErrors) {
-    pending_errors_.push_back(MakeOpError(launched, "launch", op_count_));
+  for (auto& [id, s] : streams_) {
+    if (!s->flush) continue;
+    s->flush = false;
+    absl::Status launched = s->stream->Flush();
+    if (!launched.ok()) AddPendingError(MakeOpError(launched, "launch", op_count_, id));
   }
   if (message.frees_size() > 0) {
     absl::MutexLock lock(&mu_);
@@ -198,7 +222,102 @@ void Session::Run(const v1::ClientMessage& message) {
       staged_.erase(h);
     }
   }
+  for (uint64_t e : message.free_events()) events_.erase(e);
+  for (uint64_t id : message.free_streams()) DestroyStream(id);
   if (message.has_sync()) reply_(Sync(message.sync()));
+}
+
+Session::StreamState* Session::FindStream(uint64_t id) {
+  auto it = streams_.find(id);
+  return it == streams_.end() ? nullptr : it->second.get();
+}
+
+absl::Status Session::CreateStream(const v1::StreamSpec& spec) {
+  if (spec.id() == 0) return ValueError("stream 0 is the session's default stream; it always exists");
+  if (streams_.contains(spec.id())) {
+    return absl::AlreadyExistsError(absl::StrCat("stream ", spec.id(), " already exists"));
+  }
+  if (options_.backend == nullptr) {
+    return absl::UnimplementedError("this session has only its default stream");
+  }
+  if (streams_.size() >= options_.max_streams) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "a session may have at most ", options_.max_streams, " streams (free unused ones)"));
+  }
+  auto state = std::make_unique<StreamState>();
+  state->id = spec.id();
+  ARRAYD_ASSIGN_OR_RETURN(state->stream,
+                          options_.backend->CreateStreamWithPriority(spec.priority()));
+  state->blocking = !spec.non_blocking();
+  streams_.emplace(spec.id(), std::move(state));
+  return absl::OkStatus();
+}
+
+void Session::DestroyStream(uint64_t id) {
+  StreamState* s = id == 0 ? nullptr : FindStream(id);
+  if (s == nullptr) return;
+  // Its work is done before it goes (its errors are reported at the next
+  // sync), so nothing waits for it later.
+  SynchronizeStream(*s);
+  streams_.erase(id);
+}
+
+void Session::SynchronizeStream(StreamState& s) {
+  absl::Status device = s.stream->Synchronize();
+  if (!device.ok()) AddPendingError(MakeOpError(device, "synchronize", op_count_, s.id));
+  s.busy = false;
+}
+
+absl::Status Session::WaitFor(StreamState& to, StreamState& from) {
+  if (from.mark == nullptr) {
+    EventOptions untimed;
+    untimed.timing = false;
+    ARRAYD_ASSIGN_OR_RETURN(from.mark, from.stream->CreateEvent(untimed));
+  }
+  ARRAYD_RETURN_IF_ERROR(from.stream->Record(*from.mark));
+  return to.stream->Wait(*from.mark);
+}
+
+absl::Status Session::OrderWithDefault(StreamState& s) {
+  if (&s == default_) {
+    for (auto& [id, t] : streams_) {
+      if (t.get() == default_ || !t->blocking || t->work == t->seen_by_default) continue;
+      ARRAYD_RETURN_IF_ERROR(WaitFor(*default_, *t));
+      t->seen_by_default = t->work;
+    }
+  } else if (s.blocking && s.seen_default != default_->work) {
+    ARRAYD_RETURN_IF_ERROR(WaitFor(s, *default_));
+    s.seen_default = default_->work;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Event*> Session::GetEvent(uint64_t id, EventOptions options) {
+  auto it = events_.find(id);
+  if (it != events_.end()) return it->second.get();
+  if (events_.size() >= options_.max_events) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "a session may have at most ", options_.max_events, " events (free unused ones)"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(std::unique_ptr<Event> event, stream_->CreateEvent(options));
+  return events_.emplace(id, std::move(event)).first->second.get();
+}
+
+Event* Session::FindEvent(uint64_t id) {
+  auto it = events_.find(id);
+  return it == events_.end() ? nullptr : it->second.get();
+}
+
+std::vector<Stream*> Session::Streams() {
+  std::vector<Stream*> out;
+  for (auto& [id, s] : streams_) out.push_back(s->stream.get());
+  return out;
+}
+
+void Session::SetMemoryLimit(uint64_t bytes) {
+  const uint64_t cap = options_.quota_cap_bytes;
+  if (bytes == 0) bytes = options_.quota_bytes;
+  memory_->set_limit(cap == 0 ? bytes : bytes == 0 ? cap : std::min(bytes, cap));
 }
 
 void Session::Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error) {
@@ -210,7 +329,7 @@ void Session::Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error)
   }
 }
 
-absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
+absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
                             std::shared_ptr<const v1::OpError>* inherited) {
   const OpDef* def = registry_->Find(op.name());
   if (def == nullptr) return absl::NotFoundError(absl::StrCat("unknown op '", op.name(), "'"));
@@ -259,8 +378,11 @@ absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
       }
     }
   }
-  OpContext ctx(stream_.get(), op, std::move(inputs), std::move(existing),
-                [this](size_t n) { return Allocate(stream_.get(), n); }, shared_memory_.get());
+  if (streams_.size() > 1) ARRAYD_RETURN_IF_ERROR(OrderWithDefault(on));
+  Stream* stream = on.stream.get();
+  OpContext ctx(stream, op, std::move(inputs), std::move(existing),
+                [this, stream](size_t n) { return Allocate(stream, n); }, shared_memory_.get(),
+                this);
   ARRAYD_RETURN_IF_ERROR(def->run(ctx));
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     View& result = ctx.results()[i];
@@ -281,7 +403,7 @@ absl::Status Session::RunOp(const v1::Op& op, uint64_t index,
                                        ShapeString(out->shape), " doesn't match the broadcast shape ",
                                        ShapeString(result.shape)));
       }
-      ARRAYD_RETURN_IF_ERROR(stream_->Copy(*b, *out));
+      ARRAYD_RETURN_IF_ERROR(stream->Copy(*b, *out));
       continue;
     }
     ARRAYD_RETURN_IF_ERROR(CheckView(result));
@@ -310,12 +432,12 @@ absl::StatusOr<std::shared_ptr<Buffer>> Session::Allocate(Stream* stream, size_t
   });
 }
 
-absl::StatusOr<View> Session::MakeContiguous(const View& view) {
+absl::StatusOr<View> Session::MakeContiguous(Stream* stream, const View& view) {
   if (view.IsCContiguous()) return view;
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
-                          Allocate(stream_.get(), static_cast<size_t>(view.nbytes())));
+                          Allocate(stream, static_cast<size_t>(view.nbytes())));
   View out = MakeContiguousView(std::move(buffer), view.dtype, view.shape);
-  ARRAYD_RETURN_IF_ERROR(stream_->Copy(view, out));
+  ARRAYD_RETURN_IF_ERROR(stream->Copy(view, out));
   return out;
 }
 
@@ -323,6 +445,79 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
   v1::ServerMessage message;
   v1::SyncReply* reply = message.mutable_sync();
   reply->set_sync_id(sync.sync_id());
+  // What the sync waits for (Sync.scope), and the stream its fetches copy
+  // on: the scope's stream, else the default one.
+  StreamState* on = default_;
+  std::vector<StreamState*> scope;
+  Event* event = nullptr;
+  Event* from = nullptr;
+  absl::Status bad;
+  switch (sync.scope()) {
+    case v1::SYNC_STREAM:
+      if (StreamState* target = FindStream(sync.target())) {
+        on = target;
+        scope.push_back(target);
+      } else {
+        bad = absl::NotFoundError(absl::StrCat("unknown stream ", sync.target()));
+      }
+      break;
+    case v1::SYNC_EVENT:
+      event = FindEvent(sync.target());
+      if (event == nullptr) {
+        bad = absl::NotFoundError(absl::StrCat("event ", sync.target(), " was never recorded"));
+      } else if (sync.elapsed_from() != 0) {
+        from = FindEvent(sync.elapsed_from());
+        if (from == nullptr) {
+          bad = absl::FailedPreconditionError(
+              absl::StrCat("event ", sync.elapsed_from(), " was never recorded"));
+        }
+      }
+      break;
+    default:
+      for (auto& [id, s] : streams_) {
+        if (s.get() != default_) scope.push_back(s.get());
+      }
+      scope.push_back(default_);  // last: fetches copy on it after the others are done
+      break;
+  }
+  if (!bad.ok()) {
+    *reply->mutable_error() = *MakeOpError(bad, "sync", op_count_, sync.target());
+    for (const auto& e : pending_errors_) *reply->add_errors() = *e;
+    pending_errors_.clear();
+    return message;
+  }
+  if (sync.query()) {
+    bool done = true;
+    for (StreamState* s : scope) {
+      absl::StatusOr<bool> d = s->stream->Query();
+      if (!d.ok()) AddPendingError(MakeOpError(d.status(), "query", op_count_, s->id));
+      done = done && d.value_or(true);
+    }
+    if (event != nullptr) {
+      absl::StatusOr<bool> d = event->Query();
+      if (!d.ok()) AddPendingError(MakeOpError(d.status(), "query", op_count_, 0));
+      done = done && d.value_or(true);
+    }
+    reply->set_done(done);
+  } else {
+    for (StreamState* s : scope) {
+      if (s != on && s->busy) SynchronizeStream(*s);
+    }
+    for (Event* e : {from, event}) {
+      if (e == nullptr) continue;
+      absl::Status device = e->Synchronize();
+      if (!device.ok()) AddPendingError(MakeOpError(device, "synchronize", op_count_, 0));
+    }
+  }
+  if (from != nullptr) {
+    absl::StatusOr<double> ms = event->ElapsedSince(*from);
+    if (ms.ok()) {
+      reply->set_elapsed_ms(*ms);
+    } else {
+      *reply->mutable_error() = *MakeOpError(ms.status(), "get_elapsed_time", op_count_, 0);
+    }
+  }
+  Stream* stream = on->stream.get();
   for (uint64_t h : sync.fetch()) {
     v1::Fetched* f = reply->add_fetched();
     f->set_handle(h);
@@ -347,29 +542,27 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
     const View& v = entry.view;
     f->set_dtype(static_cast<v1::DType>(v.dtype));
     for (int64_t d : v.shape) f->add_shape(d);
-    if (!v.IsCContiguous()) stream_busy_ = true;  // MakeContiguous queues a copy
-    absl::StatusOr<View> contiguous = MakeContiguous(v);
+    if (!v.IsCContiguous()) on->busy = true;  // MakeContiguous queues a copy
+    absl::StatusOr<View> contiguous = MakeContiguous(stream, v);
     absl::Status status = contiguous.status();
     if (status.ok() && static_cast<uint64_t>(v.nbytes()) <= options_.max_inline_bytes) {
       std::string* data = f->mutable_data();
       data->resize(static_cast<size_t>(v.nbytes()));
-      status = stream_->CopyToHost(*contiguous, data->data());
-      if (status.ok() && v.nbytes() > 0) stream_busy_ = false;
+      status = stream->CopyToHost(*contiguous, data->data());
+      if (status.ok() && v.nbytes() > 0) on->busy = false;
       f->set_inline_(true);
     } else if (status.ok()) {
       absl::MutexLock lock(&mu_);
       staged_[h] = *contiguous;
     }
-    if (!status.ok()) *f->mutable_error() = *MakeOpError(status, "fetch", op_count_);
+    if (!status.ok()) *f->mutable_error() = *MakeOpError(status, "fetch", op_count_, on->id);
   }
   // After the fetches: a fetch's copy is ordered after every op before it
-  // and waits for them, so there is then nothing left to wait for (one
-  // wait on the device per round trip instead of two); nor is there after
-  // a sync with no ops since the last wait.
-  if (stream_busy_) {
-    absl::Status device = stream_->Synchronize();
-    if (!device.ok()) pending_errors_.push_back(MakeOpError(device, "synchronize", op_count_));
-    stream_busy_ = false;
+  // on its stream and waits for them, so there is then nothing left to wait
+  // for there (one wait on the device per round trip instead of two); nor
+  // is there after a sync with no ops since the last wait.
+  if (!sync.query() && on->busy && std::find(scope.begin(), scope.end(), on) != scope.end()) {
+    SynchronizeStream(*on);
   }
   for (const auto& e : pending_errors_) *reply->add_errors() = *e;
   pending_errors_.clear();

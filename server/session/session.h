@@ -1,7 +1,11 @@
-// Session: one client's arrays (handle table), its stream, its memory quota
-// and its executor, which runs the client's op batches in order on a thread
-// of its own. Deferred errors: a failed op poisons its outputs; the error is
-// reported at the next sync.
+// Session: one client's arrays (handle table), its streams and events, its
+// memory quota and its executor, which runs the client's op batches in order
+// on a thread of its own. Each op names one of the session's streams
+// (Op.stream; 0, the default, always exists): the executor queues it there,
+// so ops of different streams may run at once on the device, ordered only
+// by events and by the default stream's rule (arrayd.proto, Op.stream).
+// Deferred errors: a failed op poisons its outputs; the error is reported
+// at the next sync.
 #ifndef ARRAYD_SESSION_SESSION_H_
 #define ARRAYD_SESSION_SESSION_H_
 
@@ -32,6 +36,9 @@ std::string RandomToken();
 
 struct SessionOptions {
   uint64_t quota_bytes = 0;        // 0: no per-session limit
+  // The most MemoryPool.set_limit may raise it to (the server's
+  // --session-quota); 0: no cap.
+  uint64_t quota_cap_bytes = 0;
   uint64_t max_inline_bytes = 1 << 20;
   uint64_t max_array_bytes = 0;    // one array or shared memory segment; 0: no limit
   // The tenant's account (its quota, then the server's cap) that the
@@ -40,16 +47,20 @@ struct SessionOptions {
   // Client messages queued for the executor at most; a transport stops
   // reading while the queue is full (backpressure).
   size_t max_queued_messages = 64;
+  // Makes the streams a client asks for (StreamSpec); none: only stream 0.
+  Backend* backend = nullptr;
+  size_t max_streams = 64;    // per session, stream 0 included
+  size_t max_events = 4096;   // per session
 };
 
 // Thread-safe: the handle table is locked; ops run on the executor thread.
-class Session {
+class Session : private SessionHooks {
  public:
   // `reply` is called on the executor thread with each sync's reply.
   Session(uint64_t id, std::unique_ptr<Stream> stream, std::unique_ptr<Stream> transfer_stream,
           const OpRegistry* registry, SessionOptions options,
           std::function<void(v1::ServerMessage)> reply);
-  ~Session();  // stops the executor, frees every array
+  ~Session() override;  // stops the executor, frees every array
 
   uint64_t id() const { return id_; }
   // The secret that Upload/Download requests must present.
@@ -95,18 +106,58 @@ class Session {
     View view;
     std::shared_ptr<const v1::OpError> error;  // set when poisoned
   };
+  // One of the session's streams, and what orders it with stream 0.
+  struct StreamState {
+    uint64_t id = 0;
+    std::unique_ptr<Stream> stream;
+    bool blocking = true;  // orders with stream 0 (StreamSpec.non_blocking false)
+    // Whether the stream may have work not known to be done: set by ops,
+    // cleared by a wait (a synchronize, or a fetch's copy to the host,
+    // which waits for everything queued before it).
+    bool busy = false;
+    bool flush = false;  // ops queued since the last Flush
+    uint64_t work = 0;   // ops queued on it so far
+    // `work` of stream 0 when this stream last waited for it, and this
+    // stream's `work` when stream 0 last waited for it.
+    uint64_t seen_default = 0, seen_by_default = 0;
+    std::unique_ptr<Event> mark;  // recorded for those waits
+  };
 
   void ExecutorLoop();
-  absl::Status RunOp(const v1::Op& op, uint64_t op_index,
+  absl::Status RunOp(const v1::Op& op, StreamState& on, uint64_t op_index,
                      std::shared_ptr<const v1::OpError>* inherited);
   void Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error);
   v1::ServerMessage Sync(const v1::Sync& sync);
   absl::StatusOr<std::shared_ptr<Buffer>> Allocate(Stream* stream, size_t nbytes);
-  absl::StatusOr<View> MakeContiguous(const View& view);
+  absl::StatusOr<View> MakeContiguous(Stream* stream, const View& view);
+  void AddPendingError(std::shared_ptr<const v1::OpError> error);
+
+  // Streams: made by StreamSpec (executor thread).
+  absl::Status CreateStream(const v1::StreamSpec& spec);
+  void DestroyStream(uint64_t id);
+  StreamState* FindStream(uint64_t id);
+  // Before an op on `s`: the waits of the default stream's rule.
+  absl::Status OrderWithDefault(StreamState& s);
+  // `from` records its mark and `to` waits for it.
+  absl::Status WaitFor(StreamState& to, StreamState& from);
+  // Waits for the stream's queued work; device errors become pending.
+  void SynchronizeStream(StreamState& s);
+
+  // SessionHooks (the ops of ops/device.cc), executor thread.
+  absl::StatusOr<Event*> GetEvent(uint64_t id, EventOptions options) override;
+  Event* FindEvent(uint64_t id) override;
+  std::vector<Stream*> Streams() override;
+  MemoryAccount& memory() override { return *memory_; }
+  void SetMemoryLimit(uint64_t bytes) override;
 
   const uint64_t id_;
   const std::string token_;
-  std::unique_ptr<Stream> stream_;           // executor thread only
+  // Executor thread only: the streams by id (0: the default, always here)
+  // and the events by id.
+  absl::flat_hash_map<uint64_t, std::unique_ptr<StreamState>> streams_;
+  StreamState* default_ = nullptr;
+  Stream* stream_ = nullptr;  // default_->stream
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Event>> events_;
   // Attached by the reader (under mu_), used by the executor.
   std::unique_ptr<SharedMemoryMap> shared_memory_;
   std::unique_ptr<Stream> transfer_stream_;  // upload/download, under transfer_mu_
@@ -115,10 +166,6 @@ class Session {
   std::function<void(v1::ServerMessage)> reply_;
   std::shared_ptr<MemoryAccount> memory_;  // outlives the session in its buffers
   uint64_t op_count_ = 0;  // executor thread only
-  // Whether the stream may have work not known to be done: set by ops,
-  // cleared by a wait (a synchronize, or a fetch's copy to the host, which
-  // waits for everything queued before it). Executor thread only.
-  bool stream_busy_ = false;
   std::vector<std::shared_ptr<const v1::OpError>> pending_errors_;  // executor thread only
 
   absl::Mutex mu_;

@@ -216,7 +216,7 @@ TEST_F(SessionTest, ArraysOfOneSessionAreInvisibleToAnother) {
 
 // A sync waits on the device when ops ran since the last wait, and only
 // then: a fetch's copy to the host is a wait; every message's ops are
-// flushed to the device at its end.
+// flushed to the device at its end (a message without ops has none).
 TEST_F(SessionTest, SyncWaitsOnTheDeviceOnlyWhenOpsRanSinceTheLastWait) {
   SessionOptions options;
   options.max_inline_bytes = 64;  // larger fetches are staged, not copied
@@ -239,7 +239,162 @@ TEST_F(SessionTest, SyncWaitsOnTheDeviceOnlyWhenOpsRanSinceTheLastWait) {
   EXPECT_EQ(stream->synchronized, 2);
   RunAndSync({}, {2});  // an inline fetch with no ops before it
   EXPECT_EQ(stream->synchronized, 2);
-  EXPECT_EQ(stream->flushes, 5);
+  EXPECT_EQ(stream->flushes, 3);  // the messages with ops
+}
+
+// ---- streams and events (arrayd.cuda.Stream, Event) ----
+
+class StreamTest : public SessionTest {
+ protected:
+  void SetUp() override {
+    SessionOptions options;
+    options.backend = &counting_;
+    session_ = std::make_unique<Session>(
+        1, *counting_.CreateStream(), *backend_->CreateStream(), &DefaultRegistry(), options,
+        [this](v1::ServerMessage m) { replies_.push_back(std::move(m)); });
+  }
+  static v1::Op On(uint64_t stream, v1::Op op) {
+    op.set_stream(stream);
+    return op;
+  }
+  void NewStream(uint64_t id, bool non_blocking = false) {
+    v1::ClientMessage m;
+    v1::StreamSpec* spec = m.add_new_streams();
+    spec->set_id(id);
+    spec->set_non_blocking(non_blocking);
+    session_->Run(m);
+  }
+  v1::SyncReply SyncScope(v1::SyncScope scope, uint64_t target, bool query = false,
+                          uint64_t elapsed_from = 0, std::vector<uint64_t> fetch = {}) {
+    v1::ClientMessage m;
+    v1::Sync* sync = m.mutable_sync();
+    sync->set_sync_id(++sync_id_);
+    sync->set_scope(scope);
+    sync->set_target(target);
+    sync->set_query(query);
+    sync->set_elapsed_from(elapsed_from);
+    for (uint64_t h : fetch) sync->add_fetch(h);
+    session_->Run(m);
+    return replies_.back().sync();
+  }
+  v1::Op Record(uint64_t event, bool timing = true) {
+    v1::AttrValue t;
+    t.set_b(timing);
+    return MakeOp("event_record", {}, {}, {{"event", I(event)}, {"timing", t}});
+  }
+
+  CountingBackend counting_{backend_.get()};
+};
+
+TEST_F(StreamTest, OpsRunOnTheirStreamAndFetchThere) {
+  NewStream(7);
+  ASSERT_EQ(counting_.made.size(), 2u);
+  RunAndSync({On(7, Arange(1, 4)), On(7, MakeOp("add", {1, 1}, {2}))});
+  auto r = SyncScope(v1::SYNC_STREAM, 7, false, 0, {2});
+  ASSERT_EQ(r.fetched_size(), 1);
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{0, 2, 4, 6}));
+  EXPECT_FALSE(r.has_error());
+}
+
+TEST_F(StreamTest, UnknownStreamPoisonsAndNamesTheStream) {
+  auto r = RunAndSync({On(9, Arange(1, 4))}, {1});
+  ASSERT_EQ(r.fetched_size(), 1);
+  EXPECT_EQ(r.fetched(0).error().stream(), 9u);
+  EXPECT_NE(r.fetched(0).error().message().find("unknown stream 9"), std::string::npos);
+  r = SyncScope(v1::SYNC_STREAM, 9);
+  EXPECT_TRUE(r.has_error());
+  EXPECT_NE(r.error().message().find("unknown stream 9"), std::string::npos);
+  // Stream 0 is the default; a second stream of one id is refused.
+  NewStream(0);
+  NewStream(3);
+  NewStream(3);
+  r = RunAndSync({});
+  EXPECT_EQ(r.errors_size(), 2);
+}
+
+TEST_F(StreamTest, BlockingStreamsOrderWithTheDefaultStream) {
+  NewStream(1);                      // blocking
+  NewStream(2, /*non_blocking=*/true);
+  CountingStream* s0 = counting_.made[0];
+  CountingStream* s1 = counting_.made[1];
+  CountingStream* s2 = counting_.made[2];
+  RunAndSync({On(1, Arange(1, 4)), Arange(2, 4)});
+  EXPECT_EQ(s0->waits, 1);  // stream 0's op waits for stream 1's work
+  EXPECT_EQ(s1->records, 1);
+  RunAndSync({On(2, Arange(3, 4)), Arange(4, 4)});
+  EXPECT_EQ(s0->waits, 1);  // not for a non-blocking stream's
+  RunAndSync({On(1, Arange(5, 4))});
+  EXPECT_EQ(s1->waits, 1);  // stream 1 waits for stream 0's ops before it
+  RunAndSync({On(1, Arange(6, 4))});
+  EXPECT_EQ(s1->waits, 1);  // once
+  EXPECT_EQ(s2->waits, 0);
+}
+
+TEST_F(StreamTest, EventsOrderStreamsAndTime) {
+  NewStream(1, true);
+  CountingStream* s0 = counting_.made[0];
+  auto r = RunAndSync({Record(5), On(1, MakeOp("stream_wait_event", {}, {}, {{"event", I(5)}})),
+                       On(1, MakeOp("stream_wait_event", {}, {}, {{"event", I(6)}}))});
+  EXPECT_EQ(r.errors_size(), 0);
+  EXPECT_EQ(s0->records, 1);
+  EXPECT_EQ(counting_.made[1]->waits, 1);  // event 6 was never recorded: no wait
+  RunAndSync({On(1, Arange(1, 1000)), On(1, Record(6))});
+  r = SyncScope(v1::SYNC_EVENT, 6, false, /*elapsed_from=*/5);
+  EXPECT_FALSE(r.has_error()) << r.error().message();
+  EXPECT_GE(r.elapsed_ms(), 0.0);
+  r = SyncScope(v1::SYNC_EVENT, 6, /*query=*/true);
+  EXPECT_TRUE(r.done());
+  r = SyncScope(v1::SYNC_STREAM, 1, /*query=*/true);
+  EXPECT_TRUE(r.done());
+  // No timing, or never recorded: the sync says so.
+  RunAndSync({Record(7, /*timing=*/false)});
+  r = SyncScope(v1::SYNC_EVENT, 7, false, 5);
+  ASSERT_TRUE(r.has_error());
+  EXPECT_NE(r.error().message().find("disable_timing"), std::string::npos);
+  r = SyncScope(v1::SYNC_EVENT, 8);
+  ASSERT_TRUE(r.has_error());
+  EXPECT_NE(r.error().message().find("never recorded"), std::string::npos);
+  // Freed events are gone.
+  v1::ClientMessage m;
+  m.add_free_events(6);
+  session_->Run(m);
+  EXPECT_TRUE(SyncScope(v1::SYNC_EVENT, 6).has_error());
+}
+
+TEST_F(StreamTest, FreedStreamFinishesAndIsGone) {
+  NewStream(4);
+  RunAndSync({On(4, Arange(1, 4))});
+  v1::ClientMessage m;
+  m.add_free_streams(4);
+  m.add_free_streams(0);  // the default stream is never freed
+  session_->Run(m);
+  auto r = RunAndSync({On(4, Arange(2, 4)), Arange(3, 4)}, {1, 2, 3});
+  ASSERT_EQ(r.fetched_size(), 3);
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{0, 1, 2, 3}));  // made before
+  EXPECT_NE(r.fetched(1).error().message().find("unknown stream 4"), std::string::npos);
+  EXPECT_EQ(Values<double>(r.fetched(2)), (std::vector<double>{0, 1, 2, 3}));
+}
+
+TEST_F(StreamTest, MemoryPoolReportsAndLimits) {
+  auto r = RunAndSync({Arange(1, 1000), MakeOp("memory_pool", {}, {2})}, {2});
+  ASSERT_EQ(r.fetched_size(), 1);
+  std::vector<int64_t> pool = Values<int64_t>(r.fetched(0));
+  ASSERT_EQ(pool.size(), 4u);
+  EXPECT_GE(pool[0], 8000);  // the arange's bytes (and the result's own)
+  EXPECT_EQ(pool[1], 0);     // no limit
+  r = RunAndSync({MakeOp("memory_pool_limit", {}, {}, {{"bytes", I(16000)}}), Arange(3, 2000),
+                  MakeOp("memory_pool", {}, {4})},
+                 {3, 4});
+  EXPECT_EQ(r.fetched(0).error().kind(), "MemoryError");
+  EXPECT_EQ(Values<int64_t>(r.fetched(1))[1], 16000);
+  r = RunAndSync({MakeOp("memory_pool_limit", {}, {}, {{"bytes", I(0)}}), Arange(5, 2000),
+                  MakeOp("memory_pool_free", {}, {})},
+                 {5});
+  EXPECT_FALSE(r.fetched(0).has_error());
+  EXPECT_EQ(r.errors_size(), 0);
+  r = RunAndSync({MakeOp("memory_pool_limit", {}, {}, {{"bytes", I(-1)}})});
+  ASSERT_EQ(r.errors_size(), 1);
+  EXPECT_EQ(r.errors(0).kind(), "ValueError");
 }
 
 }  // namespace

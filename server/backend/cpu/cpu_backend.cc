@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -11,6 +12,34 @@
 namespace arrayd {
 namespace cpu {
 namespace {
+
+// Work on a CPU stream is done when its call returns, so an event is done
+// when recorded; its time is the host's clock at the record.
+class CpuEvent : public Event {
+ public:
+  explicit CpuEvent(EventOptions options) : options_(options) {}
+  void Mark() {
+    recorded_ = true;
+    at_ = std::chrono::steady_clock::now();
+  }
+  absl::StatusOr<bool> Query() override { return true; }
+  absl::Status Synchronize() override { return absl::OkStatus(); }
+  absl::StatusOr<double> ElapsedSince(Event& start) override {
+    auto& s = static_cast<CpuEvent&>(start);
+    if (!options_.timing || !s.options_.timing) {
+      return absl::FailedPreconditionError("an event made with disable_timing has no time");
+    }
+    if (!recorded_ || !s.recorded_) {
+      return absl::FailedPreconditionError("an event that was never recorded has no time");
+    }
+    return std::chrono::duration<double, std::milli>(at_ - s.at_).count();
+  }
+
+ private:
+  const EventOptions options_;
+  bool recorded_ = false;
+  std::chrono::steady_clock::time_point at_;
+};
 
 class CpuStream : public Stream {
  public:
@@ -114,6 +143,17 @@ class CpuStream : public Stream {
     return CpuRandom(dist, key, counter, out);
   }
   absl::Status Synchronize() override { return absl::OkStatus(); }
+
+  absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions options) override {
+    return std::unique_ptr<Event>(new CpuEvent(options));
+  }
+  // Every stream's work is done in order on its caller's thread: a record
+  // is a time, a wait has nothing to wait for.
+  absl::Status Record(Event& event) override {
+    static_cast<CpuEvent&>(event).Mark();
+    return absl::OkStatus();
+  }
+  absl::Status Wait(Event& /*event*/) override { return absl::OkStatus(); }
 
  private:
   std::atomic<uint64_t>* in_use_;

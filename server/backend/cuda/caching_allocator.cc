@@ -140,6 +140,34 @@ void CachingAllocator::FreeCached() {
   SPDLOG_INFO("CUDA device {}: freed {} cached bytes", device_, freed);
 }
 
+void CachingAllocator::FreeCached(uint64_t stream_id) {
+  FreeLists lists;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = pools_.find(stream_id);
+    if (it == pools_.end()) return;
+    lists = std::move(it->second);
+    pools_.erase(it);
+    for (const auto& [bin, blocks] : lists) cached_ -= bin * blocks.size();
+  }
+  if (cudaSetDevice(device_) != cudaSuccess) return;
+  for (auto& [bin, blocks] : lists) {
+    for (void* p : blocks) ARRAYD_CUDA_LOG_IF_ERROR(cudaFree(p));
+  }
+}
+
+void CachingAllocator::CachedBlocks(uint64_t stream_id, uint64_t* blocks, uint64_t* bytes) const {
+  absl::MutexLock lock(&mu_);
+  *blocks = 0;
+  *bytes = 0;
+  auto it = pools_.find(stream_id);
+  if (it == pools_.end()) return;
+  for (const auto& [bin, list] : it->second) {
+    *blocks += list.size();
+    *bytes += bin * list.size();
+  }
+}
+
 uint64_t CachingAllocator::bytes_in_use() const {
   absl::MutexLock lock(&mu_);
   return in_use_;

@@ -46,6 +46,11 @@ class CachingAllocator : public std::enable_shared_from_this<CachingAllocator> {
 
   // Frees every cached (unused) block after a device synchronize.
   void FreeCached();
+  // Frees the blocks cached for `stream_id`; the caller has synchronized
+  // that stream.
+  void FreeCached(uint64_t stream_id);
+  // The count and bytes of the blocks cached for `stream_id`.
+  void CachedBlocks(uint64_t stream_id, uint64_t* blocks, uint64_t* bytes) const;
 
   uint64_t bytes_in_use() const;
   uint64_t bytes_cached() const;

@@ -66,6 +66,18 @@ class CudaBackend : public Backend {
     return std::unique_ptr<Stream>(new CudaStream(dev_, stream, dev_->allocator->RegisterStream()));
   }
 
+  absl::StatusOr<std::unique_ptr<Stream>> CreateStreamWithPriority(int priority) override {
+    ARRAYD_RETURN_IF_ERROR(FatalDeviceError());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(dev_->device));
+    int least = 0, greatest = 0;  // greatest is the numerically lowest
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    priority = std::clamp(priority, greatest, least);
+    cudaStream_t stream = nullptr;
+    ARRAYD_CUDA_RETURN_IF_ERROR(
+        cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, priority));
+    return std::unique_ptr<Stream>(new CudaStream(dev_, stream, dev_->allocator->RegisterStream()));
+  }
+
   absl::Status Health() const override { return FatalDeviceError(); }
 
  private:

@@ -61,6 +61,80 @@ absl::Status CudaStream::Synchronize() {
 
 absl::Status CudaStream::Flush() { return Enter(); }
 
+absl::StatusOr<bool> CudaStream::Query() {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  cudaError_t err = cudaStreamQuery(stream_);
+  if (err == cudaErrorNotReady) return false;
+  ARRAYD_CUDA_RETURN_IF_ERROR(err);
+  return true;
+}
+
+absl::StatusOr<std::unique_ptr<Event>> CudaStream::CreateEvent(EventOptions options) {
+  ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
+  unsigned flags = (options.timing ? 0u : cudaEventDisableTiming) |
+                   (options.blocking ? cudaEventBlockingSync : 0u);
+  cudaEvent_t event = nullptr;
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaEventCreateWithFlags(&event, flags));
+  return std::unique_ptr<Event>(new CudaEvent(dev_->device, event, options));
+}
+
+absl::Status CudaStream::Record(Event& event) {
+  ARRAYD_RETURN_IF_ERROR(Enter());  // the held group is work before the record
+  auto& e = static_cast<CudaEvent&>(event);
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaEventRecord(e.get(), stream_));
+  e.set_recorded();
+  return absl::OkStatus();
+}
+
+absl::Status CudaStream::Wait(Event& event) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamWaitEvent(stream_, static_cast<CudaEvent&>(event).get(), 0));
+  return absl::OkStatus();
+}
+
+void CudaStream::CachedBlocks(uint64_t* blocks, uint64_t* bytes) {
+  dev_->allocator->CachedBlocks(id_, blocks, bytes);
+}
+
+absl::Status CudaStream::FreeCachedBlocks() {
+  // Work queued here may still use blocks freed to this stream's pool.
+  ARRAYD_RETURN_IF_ERROR(Synchronize());
+  dev_->allocator->FreeCached(id_);
+  return absl::OkStatus();
+}
+
+CudaEvent::~CudaEvent() {
+  if (cudaSetDevice(device_) == cudaSuccess) ARRAYD_CUDA_LOG_IF_ERROR(cudaEventDestroy(event_));
+}
+
+absl::StatusOr<bool> CudaEvent::Query() {
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_));
+  cudaError_t err = cudaEventQuery(event_);
+  if (err == cudaErrorNotReady) return false;
+  ARRAYD_CUDA_RETURN_IF_ERROR(err);
+  return true;
+}
+
+absl::Status CudaEvent::Synchronize() {
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_));
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(event_));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<double> CudaEvent::ElapsedSince(Event& start) {
+  auto& s = static_cast<CudaEvent&>(start);
+  if (!options_.timing || !s.options_.timing) {
+    return absl::FailedPreconditionError("an event made with disable_timing has no time");
+  }
+  if (!recorded_ || !s.recorded_) {
+    return absl::FailedPreconditionError("an event that was never recorded has no time");
+  }
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_));
+  float ms = 0;
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaEventElapsedTime(&ms, s.event_, event_));
+  return static_cast<double>(ms);
+}
+
 absl::StatusOr<CUfunction> CudaStream::FunctionForBody(const std::string& body,
                                                        const std::string& name) {
   std::string key = absl::StrCat(name, "\n", body);

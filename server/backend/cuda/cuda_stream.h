@@ -3,7 +3,7 @@
 // one of its files use. The class is one; its methods live in one file per
 // concern, along the CPU backend's seams:
 //
-//   cuda_stream.cc       lifetime, Synchronize/Flush, function lookup
+//   cuda_stream.cc       lifetime, Synchronize/Flush, events, function lookup
 //   cuda_memory.cc       Allocate, host <-> device copies, pinned host memory
 //   cuda_elementwise.cc  Fill, Iota, Copy, Unary, Binary, Where, and the
 //                        groups of small ops launched together
@@ -100,6 +100,26 @@ struct DeviceState {
       ABSL_GUARDED_BY(fft_mu);
 };
 
+// A cudaEvent_t of the device (cuda_stream.cc).
+class CudaEvent : public Event {
+ public:
+  CudaEvent(int device, cudaEvent_t event, EventOptions options)
+      : device_(device), event_(event), options_(options) {}
+  ~CudaEvent() override;
+  absl::StatusOr<bool> Query() override;
+  absl::Status Synchronize() override;
+  absl::StatusOr<double> ElapsedSince(Event& start) override;
+
+  cudaEvent_t get() const { return event_; }
+  void set_recorded() { recorded_ = true; }
+
+ private:
+  const int device_;
+  const cudaEvent_t event_;
+  const EventOptions options_;
+  bool recorded_ = false;
+};
+
 class CudaStream : public Stream {
  public:
   CudaStream(std::shared_ptr<DeviceState> dev, cudaStream_t stream, uint64_t id)
@@ -161,6 +181,12 @@ class CudaStream : public Stream {
   // cuda_stream.cc
   absl::Status Synchronize() override;
   absl::Status Flush() override;
+  absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions options) override;
+  absl::Status Record(Event& event) override;
+  absl::Status Wait(Event& event) override;
+  absl::StatusOr<bool> Query() override;
+  void CachedBlocks(uint64_t* blocks, uint64_t* bytes) override;
+  absl::Status FreeCachedBlocks() override;
 
  private:
   // Small contiguous elementwise ops of one kernel held back to be
