@@ -52,6 +52,10 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --tls-client-ca FILE require client certificates signed by this CA (mTLS)
   --insecure           allow a TCP address other than loopback without TLS
                        and authentication
+  --allow-user-kernels let clients compile and run their own CUDA code
+                       (RawKernel, RawModule, ElementwiseKernel, ReductionKernel,
+                       fuse). It runs inside the shared server: a faulting kernel
+                       ends every session (the server exits with code 70)
   --max-inline-bytes N largest array carried inside a batch or sync reply (default 1 MiB)
   --max-message-bytes N
                        largest gRPC message or same-host frame (default 256 MiB;
@@ -182,6 +186,8 @@ int main(int argc, char** argv) {
       tls_client_ca = value("--tls-client-ca");
     } else if (arg == "--insecure") {
       insecure = true;
+    } else if (arg == "--allow-user-kernels") {
+      options.allow_user_kernels = true;
     } else if (arg == "--no-local-socket") {
       local_socket = false;
     } else if (is("--local-poll-us")) {

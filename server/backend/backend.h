@@ -80,6 +80,44 @@ class Event {
   virtual absl::StatusOr<double> ElapsedSince(Event& start) = 0;
 };
 
+// User code for the device (RawModule, RawKernel, and the kernels the
+// client generates for ElementwiseKernel, ReductionKernel and fuse).
+struct KernelModuleSpec {
+  std::string source;                         // CUDA C++
+  std::vector<std::string> options;           // the compiler's, as NVRTC takes them
+  std::vector<std::string> name_expressions;  // e.g. "f<float>", for templates
+};
+
+// A module compiled and loaded for the device; shared (one per spec for
+// the whole server) and never unloaded while referenced.
+class KernelModule {
+ public:
+  virtual ~KernelModule() = default;
+};
+
+// Where a module came from, for logs and tests: the cache is shared by
+// every session and kept on disk across restarts.
+enum class ModuleOrigin { kCompiled = 0, kMemoryCache = 1, kDiskCache = 2 };
+
+// A kernel's attributes (cudaFuncAttributes; CuPy's RawKernel.attributes).
+struct KernelAttributes {
+  int max_threads_per_block = 0;
+  int num_regs = 0;
+  int shared_size_bytes = 0;
+  int const_size_bytes = 0;
+  int local_size_bytes = 0;
+  int ptx_version = 0;
+  int binary_version = 0;
+  int max_dynamic_shared_size_bytes = 0;
+  int preferred_shared_memory_carveout = 0;
+};
+
+struct LaunchDims {
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared_mem = 0;
+};
+
 // A session's ordered queue of work on one device. Not thread-safe: one
 // session's executor uses it. Calls may return before the work is done;
 // Synchronize() waits, and CopyToHost is synchronous.
@@ -267,6 +305,29 @@ class Stream {
   }
   // Whether all work queued so far is done (Stream.done), without waiting.
   virtual absl::StatusOr<bool> Query() { return true; }
+
+  // ---- user kernels (CUDA only; RawModule / RawKernel)
+
+  // The module of `spec`, compiled on first use by any session (a
+  // CompileError with the compiler's log when it does not compile).
+  virtual absl::StatusOr<std::shared_ptr<KernelModule>> LoadModule(const KernelModuleSpec& /*spec*/,
+                                                                   ModuleOrigin* /*origin*/) {
+    return absl::UnimplementedError(
+        "user kernels (RawKernel, RawModule, ElementwiseKernel, ReductionKernel, fuse) need a "
+        "CUDA server; this one runs on the CPU backend");
+  }
+  // The attributes of kernel `name` (a symbol or one of the module's name
+  // expressions); NOT_FOUND when the module has none of that name.
+  virtual absl::StatusOr<KernelAttributes> GetKernelAttributes(KernelModule& /*module*/,
+                                                               const std::string& /*name*/) {
+    return absl::UnimplementedError("user kernels: not on this backend");
+  }
+  // Queues kernel `name` of `module` with `args` (cuLaunchKernel's: one
+  // pointer to each parameter's value).
+  virtual absl::Status LaunchKernel(KernelModule& /*module*/, const std::string& /*name*/,
+                                    const LaunchDims& /*dims*/, void** /*args*/) {
+    return absl::UnimplementedError("user kernels: not on this backend");
+  }
 
   // ---- the device memory pool's blocks of this stream (MemoryPool)
 

@@ -36,6 +36,9 @@ absl::Status ZeroDivisionError(absl::string_view message) {
 absl::Status OutOfMemoryError(absl::string_view message) {
   return WithKind(absl::ResourceExhaustedError(message), "MemoryError");
 }
+absl::Status CompileError(absl::string_view message) {
+  return WithKind(absl::InvalidArgumentError(message), "CompileException");
+}
 
 std::string ErrorKind(const absl::Status& status) {
   if (auto kind = status.GetPayload(kErrorKindPayload)) {

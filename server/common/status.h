@@ -49,6 +49,9 @@ absl::Status OverflowError(absl::string_view message);
 absl::Status ZeroDivisionError(absl::string_view message);
 // RESOURCE_EXHAUSTED.
 absl::Status OutOfMemoryError(absl::string_view message);
+// A user kernel that does not compile (CuPy's CompileException); the
+// message carries the compiler's log.
+absl::Status CompileError(absl::string_view message);
 
 // The Python exception kind of `status`: its payload if it has one, else a
 // kind derived from its code.

@@ -215,6 +215,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterRandomOps(r);
     RegisterTransferOps(r);
     RegisterDeviceOps(r);
+    RegisterKernelOps(r);
     return r;
   }();
   return *registry;

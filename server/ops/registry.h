@@ -79,6 +79,11 @@ class SessionHooks {
   // The session's memory limit (MemoryPool.set_limit): `bytes`, at most the
   // server's session quota; 0: back to the quota it opened with.
   virtual void SetMemoryLimit(uint64_t bytes) = 0;
+  // User kernel modules by the client's id (ops/kernels.cc).
+  virtual absl::Status AddModule(uint64_t id, std::shared_ptr<KernelModule> module) = 0;
+  virtual KernelModule* FindModule(uint64_t id) = 0;
+  // Whether the server runs user code (--allow-user-kernels).
+  virtual bool user_kernels_allowed() const = 0;
 };
 
 class OpContext {
@@ -183,6 +188,7 @@ void RegisterFftOps(OpRegistry* registry);
 void RegisterRandomOps(OpRegistry* registry);
 void RegisterTransferOps(OpRegistry* registry);
 void RegisterDeviceOps(OpRegistry* registry);
+void RegisterKernelOps(OpRegistry* registry);
 
 // The registry with every op of this server.
 const OpRegistry& DefaultRegistry();

@@ -495,6 +495,7 @@ absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
   options.max_inline_bytes = options_.max_inline_bytes;
   options.max_array_bytes = options_.max_array_bytes;
   options.backend = backend_;
+  options.allow_user_kernels = options_.allow_user_kernels;
   auto session = std::make_shared<Session>(id, *std::move(stream), *std::move(transfer), registry_,
                                            options, std::move(reply));
   {

@@ -30,6 +30,7 @@ struct ServiceOptions {
   uint64_t chunk_bytes = 4 << 20;
   size_t max_sessions = 1024;            // open at once, in all
   size_t max_sessions_per_tenant = 256;  // open at once, per tenant
+  bool allow_user_kernels = false;       // --allow-user-kernels
   std::string local_op_socket;  // advertised in Capabilities when set
   // Bearer tokens and the tenant each names (--auth-tokens). Empty: no
   // authentication; a session's tenant is then "anonymous", or "uid:N" for

@@ -314,6 +314,20 @@ std::vector<Stream*> Session::Streams() {
   return out;
 }
 
+absl::Status Session::AddModule(uint64_t id, std::shared_ptr<KernelModule> module) {
+  if (!modules_.contains(id) && modules_.size() >= options_.max_modules) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("a session may load at most ", options_.max_modules, " kernel modules"));
+  }
+  modules_[id] = std::move(module);
+  return absl::OkStatus();
+}
+
+KernelModule* Session::FindModule(uint64_t id) {
+  auto it = modules_.find(id);
+  return it == modules_.end() ? nullptr : it->second.get();
+}
+
 void Session::SetMemoryLimit(uint64_t bytes) {
   const uint64_t cap = options_.quota_cap_bytes;
   if (bytes == 0) bytes = options_.quota_bytes;

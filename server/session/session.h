@@ -51,6 +51,8 @@ struct SessionOptions {
   Backend* backend = nullptr;
   size_t max_streams = 64;    // per session, stream 0 included
   size_t max_events = 4096;   // per session
+  size_t max_modules = 4096;  // user kernel modules per session
+  bool allow_user_kernels = false;
 };
 
 // Thread-safe: the handle table is locked; ops run on the executor thread.
@@ -149,6 +151,9 @@ class Session : private SessionHooks {
   std::vector<Stream*> Streams() override;
   MemoryAccount& memory() override { return *memory_; }
   void SetMemoryLimit(uint64_t bytes) override;
+  absl::Status AddModule(uint64_t id, std::shared_ptr<KernelModule> module) override;
+  KernelModule* FindModule(uint64_t id) override;
+  bool user_kernels_allowed() const override { return options_.allow_user_kernels; }
 
   const uint64_t id_;
   const std::string token_;
@@ -158,6 +163,7 @@ class Session : private SessionHooks {
   StreamState* default_ = nullptr;
   Stream* stream_ = nullptr;  // default_->stream
   absl::flat_hash_map<uint64_t, std::unique_ptr<Event>> events_;
+  absl::flat_hash_map<uint64_t, std::shared_ptr<KernelModule>> modules_;  // RawModule
   // Attached by the reader (under mu_), used by the executor.
   std::unique_ptr<SharedMemoryMap> shared_memory_;
   std::unique_ptr<Stream> transfer_stream_;  // upload/download, under transfer_mu_

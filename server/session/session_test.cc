@@ -242,6 +242,28 @@ TEST_F(SessionTest, SyncWaitsOnTheDeviceOnlyWhenOpsRanSinceTheLastWait) {
   EXPECT_EQ(stream->flushes, 3);  // the messages with ops
 }
 
+TEST_F(SessionTest, UserKernelsNeedTheFlagAndACudaServer) {
+  v1::AttrValue src;
+  src.set_s("extern \"C\" __global__ void k() {}");
+  v1::Op load = MakeOp("module_load", {}, {1}, {{"module", I(1)}, {"source", src}});
+  auto r = RunAndSync({load}, {1});
+  ASSERT_EQ(r.fetched_size(), 1);
+  EXPECT_EQ(r.fetched(0).error().code(), static_cast<uint32_t>(absl::StatusCode::kPermissionDenied));
+  EXPECT_NE(r.fetched(0).error().message().find("--allow-user-kernels"), std::string::npos);
+  SessionOptions options;
+  options.allow_user_kernels = true;
+  session_ = MakeSession(options);
+  r = RunAndSync({load}, {1});
+  EXPECT_EQ(r.fetched(0).error().kind(), "NotImplementedError");
+  EXPECT_NE(r.fetched(0).error().message().find("CPU backend"), std::string::npos);
+  // A launch of a module never loaded says so.
+  r = RunAndSync({MakeOp("kernel_launch", {}, {},
+                         {{"module", I(5)}, {"name", src}, {"grid", Ints({1})},
+                          {"block", Ints({1})}, {"params", Ints({})}})});
+  ASSERT_EQ(r.errors_size(), 1);
+  EXPECT_NE(r.errors(0).message().find("module 5 was not loaded"), std::string::npos);
+}
+
 // ---- streams and events (arrayd.cuda.Stream, Event) ----
 
 class StreamTest : public SessionTest {

@@ -750,6 +750,132 @@ TEST_F(CudaVsCpu, ConcurrentStreamsOnThreads) {
   for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
 }
 
+TEST_F(CudaVsCpu, EventsOrderStreamsAndTimeWork) {
+  Backends& b = GetBackends();
+  auto other = b.gpu->CreateStreamWithPriority(-100);  // clamped to the device's range
+  ASSERT_TRUE(other.ok()) << other.status();
+  Stream* s2 = other->get();
+  const int64_t n = 1 << 22;
+  View x = MakeContiguousView(*gs_->Allocate(n * 4), DType::kFloat32, {n});
+  View y = MakeContiguousView(*s2->Allocate(n * 4), DType::kFloat32, {n});
+  auto start = gs_->CreateEvent(EventOptions{});
+  auto end = gs_->CreateEvent(EventOptions{});
+  EventOptions untimed;
+  untimed.timing = false;
+  auto mark = gs_->CreateEvent(untimed);
+  ASSERT_TRUE(start.ok() && end.ok() && mark.ok());
+  EXPECT_TRUE(*(*start)->Query());  // never recorded: done
+  ASSERT_TRUE(gs_->Record(**start).ok());
+  ASSERT_TRUE(gs_->Fill(x, Scalar::Float(3)).ok());
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(gs_->Binary(kernels::BinaryOp::kAdd, x, x, x).ok());
+  ASSERT_TRUE(gs_->Record(**end).ok());
+  ASSERT_TRUE(gs_->Record(**mark).ok());
+  // y = x on the other stream, after the event: the wait orders it.
+  ASSERT_TRUE(s2->Wait(**mark).ok());
+  ASSERT_TRUE(s2->Copy(x, y).ok());
+  std::vector<float> host(n);
+  ASSERT_TRUE(s2->CopyToHost(y, host.data()).ok());
+  EXPECT_EQ(host[0], 3.0f * (1 << 20));
+  EXPECT_EQ(host[n - 1], 3.0f * (1 << 20));
+  ASSERT_TRUE((*end)->Synchronize().ok());
+  auto ms = (*end)->ElapsedSince(**start);
+  ASSERT_TRUE(ms.ok()) << ms.status();
+  EXPECT_GT(*ms, 0.0);
+  EXPECT_FALSE((*end)->ElapsedSince(**mark).ok());  // no timing
+  auto done = s2->Query();
+  ASSERT_TRUE(done.ok());
+  EXPECT_TRUE(*done);
+}
+
+TEST_F(CudaVsCpu, CachedBlocksArePerStreamAndFreed) {
+  auto stream = GetBackends().gpu->CreateStream();
+  ASSERT_TRUE(stream.ok());
+  Stream* s = stream->get();
+  { auto b = s->Allocate(3 << 20); ASSERT_TRUE(b.ok()); }
+  uint64_t blocks = 0, bytes = 0;
+  s->CachedBlocks(&blocks, &bytes);
+  EXPECT_EQ(blocks, 1u);
+  EXPECT_EQ(bytes, uint64_t{4} << 20);  // 2 MiB bins
+  ASSERT_TRUE(s->FreeCachedBlocks().ok());
+  s->CachedBlocks(&blocks, &bytes);
+  EXPECT_EQ(blocks, 0u);
+  EXPECT_EQ(bytes, 0u);
+}
+
+TEST_F(CudaVsCpu, UserKernelsCompileOnceLaunchAndReportErrors) {
+  KernelModuleSpec spec;
+  spec.source = R"(
+extern "C" __global__ void scale(float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+}
+template <typename T> __global__ void fill(T* x, T v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = v;
+}
+)";
+  spec.options = {"-DUNUSED=1"};
+  spec.name_expressions = {"fill<double>"};
+  ModuleOrigin origin;
+  auto module = gs_->LoadModule(spec, &origin);
+  ASSERT_TRUE(module.ok()) << module.status();
+  ModuleOrigin again;
+  auto second = gs_->LoadModule(spec, &again);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(again, ModuleOrigin::kMemoryCache);
+  EXPECT_EQ(module->get(), second->get());  // one module for the server
+
+  const int n = 1000;
+  View x = MakeContiguousView(*gs_->Allocate(n * 4), DType::kFloat32, {n});
+  ASSERT_TRUE(gs_->Fill(x, Scalar::Float(2)).ok());
+  void* ptr = x.data();
+  float a = 1.5f;
+  int count = n;
+  void* args[] = {&ptr, &a, &count};
+  LaunchDims dims;
+  dims.grid[0] = 4;
+  dims.block[0] = 256;
+  ASSERT_TRUE(gs_->LaunchKernel(**module, "scale", dims, args).ok());
+  std::vector<float> host(n);
+  ASSERT_TRUE(gs_->CopyToHost(x, host.data()).ok());
+  EXPECT_EQ(host[0], 3.0f);
+  EXPECT_EQ(host[n - 1], 3.0f);
+
+  View d = MakeContiguousView(*gs_->Allocate(n * 8), DType::kFloat64, {n});
+  void* dptr = d.data();
+  double v = 7.25;
+  void* fill_args[] = {&dptr, &v, &count};
+  ASSERT_TRUE(gs_->LaunchKernel(**module, "fill<double>", dims, fill_args).ok());
+  std::vector<double> dh(n);
+  ASSERT_TRUE(gs_->CopyToHost(d, dh.data()).ok());
+  EXPECT_EQ(dh[n - 1], 7.25);
+
+  auto attrs = gs_->GetKernelAttributes(**module, "scale");
+  ASSERT_TRUE(attrs.ok()) << attrs.status();
+  EXPECT_GT(attrs->max_threads_per_block, 0);
+  EXPECT_GT(attrs->num_regs, 0);
+
+  // Bad launches and names are clear errors; the stream stays usable.
+  dims.block[0] = 4096;
+  absl::Status big = gs_->LaunchKernel(**module, "scale", dims, args);
+  EXPECT_EQ(ErrorKind(big), "ValueError") << big;
+  EXPECT_NE(big.message().find("block"), std::string::npos) << big;
+  dims.block[0] = 256;
+  dims.shared_mem = 1u << 30;
+  EXPECT_EQ(ErrorKind(gs_->LaunchKernel(**module, "scale", dims, args)), "ValueError");
+  absl::Status missing = gs_->GetKernelAttributes(**module, "nope").status();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound) << missing;
+
+  KernelModuleSpec bad;
+  bad.source = "extern \"C\" __global__ void broken(float* x) { x[0] = undefined_name; }";
+  auto failed = gs_->LoadModule(bad, &origin);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(ErrorKind(failed.status()), "CompileException");
+  EXPECT_NE(failed.status().message().find("undefined_name"), std::string::npos) << failed.status();
+  EXPECT_TRUE(GetBackends().gpu->Health().ok());
+  ASSERT_TRUE(gs_->Synchronize().ok());
+}
+
 }  // namespace
 }  // namespace cuda
 }  // namespace arrayd

@@ -42,6 +42,8 @@ absl::StatusOr<DriverApi> LoadAll() {
   if (s = Load("cuModuleLoadData", &api.cuModuleLoadData); !s.ok()) return s;
   if (s = Load("cuModuleGetFunction", &api.cuModuleGetFunction); !s.ok()) return s;
   if (s = Load("cuLaunchKernel", &api.cuLaunchKernel); !s.ok()) return s;
+  if (s = Load("cuFuncGetAttribute", &api.cuFuncGetAttribute); !s.ok()) return s;
+  if (s = Load("cuFuncSetAttribute", &api.cuFuncSetAttribute); !s.ok()) return s;
   return api;
 }
 

@@ -1,5 +1,5 @@
-// The few CUDA driver API functions the backend needs (module loading and
-// kernel launch), fetched at run time through the runtime's
+// The few CUDA driver API functions the backend needs (module loading,
+// kernel attributes and launch), fetched at run time through the runtime's
 // cudaGetDriverEntryPointByVersion. Linking libcuda directly would stop the
 // binary from starting on machines without an NVIDIA driver; this way only
 // the CUDA backend fails there, with a Status.
@@ -20,6 +20,8 @@ struct DriverApi {
   decltype(&::cuModuleLoadData) cuModuleLoadData = nullptr;
   decltype(&::cuModuleGetFunction) cuModuleGetFunction = nullptr;
   decltype(&::cuLaunchKernel) cuLaunchKernel = nullptr;
+  decltype(&::cuFuncGetAttribute) cuFuncGetAttribute = nullptr;
+  decltype(&::cuFuncSetAttribute) cuFuncSetAttribute = nullptr;
 };
 
 // The table, loaded once (thread-safe); an error when the driver is absent

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,8 +15,10 @@
 #include <sstream>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/driver_api.h"
 #include "spdlog/spdlog.h"
@@ -104,6 +108,61 @@ void WriteCacheFile(const std::string& dir, const std::string& name, const std::
   if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
 
+// NVRTC's log of `prog`, without its trailing NULs and newlines.
+std::string ProgramLog(nvrtcProgram prog) {
+  size_t log_size = 0;
+  std::string log;
+  if (nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+    log.resize(log_size);
+    if (nvrtcGetProgramLog(prog, &log[0]) != NVRTC_SUCCESS) log.clear();
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  }
+  return log;
+}
+
+// A user module in the disk cache: the symbols of its name expressions,
+// then its image (CUBIN, or NUL-terminated PTX for a virtual -arch).
+void PutString(std::string* out, const std::string& s) {
+  uint32_t n = static_cast<uint32_t>(s.size());
+  out->append(reinterpret_cast<const char*>(&n), 4);
+  *out += s;
+}
+bool GetString(const std::string& in, size_t* pos, std::string* s) {
+  uint32_t n = 0;
+  if (in.size() < *pos + 4) return false;
+  std::memcpy(&n, in.data() + *pos, 4);
+  *pos += 4;
+  if (in.size() < *pos + n) return false;
+  *s = in.substr(*pos, n);
+  *pos += n;
+  return true;
+}
+std::string PackModule(const absl::flat_hash_map<std::string, std::string>& lowered,
+                       const std::string& image) {
+  std::string out;
+  PutString(&out, std::to_string(lowered.size()));
+  for (const auto& [expr, symbol] : lowered) {
+    PutString(&out, expr);
+    PutString(&out, symbol);
+  }
+  out += image;
+  return out;
+}
+bool UnpackModule(const std::string& blob, absl::flat_hash_map<std::string, std::string>* lowered,
+                  std::string* image) {
+  size_t pos = 0;
+  std::string count;
+  if (!GetString(blob, &pos, &count)) return false;
+  const long n = std::strtol(count.c_str(), nullptr, 10);
+  for (long i = 0; i < n; ++i) {
+    std::string expr, symbol;
+    if (!GetString(blob, &pos, &expr) || !GetString(blob, &pos, &symbol)) return false;
+    (*lowered)[expr] = symbol;
+  }
+  *image = blob.substr(pos);
+  return !image->empty();
+}
+
 }  // namespace
 
 std::string ArchName(int cc_major, int cc_minor) { return absl::StrCat("sm_", cc_major, cc_minor); }
@@ -127,21 +186,126 @@ absl::StatusOr<std::string> CompileToCubin(const std::string& source, const std:
   nvrtcResult compiled =
       nvrtcCompileProgram(prog, static_cast<int>(sizeof(options) / sizeof(options[0])), options);
   if (compiled != NVRTC_SUCCESS) {
-    size_t log_size = 0;
-    std::string log;
-    if (nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 1) {
-      log.resize(log_size);
-      if (nvrtcGetProgramLog(prog, &log[0]) != NVRTC_SUCCESS) log.clear();
-      while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-    }
     return absl::InternalError(absl::StrCat("NVRTC could not compile a kernel for ", arch, ": ",
-                                            nvrtcGetErrorString(compiled), "\n", log));
+                                            nvrtcGetErrorString(compiled), "\n", ProgramLog(prog)));
   }
   size_t size = 0;
   ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetCUBINSize(prog, &size));
   std::string cubin(size, '\0');
   ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetCUBIN(prog, &cubin[0]));
   return cubin;
+}
+
+absl::StatusOr<std::string> CompileUserModule(const KernelModuleSpec& spec, const std::string& arch,
+                                              absl::flat_hash_map<std::string, std::string>* lowered) {
+  nvrtcProgram prog;
+  ARRAYD_NVRTC_RETURN_IF_ERROR(
+      nvrtcCreateProgram(&prog, spec.source.c_str(), "kernel.cu", 0, nullptr, nullptr));
+  ProgramGuard guard(prog);
+  for (const std::string& e : spec.name_expressions) {
+    ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcAddNameExpression(prog, e.c_str()));
+  }
+  // The user's options as given; the device's architecture unless they
+  // name one (a virtual one, compute_XX, gives PTX for the driver to JIT).
+  std::vector<std::string> options = spec.options;
+  const bool has_arch = std::any_of(options.begin(), options.end(), [](const std::string& o) {
+    return absl::StartsWith(o, "-arch") || absl::StartsWith(o, "--gpu-architecture");
+  });
+  if (!has_arch) options.push_back(absl::StrCat("--gpu-architecture=", arch));
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  nvrtcResult compiled = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  if (compiled != NVRTC_SUCCESS) {
+    return CompileError(absl::StrCat(nvrtcGetErrorString(compiled), "\n", ProgramLog(prog)));
+  }
+  for (const std::string& e : spec.name_expressions) {
+    const char* symbol = nullptr;
+    ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetLoweredName(prog, e.c_str(), &symbol));
+    (*lowered)[e] = symbol;
+  }
+  size_t size = 0;
+  if (nvrtcGetCUBINSize(prog, &size) == NVRTC_SUCCESS && size > 0) {
+    std::string cubin(size, '\0');
+    ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetCUBIN(prog, &cubin[0]));
+    return cubin;
+  }
+  ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetPTXSize(prog, &size));
+  std::string ptx(size, '\0');  // NUL-terminated, as cuModuleLoadData wants PTX
+  ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetPTX(prog, &ptx[0]));
+  return ptx;
+}
+
+absl::StatusOr<CUfunction> CudaModule::Function(const std::string& name) {
+  absl::MutexLock lock(&mu_);
+  auto it = functions_.find(name);
+  if (it != functions_.end()) return it->second;
+  auto lowered = lowered_.find(name);
+  const std::string& symbol = lowered != lowered_.end() ? lowered->second : name;
+  ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
+  CUfunction fn = nullptr;
+  CUresult err = api->cuModuleGetFunction(&fn, module_, symbol.c_str());
+  if (err == CUDA_ERROR_NOT_FOUND) {
+    return absl::NotFoundError(absl::StrCat(
+        "the module has no kernel '", name,
+        "' (a C++ function needs extern \"C\", a template its name_expressions)"));
+  }
+  ARRAYD_CU_RETURN_IF_ERROR(err);
+  functions_.emplace(name, fn);
+  return fn;
+}
+
+absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const KernelModuleSpec& spec,
+                                                                       ModuleOrigin* origin) {
+  // The key covers everything the image depends on.
+  const std::string key =
+      absl::StrCat("user module\n", arch_, "\nnvrtc ", NvrtcVersion(), "\noptions ",
+                   absl::StrJoin(spec.options, "\x1f"), "\nnames ",
+                   absl::StrJoin(spec.name_expressions, "\x1f"), "\n", spec.source);
+  const std::string hash = HexHash(key);
+  std::shared_ptr<UserEntry> entry;
+  {
+    absl::MutexLock lock(&mu_);
+    std::shared_ptr<UserEntry>& slot = user_entries_[key];
+    if (slot == nullptr) slot = std::make_shared<UserEntry>();
+    entry = slot;
+  }
+  absl::MutexLock lock(&entry->mu);  // held while compiling: others wait for this one
+  if (entry->done) {
+    *origin = ModuleOrigin::kMemoryCache;
+    if (entry->status.ok()) spdlog::info("user kernel module {}: memory cache hit", hash);
+    if (!entry->status.ok()) return entry->status;
+    return entry->module;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  absl::flat_hash_map<std::string, std::string> lowered;
+  std::string image, data, blob;
+  const std::string path = absl::StrCat(disk_dir_, "/", hash, ".cubin");
+  if (!disk_dir_.empty() && ReadFile(path, &data) && ParseCacheFile(data, key, &blob) &&
+      UnpackModule(blob, &lowered, &image)) {
+    *origin = ModuleOrigin::kDiskCache;
+  } else {
+    lowered.clear();
+    absl::StatusOr<std::string> compiled = CompileUserModule(spec, arch_, &lowered);
+    if (!compiled.ok()) {
+      // The same source fails again: remembered in memory, not on disk.
+      entry->done = true;
+      entry->status = compiled.status();
+      return entry->status;
+    }
+    image = *std::move(compiled);
+    *origin = ModuleOrigin::kCompiled;
+    if (!disk_dir_.empty()) WriteCacheFile(disk_dir_, hash + ".cubin", key, PackModule(lowered, image));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
+  CUmodule module = nullptr;
+  ARRAYD_CU_RETURN_IF_ERROR(api->cuModuleLoadData(&module, image.data()));
+  entry->module = std::make_shared<CudaModule>(module, std::move(lowered));
+  entry->done = true;
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start).count();
+  spdlog::info("user kernel module {}: {} in {:.1f} ms", hash,
+               *origin == ModuleOrigin::kCompiled ? "compiled" : "disk cache hit", ms);
+  return entry->module;
 }
 
 std::string DefaultDiskCacheDir() {

@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "backend/backend.h"
 
 namespace arrayd {
 namespace cuda {
@@ -31,6 +32,29 @@ std::string NvrtcVersion();
 // empty when neither can be determined (disk cache off).
 std::string DefaultDiskCacheDir();
 
+// A user module loaded on the device (RawModule): its CUmodule, the
+// symbols of its name expressions, and its functions as looked up.
+// Thread-safe.
+class CudaModule : public KernelModule {
+ public:
+  CudaModule(CUmodule module, absl::flat_hash_map<std::string, std::string> lowered)
+      : module_(module), lowered_(std::move(lowered)) {}
+  // Kernel `name`: a symbol, or one of the name expressions it was
+  // compiled with. NOT_FOUND (a ValueError-like message) when there is none.
+  absl::StatusOr<CUfunction> Function(const std::string& name);
+
+ private:
+  const CUmodule module_;
+  const absl::flat_hash_map<std::string, std::string> lowered_;  // expression -> symbol
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, CUfunction> functions_ ABSL_GUARDED_BY(mu_);
+};
+
+// Compiles a user module for `arch` to CUBIN; `lowered` receives the
+// symbol of each name expression. CompileError with NVRTC's log.
+absl::StatusOr<std::string> CompileUserModule(const KernelModuleSpec& spec, const std::string& arch,
+                                              absl::flat_hash_map<std::string, std::string>* lowered);
+
 // Compiled kernels of one device. Thread-safe. Modules are never unloaded.
 class KernelCache {
  public:
@@ -42,7 +66,20 @@ class KernelCache {
   // (cudaSetDevice). Concurrent calls for one source compile it once.
   absl::StatusOr<CUfunction> Get(const std::string& source, const std::string& name);
 
+  // The user module of `spec`: from memory when any session loaded it
+  // before, else from the disk cache, else compiled; `origin` says which
+  // (and a log line names it, with the session-independent module hash).
+  absl::StatusOr<std::shared_ptr<CudaModule>> GetUserModule(const KernelModuleSpec& spec,
+                                                            ModuleOrigin* origin);
+
  private:
+  struct UserEntry {
+    absl::Mutex mu;
+    bool done ABSL_GUARDED_BY(mu) = false;
+    absl::Status status ABSL_GUARDED_BY(mu);
+    std::shared_ptr<CudaModule> module ABSL_GUARDED_BY(mu);
+  };
+
   struct Entry {
     absl::Mutex mu;
     bool done ABSL_GUARDED_BY(mu) = false;
@@ -57,6 +94,7 @@ class KernelCache {
   const std::string disk_dir_;
   absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<Entry>> entries_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::shared_ptr<UserEntry>> user_entries_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace cuda
