@@ -3,11 +3,16 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all|profile|compat, or parts joined
-#                        with +, e.g. tests+compat] [--quick]
+#   tests/device_run.sh [tests|bench|all|profile|compat|streams, or parts
+#                        joined with +, e.g. tests+compat] [--quick]
+#
+# The test servers run with --allow-user-kernels (ARRAYD_SERVER_ARGS), so
+# that the user-kernel tests run; streams is the stream concurrency
+# benchmark (tests/bench/bench_streams.py) beside CuPy.
 #
 # compat runs CuPy's own test suite (tests/cupy_compat) against a CUDA
-# server; the CuPy sdist travels in .devbundle/cupy-sdist (no network there).
+# server, or the files in ARRAYD_COMPAT_FILES (run.py's --files); the CuPy
+# sdist travels in .devbundle/cupy-sdist (no network there).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -61,7 +66,7 @@ if want tests; then
   done
   echo "==> pytest (cuda server, ${ARRAYD_PYTEST_WORKERS:-8} workers, each with its own server)"
   ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda timeout "${ARRAYD_PYTEST_TIMEOUT:-400}" \
-    python3 -m pytest -q -rfE -p no:cacheprovider -n "${ARRAYD_PYTEST_WORKERS:-8}" tests/python \
+    ARRAYD_SERVER_ARGS="${ARRAYD_SERVER_ARGS:---allow-user-kernels}" python3 -m pytest -q -rfE -p no:cacheprovider -n "${ARRAYD_PYTEST_WORKERS:-8}" tests/python \
     >"$logs/pytest.log" 2>&1 || status=1
   tail -n 25 "$logs/pytest.log"
   if [ -n "$cuda_pid" ]; then
@@ -74,9 +79,11 @@ fi
 if want compat; then
   echo "==> CuPy's test suite against the CUDA server (${ARRAYD_COMPAT_WORKERS:-12} workers)"
   ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda \
+    ARRAYD_SERVER_ARGS="${ARRAYD_SERVER_ARGS:---allow-user-kernels}" \
     ARRAYD_CUPY_SDIST_DIR="$root/.devbundle/cupy-sdist" \
     timeout "${ARRAYD_COMPAT_TIMEOUT:-400}" python3 tests/cupy_compat/run.py \
-    -n "${ARRAYD_COMPAT_WORKERS:-12}" --out "$logs/compat" >"$logs/compat.log" 2>&1 || status=1
+    -n "${ARRAYD_COMPAT_WORKERS:-12}" --out "$logs/compat" \
+    ${ARRAYD_COMPAT_FILES:+--files $ARRAYD_COMPAT_FILES} >"$logs/compat.log" 2>&1 || status=1
   tail -n 40 "$logs/compat.log"
   cp "$logs/compat/table.md" "$out/compat-table.md" 2>/dev/null
   cp "$logs/compat/summary.json" "$out/compat-summary.json" 2>/dev/null
@@ -100,6 +107,17 @@ if want bench; then
     echo "==> $b"
     timeout 120 "$bundle/bin/$b" 2>&1 | grep -v "\[info\]" | tee -a "$out/bench.txt"
   done
+fi
+if want streams; then
+  echo "==> streams: concurrency beside CuPy"
+  sock=/tmp/arrayd-streams.sock
+  "$bundle/bin/arrayd" --backend cuda --allow-user-kernels --listen "unix:$sock" \
+    >"$logs/server-streams.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  timeout 200 python3 tests/bench/bench_streams.py --address "unix:$sock" --cupy 2>&1 |
+    tee "$out/streams.txt" || status=1
+  kill "$pid"; wait "$pid"
 fi
 if want profile; then
   # Latency split (CUDA server, CPU server, CuPy) and per-kernel GPU times

@@ -2,7 +2,8 @@
 
 Server: ARRAYD_ADDRESS (an already running server), else the binary from
 ARRAYD_SERVER_BIN or <repo>/build/bin/arrayd, started with
-``--listen unix:<tmp>/arrayd.sock --backend $ARRAYD_BACKEND`` (default cpu).
+``--listen unix:<tmp>/arrayd.sock --backend $ARRAYD_BACKEND`` (default cpu)
+and the flags in ARRAYD_SERVER_ARGS (e.g. ``--allow-user-kernels``).
 The client under test is the source checkout in client-python/.
 """
 from __future__ import annotations
@@ -41,8 +42,9 @@ def server_address():
     tmp = tempfile.mkdtemp(prefix="arrayd-test-")
     address = f"unix:{tmp}/arrayd.sock"
     log = open(os.path.join(tmp, "arrayd.log"), "wb")
+    extra = os.environ.get("ARRAYD_SERVER_ARGS", "").split()
     proc = subprocess.Popen([binary, "--listen", address, "--backend",
-                             backend], stdout=log, stderr=subprocess.STDOUT,
+                             backend, *extra], stdout=log, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not _transport.health_ok(address, timeout=0.5):
