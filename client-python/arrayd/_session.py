@@ -5,7 +5,15 @@ makes arrays). Ops are recorded into a pending ClientMessage (cheap: no
 round trip, no syscall) and sent in batches: at a sync point, when the
 batch is full, or after a short delay by a background flusher thread.
 Frees of collected arrays ride along with the next message. Bulk data
-uses the Upload/Download RPCs, or shared memory on the same host.
+uses the Upload/Download RPCs, or shared memory on the same host (for an
+array in the user's pinned memory, a HostSegment, that memory itself).
+
+Streams (arrayd.cuda.Stream): each thread has a current stream id
+(``thread_stream``, 0 by default) that record() puts in Op.stream. A stream
+is made on the server lazily, by a StreamSpec sent with the first message
+that needs it (its flags are in ``stream_specs``); destroyed streams and
+forgotten events ride along with the next message, as frees do. Syncs can
+wait for one stream or event, or only ask (sync_scope).
 
 Thread safety: a Session may be used from several threads. ``_lock`` guards
 only the pending message (record and swap); ``_sync_lock`` serializes sync
@@ -29,8 +37,10 @@ import numpy as np
 
 from arrayd import _dtypes, _shm, _transport, _wire
 from arrayd._wire import set_attr
-from arrayd._errors import (ConnectionError, SessionClosedError,
-                            from_op_error, from_rpc_error)
+from arrayd._errors import (CUDA_ERROR_INVALID_RESOURCE_HANDLE,
+                            ConnectionError, CUDARuntimeError,
+                            SessionClosedError, from_op_error, from_rpc_error,
+                            from_sync_error)
 from arrayd._proto import pb
 
 _log = logging.getLogger("arrayd")
@@ -46,6 +56,31 @@ _SMALL_OP_ELEMENTS = 1 << 16
 def is_small(shape: tuple[int, ...]) -> bool:
     """Whether an op whose largest operand has ``shape`` is small (record)."""
     return math.prod(shape) <= _SMALL_OP_ELEMENTS
+
+
+class _ThreadStream(threading.local):
+    """The current stream of each thread: what arrayd.cuda's Stream.use()
+    and ``with stream:`` set (0: the default stream)."""
+
+    stream = 0
+
+
+thread_stream = _ThreadStream()
+streams_in_use = False  # some thread has set a stream other than 0
+
+
+def set_thread_stream(stream: int) -> None:
+    """Makes ``stream`` the calling thread's current stream id."""
+    global streams_in_use
+    if stream:
+        streams_in_use = True
+    thread_stream.stream = stream
+
+
+# The flags of every stream id in use in this process (arrayd.cuda makes
+# and forgets them): id -> (non_blocking, priority). A session makes a
+# stream from them the first time an op or sync names it.
+stream_specs: dict[int, tuple[bool, int]] = {}
 
 
 class _SegmentRefused(Exception):
@@ -93,6 +128,20 @@ class Session:
         self._frees: collections.deque[int] = collections.deque()
         self._freeing: set[int] = set()  # the handles in _frees
         self._deferred: list[pb.OpError] = []
+        # Streams made on the server (StreamSpec sent or queued), events
+        # recorded there, and what to destroy or forget with the next
+        # message (deques: filled by finalizers on any thread, lock-free).
+        self._streams: set[int] = set()
+        self._events: set[int] = set()
+        self._stream_frees: collections.deque[int] = collections.deque()
+        self._event_frees: collections.deque[int] = collections.deque()
+        # HostSegments (pinned memory) handed to the server, and those to
+        # release with the next message (their last reference went).
+        self._attached: set[str] = set()
+        self._segment_releases: collections.deque[str] = collections.deque()
+        # What ops in flight read (pinned buffers of uploads): kept until a
+        # sync that waits for every stream.
+        self._held: list[Any] = []
         # Constant 0-d inputs (Python scalars), see _ndarray.scalar().
         self.scalars: dict[tuple[Any, ...], Any] = {}
         # Where messages are put to be sent, and the server's messages:
@@ -178,27 +227,41 @@ class Session:
         return next(self._handles)
 
     def record(self, name: str, inputs: Sequence[int], outputs: Sequence[int],
-               attrs: dict[str, Any] | None = None, small: bool = False) -> None:
+               attrs: dict[str, Any] | None = None, small: bool = False,
+               stream: int | None = None, hold: Any = None) -> None:
         """Queues one op; it is sent with the next batch.
 
         ``small``: an op on few elements (see is_small), which the device
         runs in a few microseconds, less than a message costs: it is never
         sent on its own after a quiet spell, but with the next op that is,
         by the flusher, or with a sync (add + sum + float() of small arrays
-        is one message)."""
+        is one message). ``stream``: the stream id it runs on (default: the
+        thread's current stream). ``hold``: an object the op reads from
+        while it runs (a pinned buffer), kept alive until a sync that waits
+        for every stream."""
         if self._closed:
             raise SessionClosedError(self._closed_reason)
         if self._freeing and not self._freeing.isdisjoint(inputs):
             # A bug in the caller: the array was dropped before this op was
             # recorded, so its free may already be on its way.
             raise RuntimeError(f"arrayd: op {name!r} names a freed array")
+        if stream is None:
+            # A thread-local read costs about as much as the rest of this
+            # check (measured): skipped until a thread leaves stream 0.
+            stream = thread_stream.stream if streams_in_use else 0
+        if stream and stream not in self._streams:
+            self.ensure_stream(stream)
         with self._lock:
             op = self._pending.ops.add(name=name, inputs=inputs,
                                        outputs=outputs)
+            if stream:
+                op.stream = stream
             if attrs:
                 oa = op.attrs
                 for k, v in attrs.items():
                     set_attr(oa[k], v)
+            if hold is not None:
+                self._held.append(hold)
             n = len(self._pending.ops)
             first_large = not small and not self._pending_large
             if not small:
@@ -229,9 +292,65 @@ class Session:
             self._freeing.add(handle)
             self._frees.append(handle)
 
-    def flush(self, sync: tuple[int, Sequence[int]] | None = None) -> None:
-        """Sends the pending ops and frees (and ``sync``: its id and the
-        handles to fetch) as one message."""
+    # -- streams and events ----------------------------------------------
+
+    def ensure_stream(self, stream: int) -> None:
+        """Makes stream ``stream`` on the server, before the next op, unless
+        this session has it already (a StreamSpec with the next message).
+        CUDARuntimeError for an id that names no stream of this process."""
+        if stream == 0 or stream in self._streams:
+            return
+        spec = stream_specs.get(stream)
+        if spec is None:
+            raise CUDARuntimeError(
+                CUDA_ERROR_INVALID_RESOURCE_HANDLE,
+                f"cudaErrorInvalidResourceHandle: invalid resource handle "
+                f"({stream} is not a stream of this client: destroyed, or "
+                "never made)")
+        with self._lock:
+            # Added to the set after the spec is queued, under the lock: an
+            # op of another thread that finds the id in the set is queued
+            # after the spec.
+            if stream not in self._streams:
+                self._pending.new_streams.add(id=stream, non_blocking=spec[0],
+                                              priority=spec[1])
+                self._streams.add(stream)
+
+    def has_stream(self, stream: int) -> bool:
+        """Whether this session has made stream ``stream``."""
+        return stream == 0 or stream in self._streams
+
+    def free_stream(self, stream: int) -> None:
+        """Destroys stream ``stream`` on the server after the ops queued so
+        far (with the next message), if this session made it. Lock-free:
+        a finalizer on any thread may call it. Never raises."""
+        if stream in self._streams:
+            self._streams.discard(stream)
+            if not self._closed:
+                self._stream_frees.append(stream)
+
+    def recorded_event(self, event: int) -> None:
+        """Notes that an event_record op for ``event`` was queued."""
+        self._events.add(event)
+
+    def has_event(self, event: int) -> bool:
+        """Whether an event_record of ``event`` was queued in this session."""
+        return event in self._events
+
+    def free_event(self, event: int) -> None:
+        """Has the server forget event ``event`` after the ops queued so far
+        (with the next message), if it was recorded here. As free_stream:
+        lock-free, never raises."""
+        if event in self._events:
+            self._events.discard(event)
+            if not self._closed:
+                self._event_frees.append(event)
+
+    def flush(self, sync: pb.Sync | None = None) -> list[Any]:
+        """Sends the pending ops and frees (and ``sync``, a Sync message to
+        send with them) as one message. Returns what record()'s ``hold``
+        kept for the ops sent, when ``sync`` waits for every stream (the
+        caller drops it once the reply came), else []."""
         with self._lock:
             msg = self._pending
             # Frees first: every op naming a handle queued for freeing was
@@ -242,17 +361,30 @@ class Session:
                 sent = [frees.popleft() for _ in range(n)]
                 msg.frees.extend(sent)
                 self._freeing.difference_update(sent)
+            # The same holds for streams, events and segments: the server
+            # destroys streams and forgets events after the message's ops,
+            # and the releases are ops at the end of the message.
+            if self._segment_releases:
+                _drain(self._segment_releases, lambda name: set_attr(
+                    msg.ops.add(name="release_shm").attrs["segment"], name))
             if sync is None and not n and not msg.ops:
-                return
+                # Nothing to send. Destroyed streams and events wait for a
+                # message with ops, frees or a sync: the server skips one
+                # without (service.cc, local_transport.cc).
+                return []
+            _drain(self._stream_frees, msg.free_streams.append)
+            _drain(self._event_frees, msg.free_events.append)
+            held: list[Any] = []
             if sync is not None:
-                msg.sync.sync_id = sync[0]
-                if sync[1]:
-                    msg.sync.fetch.extend(sync[1])
+                msg.sync.CopyFrom(sync)
                 self._eager = False  # a sync ends the burst
+                if sync.scope == pb.SYNC_ALL and not sync.query:
+                    held, self._held = self._held, []
             self._pending = pb.ClientMessage()
             self._pending_large = False
             self._requests.put(msg)
             self._last_send = time.perf_counter()
+        return held
 
     def _request_iter(self) -> Iterator[pb.ClientMessage]:
         get = self._requests.get
@@ -268,11 +400,15 @@ class Session:
         if self._closed:
             raise SessionClosedError(self._closed_reason)
 
-    def _sync(self, fetch: Sequence[int] = ()) -> pb.SyncReply:
+    def _sync(self, fetch: Sequence[int] = (), scope: int = 0, target: int = 0,
+              query: bool = False, elapsed_from: int = 0) -> pb.SyncReply:
         with self._sync_lock:
             self.check_open()
             sid = next(self._sync_ids)
-            self.flush((sid, fetch))
+            sync = pb.Sync(sync_id=sid, fetch=fetch, scope=scope,
+                           target=target, query=query,
+                           elapsed_from=elapsed_from)
+            held = self.flush(sync)
             while True:
                 try:
                     msg = next(self._responses)
@@ -286,6 +422,7 @@ class Session:
                         f"the session's stream failed: {e.details()}")
                     raise from_rpc_error(e, "OpStream") from None
                 if msg.HasField("sync") and msg.sync.sync_id == sid:
+                    del held  # every op that read them has run
                     return msg.sync
 
     def synchronize(self) -> None:
@@ -295,6 +432,29 @@ class Session:
         self._deferred = []
         if errors:
             raise from_op_error(errors[0])
+
+    def sync_scope(self, scope: int = pb.SYNC_ALL, target: int = 0,
+                   query: bool = False, elapsed_from: int = 0) -> pb.SyncReply:
+        """A sync of one scope (Sync's fields): SYNC_ALL, SYNC_STREAM
+        ``target`` or SYNC_EVENT ``target``; ``query``: wait for nothing,
+        the reply's ``done`` says whether the scope's work is done;
+        ``elapsed_from``: the reply's ``elapsed_ms`` from that event to the
+        event ``target``. Raises the server's refusal of the sync itself
+        (SyncReply.error: CUDARuntimeError for an unknown stream or event);
+        then, unless ``query`` or ``elapsed_from``, the first deferred
+        error (those are otherwise kept for the next synchronize())."""
+        if scope == pb.SYNC_STREAM:
+            self.ensure_stream(target)
+        reply = self._sync(scope=scope, target=target, query=query,
+                           elapsed_from=elapsed_from)
+        self._deferred.extend(reply.errors)
+        if reply.HasField("error") and (reply.error.kind or
+                                        reply.error.message):
+            raise from_sync_error(reply.error)
+        if not query and not elapsed_from and self._deferred:
+            errors, self._deferred = self._deferred, []
+            raise from_op_error(errors[0])
+        return reply
 
     def fetch(self, handles: Sequence[int]) -> list[np.ndarray]:
         """Waits for the arrays and returns their data as numpy arrays.
@@ -461,12 +621,18 @@ class Session:
         return pool.lend(segment, dtype, shape, nbytes)
 
     def upload(self, arr: np.ndarray) -> int:
-        """Copies a numpy array into a new handle and returns the handle."""
+        """Copies a numpy array into a new handle and returns the handle.
+
+        An array in pinned memory (a HostSegment, same host) is read by the
+        server from there when the op runs, as CUDA's asynchronous copy
+        from pinned memory: it must not change until a sync."""
         dt = _dtypes.normalize(arr.dtype)
         if not arr.flags.c_contiguous:
             arr = np.ascontiguousarray(arr).reshape(arr.shape)
         h = self.new_handle()
         shape = [int(d) for d in arr.shape]
+        if _shm._host_starts and self._upload_pinned(h, arr, dt, shape):
+            return h
         if arr.nbytes <= self.max_inline_bytes:
             self.record("upload", (), (h,),
                         {"dtype": dt, "shape": shape, "data": arr.tobytes()})
@@ -488,6 +654,70 @@ class Session:
         except grpc.RpcError as e:
             raise from_rpc_error(e, "Upload") from None
         return h
+
+    def upload_into(self, handle: int, arr: np.ndarray) -> None:
+        """Writes a numpy array of the handle's shape into the existing
+        array ``handle`` (ndarray.set), from pinned memory without a copy
+        (then asynchronous, as upload's), else through a new handle."""
+        dt = _dtypes.normalize(arr.dtype)
+        if not arr.flags.c_contiguous:
+            arr = np.ascontiguousarray(arr).reshape(arr.shape)
+        if _shm._host_starts and self._upload_pinned(
+                handle, arr, dt, [int(d) for d in arr.shape]):
+            return
+        tmp = self.upload(arr)
+        self.record("copy", (tmp,), (handle,))
+        self.free(tmp)
+
+    def _attach(self, segment: _shm.HostSegment) -> None:
+        """Hands a HostSegment to the server once (before an op names it)."""
+        if segment.name not in self._attached:
+            self._send_segment(segment.name, segment.fd)
+            self._attached.add(segment.name)
+
+    def _upload_pinned(self, h: int, arr: np.ndarray, dt: Any,
+                       shape: list[int]) -> bool:
+        """upload_shm of a C-contiguous array that lies in a HostSegment,
+        into handle ``h`` (new or existing); False when it does not (or
+        shared memory is off), and nothing was recorded."""
+        found = _shm.host_segment_of(arr)
+        if found is None or not self._shm_usable():
+            return False
+        segment, offset = found
+        try:
+            self._attach(segment)
+        except OSError as e:
+            self._shm_failed(f"cannot send a pinned segment: {e}")
+            return False
+        # The segment is held (through arr) until the op has read it.
+        self.record("upload_shm", (), (h,),
+                    {"segment": segment.name, "offset": offset, "dtype": dt,
+                     "shape": shape}, hold=arr)
+        return True
+
+    def download_to_host(self, handle: int, out: np.ndarray) -> bool:
+        """Writes array ``handle`` into ``out`` (C-contiguous, of its shape
+        and dtype) when ``out`` lies in a HostSegment: download_shm there,
+        then a sync (raises the op's error). False when it does not."""
+        if not out.flags.c_contiguous or not out.flags.writeable:
+            return False
+        found = _shm.host_segment_of(out)
+        if found is None or not self._shm_usable():
+            return False
+        segment, offset = found
+        try:
+            self._attach(segment)
+        except OSError as e:
+            self._shm_failed(f"cannot send a pinned segment: {e}")
+            return False
+        self.record("download_shm", (handle,), (),
+                    {"segment": segment.name, "offset": offset})
+        reply = self._sync()
+        for e in reply.errors:
+            if e.op == "download_shm":
+                raise from_op_error(e)
+        self._deferred.extend(reply.errors)
+        return True
 
     def _upload_shm(self, h: int, arr: np.ndarray, dt: Any,
                     shape: list[int]) -> bool:
@@ -599,9 +829,29 @@ def _flusher_main(ref: "weakref.ref[Session]", wake: threading.Event) -> None:
         del s
 
 
+def _drain(queue_: collections.deque[Any], put: Any) -> None:
+    """Moves what is in a deque that finalizers append to (lock-free) to
+    ``put``, up to what was there when it began."""
+    for _ in range(len(queue_)):
+        put(queue_.popleft())
+
+
 # Sessions of the `with session:` blocks now open, innermost last.
 entered: list[Session] = []
 _open_sessions: "weakref.WeakSet[Session]" = weakref.WeakSet()
+
+
+def _segment_gone(name: str) -> None:
+    """A HostSegment went: the sessions that attached it release it with
+    their next message (called from a finalizer: no locks)."""
+    for s in list(_open_sessions):
+        if name in s._attached:
+            s._attached.discard(name)
+            if not s._closed:
+                s._segment_releases.append(name)
+
+
+_shm.segment_gone_hooks.append(_segment_gone)
 
 
 @atexit.register

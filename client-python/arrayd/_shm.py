@@ -8,13 +8,16 @@ name them, and the server's copies cannot fault. ShmArena: the segment of a
 session that uploads and copied downloads go through (replaced by a larger
 one as needed). LoanPool of ShmSegments: segments loaned to downloaded
 arrays, which are numpy views on the client's mapping (no copy), and come
-back to the pool when the last view dies. parallel_copy: large copies on
-several threads.
+back to the pool when the last view dies. HostSegment: a segment the user's
+arrays live in (arrayd.cuda's pinned memory), found from an array by
+host_segment_of. parallel_copy: large copies on several threads.
 """
 from __future__ import annotations
 
+import bisect
 import collections
 import contextlib
+import ctypes
 import fcntl
 import itertools
 import mmap
@@ -275,3 +278,101 @@ class LoanPool:
                 free.append(self._back.popleft())
         for seg in free:
             seg.remove()
+
+
+class HostSegment:
+    """A memfd mapped in this process that arrays of the user live in
+    (arrayd.cuda's pinned memory): sent to the server of a session on its
+    first transfer there (the server maps and pins it), so that uploads from
+    it and downloads into it copy nothing on the client. The descriptor
+    stays open for later sessions; the mapping and the descriptor go with
+    the last reference to this object (segment_gone_hooks then have the
+    sessions that attached it release it on their servers).
+
+    Thread safety: made and used in any thread.
+    """
+
+    _ids = itertools.count()
+
+    def __init__(self, size: int):
+        self.size = size
+        self.name = f"pinned-{os.getpid()}-{next(self._ids)}"
+        mapped = max(size, 1)
+        fd = os.memfd_create("arrayd-pinned", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        try:
+            os.posix_fallocate(fd, 0, mapped)
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                        fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+            self.mm = mmap.mmap(fd, mapped, flags=flags)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+        self.address = ctypes.addressof(ctypes.c_ubyte.from_buffer(self.mm))
+        _HOST_SEGMENTS[self.address] = weakref.ref(self)
+        _host_starts_changed()
+        weakref.finalize(self, _host_segment_gone, self.address, self.name,
+                         fd).atexit = False
+
+    def offset_of(self, arr: np.ndarray) -> int | None:
+        """The byte offset of a C-contiguous array's data in this segment,
+        or None when the array is not (wholly) in it."""
+        start = arr.__array_interface__["data"][0]
+        off = start - self.address
+        if 0 <= off and off + arr.nbytes <= self.size:
+            return off
+        return None
+
+
+# Where the live HostSegments are: address -> segment, and their sorted
+# addresses (replaced, never changed in place, so readers need no lock).
+_HOST_SEGMENTS: dict[int, "weakref.ref[HostSegment]"] = {}
+_host_starts: list[int] = []
+# Called with a segment's name when it goes (from a weakref.finalize
+# callback: no locks). Session registers one, so that the sessions that
+# attached it release it.
+segment_gone_hooks: list[Callable[[str], None]] = []
+
+
+def _host_starts_changed() -> None:
+    global _host_starts
+    _host_starts = sorted(_HOST_SEGMENTS)
+
+
+def _host_segment_gone(address: int, name: str, fd: int) -> None:
+    # A weakref.finalize callback: may run on any thread, in the middle of
+    # anything (see LoanPool): no locks, nothing sent.
+    _HOST_SEGMENTS.pop(address, None)
+    _host_starts_changed()
+    with contextlib.suppress(OSError):
+        os.close(fd)
+    for hook in segment_gone_hooks:
+        with contextlib.suppress(Exception):
+            hook(name)
+
+
+def host_segment_at(address: int) -> HostSegment | None:
+    """The HostSegment holding host address ``address``, or None."""
+    starts = _host_starts
+    i = bisect.bisect_right(starts, address) - 1
+    if i < 0:
+        return None
+    ref = _HOST_SEGMENTS.get(starts[i])
+    seg = ref() if ref is not None else None
+    if seg is None or address >= seg.address + seg.size:
+        return None
+    return seg
+
+
+def host_segment_of(arr: np.ndarray) -> tuple[HostSegment, int] | None:
+    """The HostSegment a C-contiguous numpy array lies in and its offset
+    there, or None (the common case, answered without a search when no
+    segment exists)."""
+    if not _host_starts or arr.nbytes == 0:
+        return None
+    seg = host_segment_at(arr.__array_interface__["data"][0])
+    if seg is None:
+        return None
+    off = seg.offset_of(arr)
+    return None if off is None else (seg, off)
