@@ -22,6 +22,8 @@ The modules form layers; each imports only from the layers below it:
 """
 from __future__ import annotations
 
+import builtins as _builtins
+import platform as _platform
 import sys as _sys
 from typing import Any
 
@@ -37,6 +39,8 @@ from arrayd._creation import (arange, array, asanyarray, asarray,
                               zeros, zeros_like)
 from arrayd._errors import (ConnectionError, OutOfMemoryError,
                             SessionClosedError)
+from arrayd.cuda.memory import get_default_memory_pool
+from arrayd.cuda.pinned_memory import get_default_pinned_memory_pool
 from arrayd._info import (get_array_module, iscomplexobj, isrealobj,
                            isscalar, ndim, shape, size)
 from arrayd._indexing import (argwhere, compress, diagonal, flatnonzero,
@@ -50,7 +54,7 @@ from arrayd._manipulation import (
     flipud, hsplit, hstack, meshgrid, moveaxis, pad, permute_dims, ravel,
     repeat, reshape, roll, rollaxis, rot90, row_stack, split, squeeze, stack,
     swapaxes, tile, transpose, tri, tril, triu, vsplit, vstack, where)
-from arrayd import _connect, _math
+from arrayd import _connect, _math, _transport
 from arrayd import (_aliases, _broadcast, _calculus, _editing, _index_tricks, _io,
                     _nanfuncs,
                     _polynomial, _predicates, _printing, _sets, _typing,
@@ -123,6 +127,48 @@ def synchronize() -> None:
     current_session().synchronize()
 
 
+def show_config(*, _full: bool = False) -> None:
+    """Prints this client's and its server's configuration, as
+    ``cupy.show_config()``: versions, the server's address, backend and
+    devices (name, memory, CUDA compute capability, SMs, PCI bus id), the
+    transport; connects to the server if no session is open."""
+    s = current_session()
+    caps = s.capabilities
+    local = isinstance(s._requests, _transport.LocalStream)
+    rows = [
+        ("OS", _platform.platform()),
+        ("Python Version", _platform.python_version()),
+        ("arrayd Version", __version__),
+        ("NumPy Version", np.__version__),
+        ("Server Address", s.address),
+        ("Server Version", caps.version or "(unknown)"),
+        ("Server Id", caps.server_id or "(none)"),
+        ("Session Id", str(s.session_id)),
+        ("Transport", "same-host socket" + (" + shared memory"
+                                            if s._shm_usable() else "")
+         if local else "gRPC"),
+        ("Backend", caps.active_backend),
+        ("Backends Compiled", ", ".join(caps.backends)),
+        ("Ops", str(len(caps.ops))),
+        ("Max Inline Bytes", str(caps.max_inline_bytes)),
+        ("Device Count", str(len(caps.devices))),
+    ]
+    for d in caps.devices:
+        p = f"Device {d.index}"
+        rows += [(f"{p} Name", d.name),
+                 (f"{p} Backend", d.backend),
+                 (f"{p} Total Memory", f"{d.total_memory:,} bytes")]
+        if d.compute_major or d.compute_minor:
+            rows += [(f"{p} Compute Capability",
+                      f"{d.compute_major}{d.compute_minor}"),
+                     (f"{p} Multiprocessors", str(d.multiprocessor_count)),
+                     (f"{p} PCI Bus ID", d.pci_bus_id or "(none)")]
+    if _full:
+        rows.append(("Dtypes", ", ".join(caps.dtypes)))
+    width = _builtins.max(len(k) for k, _ in rows)
+    _sys.stdout.write("".join(f"{k:<{width}}  : {v}\n" for k, v in rows))
+
+
 def copy(a: Any, order: str = "K", subok: bool = False) -> ndarray:
     """numpy.copy (order='K' keeps a's layout)."""
     return _asarray_in(_session_of(a), a).copy(order)
@@ -179,7 +225,8 @@ __all__ += [
     "where",
 ]
 
-__all__ += ["lib", "cuda"]
+__all__ += ["lib", "cuda", "get_default_memory_pool",
+            "get_default_pinned_memory_pool", "show_config"]
 __all__ += ["asanyarray", "asfortranarray", "divmod", "frexp", "ldexp",
             "modf", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",

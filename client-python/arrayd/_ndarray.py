@@ -194,7 +194,14 @@ class ndarray:
             blocking: bool = True) -> np.ndarray:
         """Copies the array to a new numpy array (waits for its ops), in
         ``order`` ('C', 'F' or 'A': F when this array is F-ordered), or
-        into ``out`` (a numpy array of the same shape and dtype)."""
+        into ``out`` (a numpy array of the same shape and dtype; one in
+        pinned memory, arrayd.cuda.alloc_pinned_memory, is written by the
+        server without a copy on the client). ``stream`` and ``blocking``
+        are CuPy's: the copy always waits for every stream's work."""
+        if (out is not None and isinstance(out, np.ndarray)
+                and out.dtype == self._dtype and out.shape == self._shape
+                and self._session.download_to_host(self._handle, out)):
+            return out
         a = self._session.fetch([self._handle])[0]
         if a.dtype != self._dtype or a.shape != self._shape:
             raise RuntimeError(
@@ -219,6 +226,25 @@ class ndarray:
         if order == "A":
             order = "F" if self._is_f() and not self._is_c() else "C"
         return np.asfortranarray(a) if order == "F" and a.ndim > 1 else a
+
+    def set(self, arr: Any, stream: Any = None) -> None:
+        """Copies a numpy array of this array's shape and dtype into it, as
+        CuPy's (ordered on the current stream; ``stream`` is accepted). From
+        pinned memory (arrayd.cuda.alloc_pinned_memory) the server reads
+        the buffer when the copy runs: change it only after a sync."""
+        if not isinstance(arr, np.ndarray):
+            raise TypeError("Only numpy.ndarray can be set to arrayd.ndarray")
+        if self._dtype != arr.dtype:
+            raise TypeError(f"{arr.dtype} array cannot be set to "
+                            f"{self._dtype} array")
+        if self._shape != arr.shape:
+            raise ValueError(f"Shape mismatch. Old shape: {self._shape}, new "
+                             f"shape: {arr.shape}")
+        if not (self._is_c() or self._is_f()):
+            raise RuntimeError("Cannot set to non-contiguous array")
+        if self._readonly:
+            raise ValueError("assignment destination is read-only")
+        self._session.upload_into(self._handle, arr)
 
     def tobytes(self, order: str = "C") -> bytes:
         return self.get().tobytes(order)

@@ -3,110 +3,50 @@
 A client sees the device of its server (one device per server today):
 ``Device(0)``, its properties from the server's Capabilities and its free
 memory from the server (``device_memory``), and ``runtime`` with CuPy's
-functions. ``Device.synchronize()`` waits for the session's work, as
-CuPy's waits for the device's.
+functions. ``Device.synchronize()`` waits for all of the session's work,
+on every stream, as CuPy's waits for the device's.
 
-Not here yet (issue 14, next steps): streams and events, user kernels,
-memory pools.
+Streams and events (``stream``: Stream, Event, get_current_stream,
+get_elapsed_time) are the session's streams on the server; ``memory`` is
+the session's memory pool on the server (get_default_memory_pool,
+set_limit, MemoryPointer blocks) and ``pinned_memory`` host memory that
+transfers to a same-host server without a copy (alloc_pinned_memory).
 
-Layer: a public namespace, above the function modules (imports _connect
-and _errors).
+Not here yet (issue 14, next steps): user kernels.
+
+Layer: a public namespace, above the function modules (its submodules
+import _connect, _session, _shm and the array modules).
 """
 from __future__ import annotations
 
-from typing import Any
-
-from arrayd import _connect
-from arrayd.cuda import runtime
+from arrayd.cuda import device, memory, pinned_memory, runtime, stream
+from arrayd.cuda.device import Device, get_device_id
+from arrayd.cuda.memory import (BaseMemory, ManagedMemory, Memory,
+                                MemoryAsync, MemoryAsyncPool, MemoryPointer,
+                                MemoryPool, OutOfMemoryError, PooledMemory,
+                                UnownedMemory, alloc, get_allocator,
+                                malloc_async, malloc_managed, set_allocator,
+                                using_allocator)
+from arrayd.cuda.pinned_memory import (PinnedMemory, PinnedMemoryPointer,
+                                       PinnedMemoryPool, alloc_pinned_memory,
+                                       set_pinned_memory_allocator)
 from arrayd.cuda.runtime import CUDARuntimeError
+from arrayd.cuda.stream import (Event, ExternalStream, Stream,
+                                get_current_stream, get_elapsed_time)
 
-__all__ = ["Device", "is_available", "get_device_id", "runtime", "CUDARuntimeError"]
+__all__ = ["Device", "is_available", "get_device_id", "runtime", "device",
+           "stream", "memory", "pinned_memory", "CUDARuntimeError",
+           "Stream", "ExternalStream", "Event", "get_current_stream",
+           "get_elapsed_time", "BaseMemory", "Memory", "ManagedMemory",
+           "MemoryAsync", "PooledMemory", "UnownedMemory", "MemoryPointer",
+           "MemoryPool", "MemoryAsyncPool", "OutOfMemoryError", "alloc",
+           "malloc_managed", "malloc_async", "set_allocator",
+           "get_allocator", "using_allocator", "PinnedMemory",
+           "PinnedMemoryPointer", "PinnedMemoryPool", "alloc_pinned_memory",
+           "set_pinned_memory_allocator"]
 
 
 def is_available() -> bool:
     """True when the server computes on a GPU (CuPy: a device is there).
     A server on the CPU backend still runs everything, on its host."""
     return runtime.backend() in ("cuda", "hip")
-
-
-def get_device_id() -> int:
-    """The current device's id (always the server's one device, 0)."""
-    return runtime.getDevice()
-
-
-class Device:
-    """A device of the server, as ``cupy.cuda.Device``: ``with Device(0):``,
-    ``use()``, ``synchronize()``, ``id``, ``compute_capability``,
-    ``mem_info``, ``pci_bus_id``. A device the server does not have raises
-    CUDARuntimeError when it is used, as CuPy's does."""
-
-    def __init__(self, device: Any = None):
-        if device is None:
-            self.id = runtime.getDevice()
-        elif isinstance(device, Device):
-            self.id = device.id
-        else:
-            self.id = int(device)
-        self._entered: list[int] = []
-
-    def _check(self) -> None:
-        runtime._check_device(self.id)
-
-    def use(self) -> None:
-        """Makes this device current (there is one: it must exist)."""
-        runtime.setDevice(self.id)
-
-    def __enter__(self) -> "Device":
-        self._entered.append(runtime.getDevice())
-        self.use()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        runtime.setDevice(self._entered.pop())
-
-    def synchronize(self) -> None:
-        """Waits for every op of this session (raising a deferred error)."""
-        self._check()
-        _connect.current().synchronize()
-
-    @property
-    def compute_capability(self) -> str:
-        """"90" for an H100/H200, as CuPy; "0" on the CPU backend."""
-        p = runtime.getDeviceProperties(self.id)
-        return f"{p['major']}{p['minor']}"
-
-    @property
-    def mem_info(self) -> tuple[int, int]:
-        """(free, total) bytes of the device's memory, now."""
-        self._check()
-        return runtime.memGetInfo()
-
-    @property
-    def pci_bus_id(self) -> str:
-        return runtime.deviceGetPCIBusId(self.id)
-
-    @property
-    def attributes(self) -> dict[str, int]:
-        p = runtime.getDeviceProperties(self.id)
-        return {"MultiProcessorCount": p["multiProcessorCount"],
-                "MaxThreadsPerBlock": p["maxThreadsPerBlock"],
-                "WarpSize": p["warpSize"],
-                "MaxSharedMemoryPerBlock": p["sharedMemPerBlock"],
-                "L2CacheSize": p["l2CacheSize"], "ClockRate": p["clockRate"],
-                "ComputeCapabilityMajor": p["major"],
-                "ComputeCapabilityMinor": p["minor"]}
-
-    def __int__(self) -> int:
-        return self.id
-
-    def __index__(self) -> int:
-        return self.id
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Device) and other.id == self.id
-
-    def __hash__(self) -> int:
-        return hash(("arrayd.cuda.Device", self.id))
-
-    def __repr__(self) -> str:
-        return f"<CUDA Device {self.id}>"

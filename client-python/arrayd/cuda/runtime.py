@@ -1,35 +1,57 @@
 """arrayd.cuda.runtime: CuPy's ``cupy.cuda.runtime`` functions for the
 server's device: getDeviceCount, getDevice, setDevice, deviceSynchronize,
 getDeviceProperties (CuPy's keys), memGetInfo, deviceGetPCIBusId, and
-CUDARuntimeError for a device the server does not have.
+CUDARuntimeError for a device the server does not have; streams and
+events (streamCreate..., eventCreate..., eventElapsedTime) on the server.
 
-Layer: below arrayd.cuda (imports _connect).
+A stream or event "pointer" here is an id this client chose (unique in the
+process, never 0, 1 or 2, which are CUDA's default, legacy and per-thread
+stream handles): creating one costs no round trip; a session makes it on
+the server when an op or sync first names it (see _session).
+
+Layer: below arrayd.cuda (imports _connect, _session, _errors).
 """
 from __future__ import annotations
 
+import itertools
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
 
-from arrayd import _connect
+from arrayd import _connect, _session
+from arrayd._errors import (CUDA_ERROR_INVALID_DEVICE,
+                            CUDA_ERROR_INVALID_RESOURCE_HANDLE,
+                            CUDARuntimeError)
+from arrayd._proto import pb
 
 __all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice",
            "deviceSynchronize", "getDeviceProperties", "memGetInfo",
-           "deviceGetPCIBusId"]
+           "deviceGetPCIBusId", "streamCreate", "streamCreateWithFlags",
+           "streamCreateWithPriority", "streamDestroy", "streamSynchronize",
+           "streamQuery", "streamWaitEvent", "streamGetFlags",
+           "streamGetPriority", "eventCreate", "eventCreateWithFlags",
+           "eventDestroy", "eventRecord", "eventSynchronize", "eventQuery",
+           "eventElapsedTime", "streamDefault", "streamNonBlocking",
+           "streamLegacy", "streamPerThread", "eventDefault",
+           "eventBlockingSync", "eventDisableTiming", "eventInterprocess",
+           "cudaSuccess", "cudaErrorNotReady"]
 
-
-class CUDARuntimeError(RuntimeError):
-    """As cupy_backends.cuda.api.runtime.CUDARuntimeError: ``status`` is
-    the cudaError_t code."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
-_INVALID_DEVICE = 101  # cudaErrorInvalidDevice
+_INVALID_DEVICE = CUDA_ERROR_INVALID_DEVICE
 _current = threading.local()
+
+# CUDA's flags and handles, with the runtime's values.
+streamDefault = 0
+streamNonBlocking = 1
+streamLegacy = 1     # the legacy default stream's handle: stream 0 here
+streamPerThread = 2  # the calling thread's default stream
+eventDefault = 0
+eventBlockingSync = 1
+eventDisableTiming = 2
+eventInterprocess = 4
+cudaSuccess = 0
+cudaErrorNotReady = 600
 
 
 def _devices() -> list[Any]:
@@ -105,3 +127,192 @@ def memGetInfo() -> tuple[int, int]:
         s.free(h)
     free, total = (int(v) for v in np.asarray(out))
     return free, total
+
+
+# -- streams and events -------------------------------------------------------
+
+_ids = itertools.count(16)  # stream and event ids (see the module comment)
+_event_flags: dict[int, int] = {}  # live events: id -> eventCreateWithFlags flags
+
+
+class _OwnStream:
+    """A stream id destroyed with this object."""
+
+    __slots__ = ("id", "__weakref__")
+
+    def __init__(self) -> None:
+        self.id = streamCreateWithPriority(streamDefault, 0)
+        weakref.finalize(self, streamDestroy, self.id).atexit = False
+
+
+# streamPerThread: a blocking stream per thread (its ``own``), made on the
+# thread's first use and destroyed when the thread ends (its values go).
+_per_thread = threading.local()
+
+
+def stream_id(stream: int) -> int:
+    """The session's stream id of a stream handle: 0 for the default and
+    legacy streams, the thread's own stream for streamPerThread."""
+    if stream in (0, streamLegacy):
+        return 0
+    if stream == streamPerThread:
+        own = getattr(_per_thread, "own", None)
+        if own is None:
+            own = _per_thread.own = _OwnStream()
+        return own.id
+    return stream
+
+
+def _bad_handle(what: str) -> CUDARuntimeError:
+    return CUDARuntimeError(CUDA_ERROR_INVALID_RESOURCE_HANDLE,
+                            f"cudaErrorInvalidResourceHandle: invalid resource "
+                            f"handle ({what})")
+
+
+def streamCreate() -> int:
+    return streamCreateWithPriority(streamDefault, 0)
+
+
+def streamCreateWithFlags(flag: int) -> int:
+    return streamCreateWithPriority(flag, 0)
+
+
+def streamCreateWithPriority(flag: int, priority: int) -> int:
+    """A new stream (streamNonBlocking: it does not order with stream 0).
+    Made on the server when first used; the server clamps ``priority`` to
+    the device's range (lower runs first)."""
+    sid = next(_ids)
+    _session.stream_specs[sid] = (bool(flag & streamNonBlocking), int(priority))
+    return sid
+
+
+def streamDestroy(stream: int) -> None:
+    """Destroys the stream in every session that made it, after the work
+    queued on it (lock-free, so a finalizer may call it)."""
+    if _session.stream_specs.pop(stream, None) is None:
+        return
+    for s in list(_session._open_sessions):
+        s.free_stream(stream)
+
+
+def _spec(stream: int) -> tuple[bool, int]:
+    sid = stream_id(stream)
+    if sid == 0:
+        return (False, 0)
+    spec = _session.stream_specs.get(sid)
+    if spec is None:
+        raise _bad_handle(f"no stream {stream}")
+    return spec
+
+
+def streamGetFlags(stream: int) -> int:
+    return streamNonBlocking if _spec(stream)[0] else streamDefault
+
+
+def streamGetPriority(stream: int) -> int:
+    """The priority the stream was made with (the server may have clamped
+    it to the device's range)."""
+    return _spec(stream)[1]
+
+
+def streamSynchronize(stream: int) -> None:
+    """Waits for the work queued on the stream; raises a deferred error."""
+    _spec(stream)
+    _connect.current().sync_scope(pb.SYNC_STREAM, stream_id(stream))
+
+
+def streamQuery(stream: int) -> int:
+    """cudaSuccess when the stream's work is done, else cudaErrorNotReady."""
+    _spec(stream)
+    reply = _connect.current().sync_scope(pb.SYNC_STREAM, stream_id(stream),
+                                          query=True)
+    return cudaSuccess if reply.done else cudaErrorNotReady
+
+
+def streamWaitEvent(stream: int, event: int, flags: int = 0) -> None:
+    """Later work on the stream waits for the event's last record (an event
+    never recorded: no wait, as CUDA)."""
+    _spec(stream)
+    if event not in _event_flags:
+        raise _bad_handle(f"no event {event}")
+    s = _connect.current()
+    if s.has_event(event):
+        s.record("stream_wait_event", (), (), {"event": event},
+                 stream=stream_id(stream))
+
+
+def eventCreate() -> int:
+    return eventCreateWithFlags(eventDefault)
+
+
+def eventCreateWithFlags(flag: int) -> int:
+    """A new event; eventInterprocess is not offered (CUDA IPC handles
+    would name memory of the server's process)."""
+    if flag & eventInterprocess:
+        raise NotImplementedError(
+            "arrayd: interprocess events are not supported (an event lives "
+            "in the server's session; CUDA IPC handles cannot reach it)")
+    eid = next(_ids)
+    _event_flags[eid] = int(flag)
+    return eid
+
+
+def eventDestroy(event: int) -> None:
+    """Forgets the event in every session that recorded it (lock-free)."""
+    if _event_flags.pop(event, None) is None:
+        return
+    for s in list(_session._open_sessions):
+        s.free_event(event)
+
+
+def _event(event: int) -> int:
+    flags = _event_flags.get(event)
+    if flags is None:
+        raise _bad_handle(f"no event {event}")
+    return flags
+
+
+def eventRecord(event: int, stream: int) -> None:
+    """Records the event on the stream, after the work queued there."""
+    flags = _event(event)
+    _spec(stream)
+    s = _connect.current()
+    s.record("event_record", (), (),
+             {"event": event, "timing": not flags & eventDisableTiming,
+              "blocking": bool(flags & eventBlockingSync)},
+             stream=stream_id(stream))
+    s.recorded_event(event)
+
+
+def eventSynchronize(event: int) -> None:
+    """Waits for the event's last record (none yet: returns at once, as
+    CUDA); raises a deferred error."""
+    _event(event)
+    s = _connect.current()
+    if s.has_event(event):
+        s.sync_scope(pb.SYNC_EVENT, event)
+
+
+def eventQuery(event: int) -> int:
+    """cudaSuccess when the event's last record is done (or it was never
+    recorded), else cudaErrorNotReady."""
+    _event(event)
+    s = _connect.current()
+    if not s.has_event(event):
+        return cudaSuccess
+    reply = s.sync_scope(pb.SYNC_EVENT, event, query=True)
+    return cudaSuccess if reply.done else cudaErrorNotReady
+
+
+def eventElapsedTime(start: int, end: int) -> float:
+    """Milliseconds of device time from event ``start`` to ``end`` (both
+    waited for). CUDARuntimeError when one was never recorded or was made
+    with eventDisableTiming (the server refuses that)."""
+    _event(start)
+    _event(end)
+    s = _connect.current()
+    for e in (start, end):
+        if not s.has_event(e):
+            raise _bad_handle(f"event {e} was never recorded")
+    reply = s.sync_scope(pb.SYNC_EVENT, end, elapsed_from=start)
+    return float(reply.elapsed_ms)
