@@ -5,9 +5,14 @@ compare ``cupy.f(...)`` with ``numpy.f(...)``. This module re-exports
 arrayd's public names, nothing more, so a name arrayd lacks fails the test
 that uses it (AttributeError), which is what the compatibility run is for.
 
+``cupy.cuda`` (and ``cupy.cuda.stream``, ``.memory``, ``.pinned_memory``,
+``.device``, ``.runtime``) forwards to ``arrayd.cuda`` the same way, with
+the few CUDA toolkit facts CuPy's tests read at import time added (no HIP,
+a CUDA 12 runtime and driver).
+
 Besides the forwarding, it registers stand-ins for the CuPy-internal modules
 that CuPy's test files and ``cupy.testing`` import at import time
-(``cupy.cuda.runtime``, ``cupy._core._accelerator``, ``cupy.fft.config``,
+(``cupy.cuda.driver``, ``cupy._core._accelerator``, ``cupy.fft.config``,
 ...), so that a file whose tests are NumPy-facing can be collected at all.
 A stand-in holds only the constants those imports and decorators read; any
 other attribute is a placeholder that raises NotImplementedError when used.
@@ -138,35 +143,52 @@ class PerformanceWarning(RuntimeWarning):
 _util = _stand_in("cupy._util", PerformanceWarning=PerformanceWarning,
                   ENABLE_SLICE_COPY=False,
                   CUDA_ARRAY_INTERFACE_EXPORT_VERSION=3)
-# No CUDA behind arrayd's CPU backend: CuPy's version gates see a CUDA 12
-# runtime that is not HIP, one device, no CUB.
-class _Device:
-    """cupy.cuda.Device(): arrayd's server has the devices; tests see one."""
-
-    id = 0
-
-    def __init__(self, device: int = 0) -> None:
-        pass
-
-    def use(self) -> None:
-        pass
-
-    def __enter__(self) -> "_Device":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        pass
+# cupy.cuda is arrayd.cuda: its devices, streams and events, memory pools,
+# pinned memory and runtime functions are the server's (CuPy's module
+# names: cupy.cuda.stream, .memory, .pinned_memory, .device, .runtime).
+# What arrayd lacks is missing here too (AttributeError), except the
+# constants CuPy's tests and cupy.testing read at import time to choose
+# their paths: no HIP, a CUDA 12 runtime and driver, no CUB or cuTENSOR
+# (CUDA toolkit facts the server does not report).
+_CUDA_FACTS = {"is_hip": False, "runtimeGetVersion": lambda: 12080,
+               "driverGetVersion": lambda: 12080}
 
 
-cuda = _stand_in("cupy.cuda", Device=_Device)
-_runtime_attrs = {"is_hip": False, "runtimeGetVersion": lambda: 12080,
-                  "getDeviceCount": lambda: 1}
-_stand_in("cupy.cuda.runtime", **_runtime_attrs)
-_stand_in("cupy.cuda.driver", get_build_version=lambda: 12080)
+def _forward_with(name: str, target: types.ModuleType,
+                  **fallbacks) -> types.ModuleType:
+    """cupy.<sub> forwarding to ``target`` on use, with ``fallbacks`` for
+    names it lacks (registered as a package, like _forward)."""
+    mod = types.ModuleType(name, target.__doc__)
+
+    def lookup(attr: str):
+        try:
+            return getattr(target, attr)
+        except AttributeError:
+            if attr in fallbacks:
+                return fallbacks[attr]
+            raise AttributeError(
+                f"module {name!r} has no attribute {attr!r}") from None
+
+    mod.__getattr__ = lookup
+    mod.__all__ = list(getattr(target, "__all__", []))
+    mod.__path__ = []
+    sys.modules[name] = mod
+    parent, _, child = name.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], child, mod)
+    return mod
+
+
+cuda = _forward_with("cupy.cuda", arrayd.cuda)
+_runtime = _forward_with("cupy.cuda.runtime", arrayd.cuda.runtime,
+                         **_CUDA_FACTS)
+for _sub in ("stream", "memory", "pinned_memory", "device"):
+    _forward_with(f"cupy.cuda.{_sub}", getattr(arrayd.cuda, _sub))
+_stand_in("cupy.cuda.driver", get_build_version=lambda: 12080,
+          _is_cuda_python=lambda: False)
 _stand_in("cupy.cuda.cub", available=False)
 _stand_in("cupy.cuda.cutensor", available=False)
 _stand_in("cupy.cuda.cufft")
-_stand_in("cupy.cuda.device")
 # A cuBLAS batching threshold TestSolve's setUp sets; arrayd has no such
 # knob, so setting it changes nothing and the solve results are compared.
 _gesv_limit = [256]
@@ -174,6 +196,10 @@ _stand_in("cupy.cublas", get_batched_gesv_limit=lambda: _gesv_limit[0],
           set_batched_gesv_limit=lambda n: _gesv_limit.__setitem__(0, n))
 _stand_in("cupy._indexing")
 _stand_in("cupy._indexing.generate")
+# cuda_tests/test_stream.py makes its arrays with CuPy's internal module
+# path of cupy.array.
+_stand_in("cupy._creation")
+_stand_in("cupy._creation.from_data", array=arrayd.array)
 # TestSVD builds its expected identities with this CuPy-internal helper;
 # here it is composed of arrayd's own eye and broadcast_to.
 _stand_in("cupy.linalg._util", stacked_identity=lambda batch_shape, n, dtype:
@@ -216,31 +242,16 @@ sys.modules["cupy.random._generator"] = arrayd.random._generator
 random._generator = arrayd.random._generator
 
 
-class _MemoryPool:
-    """Stand-in for CuPy's memory pools: TestSumprod's autouse teardown
-    frees their cached blocks. arrayd frees server memory when an array is
-    released, so there is nothing to free; any other use is a placeholder."""
-
-    def free_all_blocks(self) -> None:
-        pass
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _Placeholder(f"cupy memory pool.{name}")
-
-
-_memory_pool = _MemoryPool()
-_FALLBACKS = {
-    "poly1d": _Poly1d,
-    "get_default_memory_pool": lambda: _memory_pool,
-    "get_default_pinned_memory_pool": lambda: _memory_pool,
-}
+_FALLBACKS = {"poly1d": _Poly1d}
 _stand_in("cupy_backends")
 _stand_in("cupy_backends.cuda")
 _stand_in("cupy_backends.cuda.api")
-_stand_in("cupy_backends.cuda.api.runtime", **_runtime_attrs)
-_stand_in("cupy_backends.cuda.api.driver", get_build_version=lambda: 12080)
+# The runtime module of cupy_backends is cupy.cuda.runtime's (one
+# CUDARuntimeError class).
+sys.modules["cupy_backends.cuda.api.runtime"] = _runtime
+sys.modules["cupy_backends.cuda.api"].runtime = _runtime
+_stand_in("cupy_backends.cuda.api.driver", get_build_version=lambda: 12080,
+          _is_cuda_python=lambda: False)
 _stand_in("cupy_backends.cuda.stream")
 
 warnings.filterwarnings("ignore", category=PerformanceWarning)
