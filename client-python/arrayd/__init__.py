@@ -43,6 +43,7 @@ from arrayd.cuda.memory import get_default_memory_pool
 from arrayd.cuda.pinned_memory import get_default_pinned_memory_pool
 from arrayd._info import (get_array_module, iscomplexobj, isrealobj,
                            isscalar, ndim, shape, size)
+from arrayd._kernel import RawKernel, RawModule
 from arrayd._indexing import (argwhere, compress, diagonal, flatnonzero,
                               nonzero, put, take, take_along_axis)
 from arrayd._linalg import (cross, dot, einsum, inner, kron, matmul, outer,
@@ -227,6 +228,7 @@ __all__ += [
 
 __all__ += ["lib", "cuda", "get_default_memory_pool",
             "get_default_pinned_memory_pool", "show_config"]
+__all__ += ["RawKernel", "RawModule"]
 __all__ += ["asanyarray", "asfortranarray", "divmod", "frexp", "ldexp",
             "modf", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",

@@ -25,6 +25,7 @@ import numpy as np
 
 from arrayd import _connect
 from arrayd._errors import CompileException
+from arrayd._ndarray import ndarray
 
 __all__ = ["RawModule", "RawKernel"]
 
@@ -247,9 +248,21 @@ class RawKernel:
             return self._attributes_of_module()[name]
         raise AttributeError(name)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The two attributes CUDA lets a program set: kept for this kernel
+        # (the server raises the dynamic shared memory limit a launch needs
+        # by itself; the carveout is a hint).
+        if name in ("max_dynamic_shared_size_bytes",
+                    "preferred_shared_memory_carveout"):
+            attrs = self._attributes_of_module()
+            attrs[name] = int(value)
+            return
+        if name in _ATTRIBUTES:
+            raise AttributeError(f"attribute '{name}' of RawKernel is read-only")
+        object.__setattr__(self, name, value)
+
     def __call__(self, grid: Any, block: Any, args: Sequence[Any], *,
                  shared_mem: int = 0) -> None:
-        from arrayd._ndarray import ndarray
         if not isinstance(args, (tuple, list)):
             raise TypeError("args must be a tuple")
         g = _dims(grid, "grid")

@@ -55,6 +55,9 @@ absl::Status RunReleaseShm(OpContext& ctx) {
     return absl::FailedPreconditionError("shared memory transfers need a session");
   }
   ARRAYD_ASSIGN_OR_RETURN(std::string name, ctx.attrs().String("segment"));
+  // No stream of the session still copies from or to the segment:
+  // upload_shm's and download_shm's copies are done when they return
+  // (Stream's contract for host copies), whatever stream they ran on.
   return ctx.shared_memory()->Release(name);
 }
 

@@ -312,7 +312,7 @@ void LocalTransport::Serve(int fd) {
       break;
     }
     message.clear_segments();
-    if (message.ops_size() == 0 && message.frees_size() == 0 && !message.has_sync()) continue;
+    if (!CarriesWork(message)) continue;
     reader.set_poll(message.has_sync() ? sync_poll : op_poll);
     session->RunOrEnqueue(std::move(message));
   }

@@ -65,7 +65,7 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
       Send(std::move(opened));
       in_.clear_open();
     }
-    if (in_.ops_size() == 0 && in_.frees_size() == 0 && !in_.has_sync()) {
+    if (!CarriesWork(in_)) {
       ReadNext();
       return;
     }

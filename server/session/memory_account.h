@@ -40,12 +40,15 @@ class MemoryAccount {
   // bytes rather than at every small array (their cache line would bounce
   // between the sessions' threads). A parent's count is therefore ahead of
   // what is in use by at most 2 * kChunk per child.
-  absl::Status Charge(uint64_t n) {
+  // `asked` is the allocation's size, for the message (a parent is charged
+  // a chunk, not the allocation).
+  absl::Status Charge(uint64_t n, uint64_t asked = 0) {
     const uint64_t before = used_.fetch_add(n);
     const uint64_t limit = limit_.load(std::memory_order_relaxed);
     if (limit != 0 && before + n > limit) {
       used_.fetch_sub(n);
-      return OutOfMemoryError(absl::StrCat("Out of memory allocating ", n, " bytes: ", what_,
+      return OutOfMemoryError(absl::StrCat("Out of memory allocating ", asked != 0 ? asked : n,
+                                           " bytes: ", what_,
                                            " is ", limit, " bytes and ", before,
                                            " are in use"));
     }
@@ -57,10 +60,10 @@ class MemoryAccount {
     }
     const uint64_t need = n - credit_;
     uint64_t got = std::max(need, kChunk);
-    absl::Status up = parent_->Charge(got);
+    absl::Status up = parent_->Charge(got, asked != 0 ? asked : n);
     if (!up.ok() && got > need) {  // near the parent's limit: just what is needed
       got = need;
-      up = parent_->Charge(got);
+      up = parent_->Charge(got, asked != 0 ? asked : n);
     }
     if (!up.ok()) {
       used_.fetch_sub(n);

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace arrayd {
@@ -18,8 +19,12 @@ TEST(MemoryAccountTest, EachLimitHolds) {
   absl::Status over = a->Charge(11 * kChunk);
   EXPECT_EQ(over.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_NE(over.message().find("the session's quota"), absl::string_view::npos);
-  over = b->Charge(30 * kChunk);  // 70 in the tenant
+  over = b->Charge(30 * kChunk + 5);  // 70 in the tenant
   EXPECT_NE(over.message().find("tenant 't''s quota"), absl::string_view::npos);
+  // The message names the allocation, not the chunk asked of the tenant.
+  EXPECT_NE(over.message().find(absl::StrCat("allocating ", 30 * kChunk + 5, " bytes")),
+            absl::string_view::npos)
+      << over;
   EXPECT_TRUE(b->Charge(19 * kChunk).ok());
   EXPECT_EQ(a->used() + b->used(), 59 * kChunk);
   EXPECT_LE(tenant->used(), 60 * kChunk);

@@ -38,6 +38,11 @@ View ByteRange(const View& v, uint64_t offset, uint64_t n) {
 
 }  // namespace
 
+bool CarriesWork(const v1::ClientMessage& m) {
+  return m.ops_size() > 0 || m.frees_size() > 0 || m.has_sync() || m.new_streams_size() > 0 ||
+         m.free_streams_size() > 0 || m.free_events_size() > 0;
+}
+
 // 128 random bits as hex, from the kernel's CSPRNG.
 std::string RandomToken() {
   unsigned char bytes[16] = {};
@@ -495,7 +500,8 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
       break;
   }
   if (!bad.ok()) {
-    *reply->mutable_error() = *MakeOpError(bad, "sync", op_count_, sync.target());
+    const uint64_t stream = sync.scope() == v1::SYNC_STREAM ? sync.target() : 0;
+    *reply->mutable_error() = *MakeOpError(bad, "sync", op_count_, stream);
     for (const auto& e : pending_errors_) *reply->add_errors() = *e;
     pending_errors_.clear();
     return message;

@@ -30,6 +30,10 @@
 
 namespace arrayd {
 
+// Whether a client message asks the session for anything (ops, frees, a
+// sync, streams or events to make or forget); transports skip the others.
+bool CarriesWork(const v1::ClientMessage& message);
+
 // 128 random bits as hex, from the kernel's CSPRNG (session tokens, the
 // server's id).
 std::string RandomToken();

@@ -1,0 +1,214 @@
+"""RawKernel and RawModule (arrayd._kernel) against NumPy.
+
+User kernels need a CUDA server started with --allow-user-kernels (the
+tests of launches run only there: tests/device_run.sh passes the flag in
+ARRAYD_SERVER_ARGS); everywhere else the tests check the clear error.
+The fault and cache tests start servers of their own.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+from arrayd import _connect, _transport
+from arrayd._errors import CompileException
+
+ALLOWED = "--allow-user-kernels" in os.environ.get("ARRAYD_SERVER_ARGS", "")
+
+ADD = r'''
+extern "C" __global__ void add(const float* x, const float* y, float* z, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) z[i] = x[i] + y[i];
+}
+'''
+
+TEMPLATES = r'''
+template <typename T>
+__global__ void axpy(T a, const T* x, T* y, long long n) {
+  for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (long long)blockDim.x * gridDim.x)
+    y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void count(unsigned long long* out) {
+  atomicAdd(out, 1ULL);
+}
+'''
+
+
+def cuda_kernels(session) -> bool:
+    return session.backend == "cuda" and ALLOWED
+
+
+@pytest.fixture
+def gpu(session):
+    if not cuda_kernels(session):
+        pytest.skip("user kernels need a CUDA server with --allow-user-kernels")
+    return session
+
+
+def test_without_a_cuda_server_with_the_flag_the_error_is_clear(session):
+    if cuda_kernels(session):
+        pytest.skip("this server runs user kernels")
+    x = ad.zeros(4, dtype=np.float32)
+    kernel = ad.RawKernel(ADD, "add")
+    with pytest.raises((RuntimeError, NotImplementedError),
+                       match="allow-user-kernels|CUDA server"):
+        kernel((1,), (4,), (x, x, x, np.int32(4)))
+    # The session keeps working.
+    np.testing.assert_array_equal((x + 1).get(), np.ones(4, np.float32))
+
+
+def test_argument_checks_need_no_server():
+    kernel = ad.RawKernel(ADD, "add")
+    assert kernel.name == "add" and kernel.code == ADD
+    with pytest.raises(TypeError):
+        ad.RawModule()
+    with pytest.raises(TypeError):
+        ad.RawModule(code=ADD, path="x.cubin")
+    with pytest.raises(NotImplementedError):
+        ad.RawModule(path="kernel.cubin")
+
+
+def test_raw_kernel_adds(gpu):
+    n = 1000
+    x = ad.arange(n, dtype=np.float32)
+    y = ad.full(n, 2.5, dtype=np.float32)
+    z = ad.empty(n, dtype=np.float32)
+    kernel = ad.RawKernel(ADD, "add")
+    kernel(((n + 255) // 256,), (256,), (x, y, z, np.int32(n)))
+    np.testing.assert_array_equal(z.get(), np.arange(n, dtype=np.float32) + 2.5)
+    attrs = kernel.attributes
+    assert attrs["max_threads_per_block"] >= 256
+    assert kernel.num_regs == attrs["num_regs"] > 0
+
+
+def test_raw_kernel_on_a_view_and_a_stream(gpu):
+    n = 512
+    base = ad.zeros(2 * n, dtype=np.float32)
+    x = ad.ones(n, dtype=np.float32)
+    kernel = ad.RawKernel(ADD, "add")
+    stream = ad.cuda.Stream(non_blocking=True)
+    with stream:
+        kernel((2,), (256,), (x, x, base[n:], np.int32(n)))
+    stream.synchronize()
+    expect = np.zeros(2 * n, np.float32)
+    expect[n:] = 2
+    np.testing.assert_array_equal(base.get(), expect)
+
+
+def test_raw_module_templates_and_python_scalars(gpu):
+    module = ad.RawModule(code=TEMPLATES, options=("-std=c++17",),
+                          name_expressions=("axpy<float>", "axpy<double>"))
+    for dt, a in ((np.float32, np.float32(2)), (np.float64, 3.0)):
+        x = ad.arange(100, dtype=dt)
+        y = ad.ones(100, dtype=dt)
+        module.get_function(f"axpy<{np.dtype(dt).name.replace('float32', 'float').replace('float64', 'double')}>")(
+            (1,), (64,), (a, x, y, 100))
+        np.testing.assert_allclose(y.get(), float(a) * np.arange(100, dtype=dt) + 1)
+    out = ad.zeros(1, dtype=np.uint64)
+    module.get_function("count")((4,), (128,), (out,))
+    assert int(out.get()[0]) == 512
+    with pytest.raises(AttributeError, match="no kernel"):
+        module.get_function("missing")
+
+
+def test_compile_error_carries_the_log_and_the_session_survives(gpu):
+    kernel = ad.RawKernel('extern "C" __global__ void k(float* x) { x[0] = nope; }', "k")
+    x = ad.zeros(1, dtype=np.float32)
+    with pytest.raises(CompileException, match="nope") as info:
+        kernel((1,), (1,), (x,))
+    assert "nope" in info.value.source
+    np.testing.assert_array_equal((x + 1).get(), [1])
+
+
+def test_bad_launches_are_clear_errors(gpu):
+    kernel = ad.RawKernel(ADD, "add")
+    x = ad.zeros(4, dtype=np.float32)
+    with pytest.raises(ValueError, match="threads"):
+        kernel((1,), (4096,), (x, x, x, np.int32(4)))
+    with pytest.raises(ValueError):
+        kernel((0,), (4,), (x, x, x, np.int32(4)))
+    with pytest.raises(TypeError, match="host"):
+        kernel((1,), (4,), (np.zeros(4, np.float32), x, x, np.int32(4)))
+    kernel((1,), (4,), (x, x, x, np.int32(4)), shared_mem=1 << 30)
+    with pytest.raises(ValueError, match="shared_mem"):
+        ad.cuda.Device().synchronize()
+    np.testing.assert_array_equal((x + 1).get(), np.ones(4))
+
+
+# ---- servers of their own: the shared cache and a faulting kernel ----
+
+def _start(cache: str, sock_dir: str) -> tuple[subprocess.Popen, str]:
+    binary = os.environ.get("ARRAYD_SERVER_BIN") or str(
+        Path(__file__).resolve().parents[2] / "build" / "bin" / "arrayd")
+    address = f"unix:{sock_dir}/arrayd.sock"
+    env = dict(os.environ, ARRAYD_KERNEL_CACHE=cache)
+    log = open(os.path.join(sock_dir, "arrayd.log"), "ab")
+    proc = subprocess.Popen([binary, "--listen", address, "--backend", "cuda",
+                             "--allow-user-kernels"], env=env, stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not _transport.health_ok(address, timeout=0.5):
+        assert proc.poll() is None and time.monotonic() < deadline, \
+            Path(sock_dir, "arrayd.log").read_text(errors="replace")[-2000:]
+        time.sleep(0.05)
+    return proc, address
+
+
+def _origin(module: ad.RawModule) -> str:
+    module.compile()
+    return module.origin
+
+
+def test_a_faulting_kernel_restarts_the_server_and_the_cache_survives(gpu):
+    # A source no other test compiles, so that the first load compiles.
+    source = ADD + f"// {time.time_ns()}\n" + r'''
+extern "C" __global__ void poke(long long address) { *(volatile int*)address = 1; }
+'''
+    with tempfile.TemporaryDirectory() as cache, \
+            tempfile.TemporaryDirectory() as sock_dir:
+        proc, address = _start(cache, sock_dir)
+        try:
+            a = ad.connect(address, default=False)
+            b = ad.connect(address, default=False)
+            with a:
+                assert _origin(ad.RawModule(code=source)) == "compiled"
+            with b:  # another client: the server's memory cache
+                assert _origin(ad.RawModule(code=source)) == "memory cache"
+                survivor = ad.arange(10)
+            with a:
+                ad.RawModule(code=source).get_function("poke")((1,), (1,), (16,))
+                with pytest.raises((RuntimeError, ConnectionError)):
+                    ad.cuda.Device().synchronize()
+            # The other session gets a clear error, not a hang.
+            with b:
+                with pytest.raises((RuntimeError, ConnectionError),
+                                   match="restarting|ended|closed|failed|reach"):
+                    (survivor + 1).get()
+            assert proc.wait(30) == 70  # the documented exit code
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        # A restarted server serves again, from the disk cache.
+        proc, address = _start(cache, sock_dir)
+        try:
+            c = ad.connect(address, default=False)
+            with c:
+                module = ad.RawModule(code=source)
+                assert _origin(module) == "disk cache"
+                x = ad.ones(8, dtype=np.float32)
+                module.get_function("add")((1,), (8,), (x, x, x, np.int32(8)))
+                np.testing.assert_array_equal(x.get(), np.full(8, 2, np.float32))
+            c.close()
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    _connect.current()  # the default session is untouched
