@@ -64,7 +64,8 @@ def _start_server() -> str:
     tmp = tempfile.mkdtemp(prefix="arrayd-compat-")
     address = f"unix:{tmp}/arrayd.sock"
     log = open(os.path.join(tmp, "arrayd.log"), "wb")  # noqa: SIM115  (the server's lifetime)
-    cmd = [binary, "--listen", address, "--backend", backend]
+    cmd = [binary, "--listen", address, "--backend", backend,
+           *os.environ.get("ARRAYD_SERVER_ARGS", "").split()]
     # SIGTERM to the server when its worker exits, so a worker that ends
     # without pytest_unconfigure (killed, crashed) leaves no server behind.
     if shutil.which("setpriv"):
