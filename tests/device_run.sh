@@ -65,8 +65,9 @@ if want tests; then
     tail -n 2 "$logs/$t.log"
   done
   echo "==> pytest (cuda server, ${ARRAYD_PYTEST_WORKERS:-8} workers, each with its own server)"
-  ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda timeout "${ARRAYD_PYTEST_TIMEOUT:-400}" \
-    ARRAYD_SERVER_ARGS="${ARRAYD_SERVER_ARGS:---allow-user-kernels}" python3 -m pytest -q -rfE -p no:cacheprovider -n "${ARRAYD_PYTEST_WORKERS:-8}" tests/python \
+  ARRAYD_SERVER_BIN="$bundle/bin/arrayd" ARRAYD_BACKEND=cuda \
+    ARRAYD_SERVER_ARGS="${ARRAYD_SERVER_ARGS:---allow-user-kernels}" \
+    timeout "${ARRAYD_PYTEST_TIMEOUT:-400}" python3 -m pytest -q -rfE -p no:cacheprovider -n "${ARRAYD_PYTEST_WORKERS:-8}" tests/python \
     >"$logs/pytest.log" 2>&1 || status=1
   tail -n 25 "$logs/pytest.log"
   if [ -n "$cuda_pid" ]; then
