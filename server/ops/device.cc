@@ -15,7 +15,7 @@ namespace {
 absl::Status RunDeviceMemory(OpContext& ctx) {
   uint64_t free = 0, total = 0;
   ARRAYD_RETURN_IF_ERROR(ctx.stream().MemoryInfo(&free, &total));
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, DType::kInt64, {2}));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousOutputFor(0, DType::kInt64, {2}));
   const int64_t host[2] = {static_cast<int64_t>(free), static_cast<int64_t>(total)};
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(host, out));
   ctx.SetResult(0, out);
@@ -57,7 +57,7 @@ absl::Status RunMemoryPool(OpContext& ctx) {
   }
   // Into the client's out= array when it sends one: the query then
   // allocates nothing, so it does not change the numbers it reads.
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, DType::kInt64, {4}));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousOutputFor(0, DType::kInt64, {4}));
   const int64_t host[4] = {static_cast<int64_t>(session->memory().used()),
                            static_cast<int64_t>(session->memory().limit()),
                            static_cast<int64_t>(bytes), static_cast<int64_t>(blocks)};

@@ -159,6 +159,12 @@ absl::StatusOr<View> OpContext::OutputFor(int i, DType dtype, const Shape& shape
   return NewArray(dtype, shape, std::move(strides));
 }
 
+absl::StatusOr<View> OpContext::ContiguousOutputFor(int i, DType dtype, const Shape& shape) {
+  ARRAYD_ASSIGN_OR_RETURN(View out, OutputFor(i, dtype, shape));
+  if (out.IsCContiguous()) return out;
+  return NewArray(dtype, shape);
+}
+
 void OpRegistry::Register(OpFamily family, absl::string_view schema, std::string doc,
                           OpRunFn run) {
   absl::StatusOr<OpSignature> sig = ParseSchema(family, schema, std::move(doc));

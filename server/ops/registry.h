@@ -126,6 +126,9 @@ class OpContext {
   // The same, where a new array gets `strides` (KeepOrderStrides: NumPy's
   // layout of elementwise results).
   absl::StatusOr<View> OutputFor(int i, DType dtype, const Shape& shape, Strides strides);
+  // OutputFor for writers that need C order (host copies): a new array
+  // when the existing out= one is not C-contiguous.
+  absl::StatusOr<View> ContiguousOutputFor(int i, DType dtype, const Shape& shape);
   // Records output i's result.
   void SetResult(int i, View v) { results_[i] = std::move(v); }
   const std::optional<View>& existing(int i) const { return existing_[i]; }

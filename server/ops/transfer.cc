@@ -34,7 +34,8 @@ absl::StatusOr<char*> Segment(OpContext& ctx, uint64_t nbytes) {
 absl::Status RunUploadShm(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(Shape shape, ctx.attrs().GetShape("shape"));
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, ctx.attrs().GetDType("dtype"));
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(dtype, std::move(shape)));
+  // Into an existing array (ndarray.set) directly when it is C-contiguous.
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousOutputFor(0, dtype, shape));
   ARRAYD_ASSIGN_OR_RETURN(char* src, Segment(ctx, static_cast<uint64_t>(out.nbytes())));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(src, out));
   ctx.SetResult(0, out);

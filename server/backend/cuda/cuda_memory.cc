@@ -50,16 +50,19 @@ absl::Status CudaStream::MemoryInfo(uint64_t* free, uint64_t* total) {
 absl::Status CudaStream::RegisterHostMemory(void* data, size_t n) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   ARRAYD_CUDA_RETURN_IF_ERROR(cudaHostRegister(data, n, cudaHostRegisterDefault));
-  registered_.push_back({static_cast<const char*>(data), n});
+  absl::MutexLock lock(&dev_->host_mu);
+  dev_->registered.push_back({static_cast<const char*>(data), n});
   return absl::OkStatus();
 }
 
 void CudaStream::UnregisterHostMemory(void* data) {
   if (!Enter().ok()) return;
-  for (size_t i = 0; i < registered_.size(); ++i) {
-    if (registered_[i].first == data) {
+  absl::MutexLock lock(&dev_->host_mu);
+  auto& ranges = dev_->registered;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (ranges[i].first == data) {
       ARRAYD_CUDA_LOG_IF_ERROR(cudaHostUnregister(data));
-      registered_.erase(registered_.begin() + static_cast<long>(i));
+      ranges.erase(ranges.begin() + static_cast<long>(i));
       return;
     }
   }
@@ -67,7 +70,8 @@ void CudaStream::UnregisterHostMemory(void* data) {
 
 bool CudaStream::IsRegistered(const void* p, size_t n) const {
   const char* c = static_cast<const char*>(p);
-  for (const auto& [base, size] : registered_) {
+  absl::MutexLock lock(&dev_->host_mu);
+  for (const auto& [base, size] : dev_->registered) {
     if (c >= base && c + n <= base + size) return true;
   }
   return false;

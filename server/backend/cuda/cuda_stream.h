@@ -95,6 +95,10 @@ struct DeviceState {
   // bytes, so that a hit never builds and hashes the ~40 KB NVRTC source.
   absl::Mutex body_mu;
   absl::flat_hash_map<std::string, CUfunction> by_body ABSL_GUARDED_BY(body_mu);
+  // Host ranges pinned by RegisterHostMemory (cudaHostRegister pins for
+  // the whole context, so every stream copies them directly).
+  absl::Mutex host_mu;
+  std::vector<std::pair<const char*, size_t>> registered ABSL_GUARDED_BY(host_mu);
   absl::Mutex fft_mu;
   // (cufftType, n, batch) -> plan.
   absl::flat_hash_map<std::tuple<int, long long, long long>, std::shared_ptr<FftPlan>> fft_plans
@@ -363,7 +367,6 @@ class CudaStream : public Stream {
   cusolverDnHandle_t cusolver_ = nullptr;
   cusolverDnParams_t solver_params_ = nullptr;
   std::vector<char> host_work_;                             // cuSOLVER host workspace
-  std::vector<std::pair<const char*, size_t>> registered_;  // pinned host ranges
   const uint64_t id_;
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
