@@ -80,6 +80,8 @@ from arrayd._statistics import (average, count_nonzero, cumprod, cumsum,
                                 trace, var)
 
 from arrayd._ufunc import ufunc
+from arrayd._fusion import fuse
+from arrayd._userkernel import ElementwiseKernel, ReductionKernel
 
 
 # Every ufunc of the server (one row each in server/kernels/op_list.h) and
@@ -233,6 +235,7 @@ __all__ += ["asanyarray", "asfortranarray", "divmod", "frexp", "ldexp",
             "modf", "require"]
 __all__ += ["e", "euler_gamma", "get_array_module", "inf", "iscomplexobj",
             "isrealobj", "isscalar", "nan", "ndim", "pi", "shape", "size"]
+__all__ += ["ElementwiseKernel", "ReductionKernel", "fuse"]
 __all__ += sorted(set(_UFUNCS) - set(__all__)) + ["ufunc"]
 for _m in _TOPICS:
     __all__ += _m.__all__
