@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import contextvars
 import math
+import os
 import sys
+import tempfile
 import types
 import warnings
 
@@ -134,6 +136,24 @@ _stand_in("cupy._core._accelerator", ACCELERATOR_CUB=1,
 _stand_in("cupy._core._cub_reduction")
 _stand_in("cupy._core._routines_linalg", COMPUTE_TYPE_DEFAULT=0,
           COMPUTE_TYPE_PEDANTIC=1, COMPUTE_TYPE_TF32=2)
+# User kernels as CuPy's tests reach them through CuPy-internal paths:
+# cupy._core's ElementwiseKernel, ReductionKernel and create_reduction_func
+# are arrayd's; elementwise_copy is dst[...] = src; the reduction
+# accelerator switches keep a list that changes nothing (arrayd has no CUB
+# path to switch).
+_accelerators = {"reduction": [], "routine": []}
+_core.__dict__.update(
+    ElementwiseKernel=arrayd.ElementwiseKernel,
+    ReductionKernel=arrayd.ReductionKernel,
+    create_reduction_func=arrayd._userkernel.create_reduction_func,
+    elementwise_copy=lambda src, dst, **kw: dst.__setitem__(Ellipsis, src),
+    get_reduction_accelerators=lambda: list(_accelerators["reduction"]),
+    set_reduction_accelerators=lambda a: _accelerators.update(reduction=list(a)))
+sys.modules["cupy._core._accelerator"].__dict__.update(
+    get_reduction_accelerators=lambda: list(_accelerators["reduction"]),
+    set_reduction_accelerators=lambda a: _accelerators.update(reduction=list(a)),
+    get_routine_accelerators=lambda: list(_accelerators["routine"]),
+    set_routine_accelerators=lambda a: _accelerators.update(routine=list(a)))
 
 
 class PerformanceWarning(RuntimeWarning):
@@ -179,7 +199,9 @@ def _forward_with(name: str, target: types.ModuleType,
     return mod
 
 
-cuda = _forward_with("cupy.cuda", arrayd.cuda)
+# get_nvcc_path: test_raw reads the toolkit's nvcc version at import time
+# (through compiler._run_cc below); arrayd compiles with the server's NVRTC.
+cuda = _forward_with("cupy.cuda", arrayd.cuda, get_nvcc_path=lambda: "nvcc")
 _runtime = _forward_with("cupy.cuda.runtime", arrayd.cuda.runtime,
                          **_CUDA_FACTS)
 for _sub in ("stream", "memory", "pinned_memory", "device"):
@@ -189,6 +211,35 @@ _stand_in("cupy.cuda.driver", get_build_version=lambda: 12080,
 _stand_in("cupy.cuda.cub", available=False)
 _stand_in("cupy.cuda.cutensor", available=False)
 _stand_in("cupy.cuda.cufft")
+# cupy.cuda.compiler: arrayd's CompileException (the server's NVRTC log);
+# CuPy's compiler internals (caches, nvcc, jitify) are placeholders.
+# cupy.cuda.texture: placeholders (arrayd has no textures).
+
+
+class _JitifyException(Exception):
+    """Stand-in for cupy.cuda.compiler.JitifyException (arrayd has no
+    jitify: RawModule(jitify=True) raises NotImplementedError)."""
+
+
+def _run_cc(cmd, cwd=None, backend="nvcc", log_stream=None):
+    """`nvcc --version` answers the CUDA 12.8 of the facts above; anything
+    else would compile on the client, which arrayd does not."""
+    if "--version" in cmd:
+        return "Cuda compilation tools, release 12.8, V12.8.93"
+    raise NotImplementedError("arrayd compiles kernels on the server (NVRTC)")
+
+
+_stand_in("cupy.cuda.compiler", CompileException=arrayd._errors.CompileException,
+          JitifyException=_JitifyException, _run_cc=_run_cc,
+          get_cache_dir=lambda: os.path.join(tempfile.gettempdir(),
+                                             "arrayd-shim-kernel-cache"),
+          is_valid_kernel_name=lambda name: bool(
+              arrayd._userkernel._VALID_NAME.match(name)))
+# TestFusionKernelName mocks this class around a call (CuPy's fusion
+# internals); the computation it then checks is arrayd's fuse.
+_stand_in("cupy._core._fusion_kernel", FusedKernel=type(
+    "FusedKernel", (), {"__module__": "cupy._core._fusion_kernel"}))
+_stand_in("cupy.cuda.texture")
 # A cuBLAS batching threshold TestSolve's setUp sets; arrayd has no such
 # knob, so setting it changes nothing and the solve results are compared.
 _gesv_limit = [256]
@@ -253,5 +304,8 @@ sys.modules["cupy_backends.cuda.api"].runtime = _runtime
 _stand_in("cupy_backends.cuda.api.driver", get_build_version=lambda: 12080,
           _is_cuda_python=lambda: False)
 _stand_in("cupy_backends.cuda.stream")
+# NVRTC's version, a CUDA toolkit fact test_raw reads (as the runtime's above).
+_stand_in("cupy_backends.cuda.libs")
+_stand_in("cupy_backends.cuda.libs.nvrtc", getVersion=lambda: (12, 8))
 
 warnings.filterwarnings("ignore", category=PerformanceWarning)
