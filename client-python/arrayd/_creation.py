@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 import operator
+import weakref
 from typing import Any
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from arrayd import _composite as _c
-from arrayd import _connect, _dtypes, _math, _reduction, _ufunc
+from arrayd import _connect, _dtypes, _layout, _math, _reduction, _ufunc
 from arrayd._ndarray import (_order, attach, encode_scalar, fortran,
                              ndarray, permuted, session_of, shape_dummy,
                              upload)
@@ -448,13 +449,19 @@ def _ndarray_new(cls: type, shape: Any = (), dtype: Any = float,
                  order: str = "C") -> ndarray:
     """ndarray(shape, dtype, order=): a new array of unspecified contents.
     Strides may be given when they are C's or F's for the shape (a server
-    array has no device pointer to lay arbitrary strides over)."""
+    array has no device pointer to lay arbitrary strides over). With
+    ``memptr`` (a MemoryPointer of arrayd.cuda.memory), the array is a view
+    of the block it points into (see _on_memptr)."""
     if shape is None:
         raise TypeError("'NoneType' object cannot be interpreted as an "
                         "integer")
     if memptr is not None:
-        raise TypeError("arrayd arrays live on the server: ndarray(memptr=)"
-                        " is not available")
+        a = _on_memptr(shape, dtype, memptr, strides, order)
+        if cls is not ndarray:
+            a = a.view(cls)
+        # The array keeps memptr (its block) while it lives, as CuPy's.
+        weakref.finalize(a, _keep, memptr)
+        return a
     if strides is not None:
         _order(order, "CFAK")  # NumPy's error for a bad order, even here
         dt = _dtypes.normalize(dtype)
@@ -472,6 +479,62 @@ def _ndarray_new(cls: type, shape: Any = (), dtype: Any = float,
     if cls is not ndarray:
         return a.view(cls)
     return a
+
+
+def _on_memptr(shape: Any, dtype: Any, memptr: Any, strides: Any,
+               order: str) -> ndarray:
+    """ndarray(shape, dtype, memptr): a C or F (``order``, or ``strides``
+    when given and C's or F's) view of the bytes at ``memptr`` in its
+    block, which is a uint8 array of the session (``memptr.mem._array``:
+    arrayd.cuda.memory's malloc, alloc, pools, UnownedMemory of one).
+    ndarray() keeps ``memptr`` while the array lives, so that a pool does
+    not reuse the block under it (a view taken of the array does not keep
+    it: its base is the block's array). TypeError for any other pointer:
+    arrays live on the server, a client has no device addresses to view.
+    The offset must suit the dtype's alignment (a misaligned view would
+    fault in a device kernel)."""
+    mem = getattr(memptr, "mem", None)
+    block = getattr(mem, "_array", None)
+    if block is None or not isinstance(block, ndarray):
+        raise TypeError(
+            "arrayd arrays live on the server: ndarray(memptr=) takes a "
+            "MemoryPointer into a block of arrayd.cuda.memory (malloc, "
+            f"alloc, a MemoryPool's malloc), not {type(memptr).__name__} "
+            f"of {type(mem).__name__}")
+    dt = _dtypes.normalize(dtype)
+    shp = _shape(shape)
+    order = _order(order, "CFAK")
+    nbytes = math.prod(shp) * dt.itemsize
+    start = int(memptr.ptr) - int(mem.ptr)
+    if start < 0 or start + nbytes > block.size:
+        raise ValueError(f"ndarray(memptr=): {nbytes} bytes at offset "
+                         f"{start} are outside the {block.size}-byte block")
+    if start % dt.alignment:
+        raise ValueError(f"ndarray(memptr=): offset {start} is not aligned "
+                         f"for {dt} ({dt.alignment} bytes)")
+    flat = block[start:start + nbytes].view(dt)
+    if strides is None:
+        fortran_order = order == "F"
+    else:
+        st = tuple(strides)
+        c_st = _layout.c_strides(shp, dt.itemsize)
+        f_st = _layout.c_strides(shp[::-1], dt.itemsize)[::-1]
+        dense = _dense(shp, st, dt)
+        if st == c_st or dense == _dense(shp, c_st, dt):
+            fortran_order = False
+        elif st == f_st or dense == _dense(shp, f_st, dt):
+            fortran_order = True
+        else:
+            raise ValueError(
+                f"ndarray(memptr=) with strides {st}: only C or F strides "
+                f"can be laid over a block for shape {shp}")
+    if fortran_order:
+        return flat.reshape(shp[::-1]).transpose()  # a view for any shape
+    return flat.reshape(shp)
+
+
+def _keep(*objects: Any) -> None:
+    """What weakref.finalize calls with the objects it kept alive."""
 
 
 def _dense(shape: tuple[int, ...], strides: tuple[int, ...],

@@ -1,7 +1,9 @@
 """arrayd.cuda.memory and pinned_memory (issue 14): the session's memory
-pool on the server (numbers, free_all_blocks, set_limit), MemoryPointer
-blocks, the allocator hooks CuPy code sets, pinned host memory that moves
-to and from a same-host server without a copy, and show_config."""
+pool on the server (numbers, free_all_blocks, set_limit), MemoryPool
+objects that count their own blocks, MemoryPointer blocks and ndarray
+views of them (memptr=), the allocator hooks CuPy code sets, pinned host
+memory that moves to and from a same-host server without a copy, and
+show_config."""
 from __future__ import annotations
 
 import ctypes
@@ -76,16 +78,179 @@ def test_set_limit_arguments(pool, session):
     assert pool.get_limit() == 0
 
 
-def test_every_pool_object_shows_the_session(pool):
-    other = cuda.MemoryPool()
-    x = ad.ones(MB, dtype="u1")
-    assert other.used_bytes() == pool.used_bytes()
+def test_default_pool_blocks_count_in_the_session(pool):
+    base = pool.used_bytes()
+    m = pool.malloc(1000)
+    assert isinstance(m.mem, cuda.PooledMemory) and m.mem.size == 1024
+    assert pool.used_bytes() == base + 1024
+    m.mem.free()
+    m.mem.free()  # twice: no effect
+    assert pool.used_bytes() == base
+    zero = pool.malloc(0).mem
+    assert isinstance(zero, cuda.Memory) and not isinstance(
+        zero, cuda.PooledMemory)
+
+
+def test_new_pool_counts_its_own_blocks(pool):
+    p = cuda.MemoryPool()
+    assert (p.used_bytes(), p.free_bytes(), p.total_bytes(),
+            p.n_free_blocks()) == (0, 0, 0, 0)
+    x = ad.ones(MB, dtype="u1")  # arrays are the session's, not p's
+    assert p.used_bytes() == 0 and pool.used_bytes() >= MB
     del x
+    a = p.malloc(100)
+    b = p.malloc(2000)
+    assert (a.mem.size, b.mem.size) == (512, 2048)
+    assert p.used_bytes() == 2560 and p.free_bytes() == 0
+    ptr = a.ptr
+    del a
+    assert (p.used_bytes(), p.free_bytes(), p.n_free_blocks()) == (2048, 512, 1)
+    assert p.total_bytes() == 2560
+    again = p.malloc(512)
+    assert again.ptr == ptr and p.n_free_blocks() == 0  # the kept block
+    again.mem.free()
+    again.mem.free()
+    s = cuda.Stream()
+    with s:
+        other = p.malloc(512)  # blocks are reused on their stream only
+    assert other.ptr != ptr and p.n_free_blocks() == 1
+    del other
+    assert p.n_free_blocks() == 2
+    p.free_all_blocks(stream=s)
+    assert p.n_free_blocks() == 1
+    with pytest.warns(DeprecationWarning):
+        p.free_all_free()
+    assert p.n_free_blocks() == 0 and p.total_bytes() == 2048
+    del b
+    p.free_all_blocks()
+    assert p.total_bytes() == 0
+
+
+def test_new_pool_blocks_are_server_memory():
+    for allocator in (None, cuda.malloc_managed, cuda.malloc_async):
+        p = cuda.MemoryPool(allocator)
+        m = p.malloc(8)
+        host = np.arange(8, dtype=np.uint8)
+        m.copy_from_host(host.ctypes.data, 8)
+        back = np.zeros(8, np.uint8)
+        m.copy_to_host(back.ctypes.data, 8)
+        npt.assert_array_equal(back, host)
+        del m
+        assert p.n_free_blocks() == 1
+
+
+def test_new_pool_limit():
+    p = cuda.MemoryPool()
+    p.set_limit(size=2048)
+    assert p.get_limit() == 2048
+    a = p.malloc(1024)
+    kept = p.malloc(512)
+    del kept
+    b = p.malloc(1024)  # lets the kept block go to fit
+    assert p.n_free_blocks() == 0 and p.total_bytes() == 2048
+    with pytest.raises(cuda.OutOfMemoryError, match="limit set to: 2,048"):
+        p.malloc(1)
+    p.set_limit(size=0)
+    c = p.malloc(1)
+    assert p.used_bytes() == 2560
+    for bad in (dict(size=-1), dict(fraction=1.5), dict(size=1, fraction=0.5)):
+        with pytest.raises(ValueError):
+            p.set_limit(**bad)
+    del a, b, c
+
+
+def test_new_pool_takes_any_allocator():
+    calls = []
+
+    def allocator(size):
+        calls.append(size)
+        return cuda.memory._malloc(size)
+
+    p = cuda.MemoryPool(allocator)
+    m = p.malloc(600)
+    assert calls == [1024] and m.mem.size == 1024
+    del m
+    p.malloc(600)
+    assert calls == [1024]  # the kept block, not the allocator
+
+
+def test_memory_async_pool_is_the_session_pool(pool):
+    p = cuda.MemoryAsyncPool()
+    m = p.malloc(100).mem
+    assert isinstance(m, cuda.MemoryAsync) and not isinstance(
+        m, cuda.PooledMemory)
+    assert m.stream_ref() is cuda.get_current_stream()
+    assert p.get_limit() == 2**64 - 1  # no limit, as CuPy's
+    p.set_limit(size=1 << 30)
+    assert p.get_limit() == 1 << 30 == pool.get_limit()
+    p.set_limit(size=0)
+    assert p.used_bytes() == pool.used_bytes()
+
+
+def test_parse_limit_string(monkeypatch):
+    parse = cuda.memory._parse_limit_string
+    assert parse("0") == {"size": 0, "fraction": None}
+    assert parse("1073741824") == {"size": 1073741824, "fraction": None}
+    assert parse("40%") == {"size": None, "fraction": 0.4}
+    assert parse("70.5%") == {"size": None, "fraction": 0.705}
+    assert parse("100%") == {"size": None, "fraction": 1.0}
+    monkeypatch.setenv("CUPY_GPU_MEMORY_LIMIT", "25%")
+    assert parse() == {"size": None, "fraction": 0.25}
+    monkeypatch.delenv("CUPY_GPU_MEMORY_LIMIT")
+    assert parse() == {"size": None, "fraction": None}
+    with pytest.raises(ValueError):
+        parse("lots")
+
+
+def test_ndarray_on_memptr_views_the_block():
+    m = cuda.alloc(64)
+    m.memset(0, 64)
+    a = ad.ndarray((2, 3), np.float32, m + 8)
+    a[...] = ad.arange(6, dtype=np.float32).reshape(2, 3)
+    back = np.zeros(16, np.float32)
+    m.copy_to_host(back.ctypes.data, 64)
+    npt.assert_array_equal(back[2:8], np.arange(6, dtype=np.float32))
+    assert back[:2].sum() == 0 and back[8:].sum() == 0
+    f = ad.ndarray((2, 3), np.float32, m + 8, order="F")
+    assert f.flags.f_contiguous and f.strides == (4, 8)
+    npt.assert_array_equal(f.get(), np.arange(6).reshape(3, 2).T)
+    s = ad.ndarray((2, 3), np.float32, m + 8, strides=(12, 4))
+    npt.assert_array_equal(s.get(), np.arange(6).reshape(2, 3))
+    # An UnownedMemory of the block views it too, after its owner went.
+    owner = cuda.memory._malloc(24)
+    u = cuda.UnownedMemory(owner.ptr, 24, owner)
+    v = ad.ndarray((6,), np.int32, cuda.MemoryPointer(u, 0))
+    del owner, u
+    v[...] = 2
+    assert bool((v == 2).all())
+
+
+def test_ndarray_on_memptr_refuses_what_it_cannot_view():
+    m = cuda.memory._malloc(24)  # exactly 24 bytes
+    with pytest.raises(ValueError, match="outside"):
+        ad.ndarray((4,), np.float64, m)
+    with pytest.raises(ValueError, match="aligned"):
+        ad.ndarray((2,), np.float64, m + 4)
+    with pytest.raises(ValueError, match="strides"):
+        ad.ndarray((2, 2), np.float32, m, strides=(4, 4))
+    with pytest.raises(TypeError, match="live on the server"):
+        ad.ndarray((2,), np.float32, 1234)
+
+
+def test_ndarray_on_memptr_keeps_a_pool_block():
+    p = cuda.MemoryPool()
+    m = p.malloc(64)
+    a = ad.ndarray((16,), np.float32, m)
+    del m
+    assert p.used_bytes() == 512 and p.n_free_blocks() == 0
+    del a
+    gc.collect()
+    assert p.used_bytes() == 0 and p.n_free_blocks() == 1
 
 
 def test_memory_pointer_copies():
-    a = cuda.alloc(16)
-    assert isinstance(a, cuda.MemoryPointer) and a.mem.size == 16
+    a = cuda.alloc(16)  # rounded up to the 512-byte unit, as CuPy's pool
+    assert isinstance(a, cuda.MemoryPointer) and a.mem.size == 512
     src = ctypes.c_int(100)
     a.copy_from(ctypes.cast(ctypes.byref(src), ctypes.c_void_p), 4)
     dst = ctypes.c_int()
@@ -108,7 +273,7 @@ def test_memory_pointer_copies():
     p = a + 4
     assert int(p) == a.ptr + 4 and int(4 + a) == int(p) and int(p - 4) == a.ptr
     with pytest.raises(ValueError, match="outside"):
-        p.copy_to_host(back.ctypes.data, 16)
+        (a + 500).copy_to_host(back.ctypes.data, 16)
     assert cuda.alloc(0).ptr == 0
 
 
@@ -120,7 +285,9 @@ def test_allocator_hooks_take_what_cupy_code_passes(pool):
                           cuda.malloc_async, cuda.MemoryPool().malloc, None):
             cuda.set_allocator(allocator)
             m = cuda.alloc(8)
-            assert m.mem.size == 8
+            # A pool's block is rounded up to 512 bytes, as CuPy's.
+            pooled = allocator is not None and hasattr(allocator, "__self__")
+            assert m.mem.size == (512 if pooled else 8)
             x = ad.arange(10)  # arrays are the server's whatever it is
             assert int(x.sum()) == 45
         new = cuda.MemoryPool()

@@ -1,6 +1,10 @@
 """arrayd.cuda (issue 14, first part): CuPy's Device and runtime names for
-the server's device, with values from the server."""
+the server's device, with values from the server: properties and
+deviceGetAttribute, library handle tokens, pointers of memory blocks."""
 from __future__ import annotations
+
+import gc
+import threading
 
 import numpy as np
 import pytest
@@ -58,3 +62,72 @@ def test_synchronize_raises_a_deferred_error(session):
     ad.zeros(2**62, dtype="u1")
     with pytest.raises(MemoryError):
         cuda.Device().synchronize()
+
+
+def test_device_get_attribute_is_the_server_properties(session):
+    rt = cuda.runtime
+    p = rt.getDeviceProperties(0)
+    info = session.capabilities.devices[0]
+    assert rt.deviceGetAttribute(rt.cudaDevAttrMaxThreadsPerBlock, 0) == \
+        p["maxThreadsPerBlock"]
+    assert rt.deviceGetAttribute(rt.cudaDevAttrMultiProcessorCount, 0) == \
+        p["multiProcessorCount"]
+    assert rt.deviceGetAttribute(rt.cudaDevAttrComputeCapabilityMajor, 0) == \
+        p["major"] == info.compute_major
+    assert rt.deviceGetAttribute(rt.cudaDevAttrPciBusId, 0) == p["pciBusID"]
+    # arrayd offers no cudaMallocAsync pools and no unified memory.
+    assert rt.deviceGetAttribute(rt.cudaDevAttrMemoryPoolsSupported, 0) == 0
+    assert rt.deviceGetAttribute(rt.cudaDevAttrManagedMemory, 0) == 0
+    attrs = cuda.Device().attributes
+    assert attrs["MaxThreadsPerBlock"] == p["maxThreadsPerBlock"]
+    assert attrs["WarpSize"] == p["warpSize"]
+    assert all(isinstance(v, int) for v in attrs.values())
+    with pytest.raises(cuda.CUDARuntimeError, match="does not report") as e:
+        rt.deviceGetAttribute(2, 0)  # cudaDevAttrMaxBlockDimX
+    assert e.value.status == rt.cudaErrorNotSupported
+    with pytest.raises(cuda.CUDARuntimeError, match="invalid device"):
+        rt.deviceGetAttribute(rt.cudaDevAttrWarpSize, 99)
+    with pytest.raises(cuda.CUDARuntimeError):
+        _ = cuda.Device(99).attributes
+
+
+def test_library_handles_are_one_token_per_thread():
+    getters = (cuda.get_cublas_handle, cuda.device.get_cublas_handle,
+               cuda.device.get_cusolver_handle,
+               cuda.device.get_cusolver_sp_handle,
+               cuda.device.get_cusparse_handle)
+    main = [g() for g in getters]
+    assert main[0] == main[1] and len(set(main)) == 4
+    assert all(isinstance(h, int) and h != 0 for h in main)
+    assert [g() for g in getters] == main
+    other: list = []
+    t = threading.Thread(target=lambda: other.extend(
+        [g() for g in getters] + [g() for g in getters]))
+    t.start()
+    t.join()
+    assert other[:5] == other[5:] and not set(other) & set(main)
+
+
+def test_pointers_of_memory_blocks():
+    rt = cuda.runtime
+    m = cuda.memory._malloc(100)
+    assert cuda.device.from_pointer(m.ptr) == cuda.Device(0)
+    attrs = rt.pointerGetAttributes(m.ptr + 99)
+    assert (attrs.device, attrs.devicePointer, attrs.type) == (
+        0, m.ptr + 99, rt.cudaMemoryTypeDevice)
+    # Past the block's 100 bytes (the next block starts 512 further on).
+    assert rt.pointerGetAttributes(m.ptr + 100).type == \
+        rt.cudaMemoryTypeUnregistered
+    managed = cuda.malloc_managed(8)
+    assert rt.pointerGetAttributes(managed.ptr).type == \
+        rt.cudaMemoryTypeManaged
+    ptr = m.ptr
+    del m
+    gc.collect()
+    gone = rt.pointerGetAttributes(ptr)
+    assert (gone.type, gone.device) == (rt.cudaMemoryTypeUnregistered, -2)
+    with pytest.raises(cuda.CUDARuntimeError, match="no device pointers"):
+        cuda.device.from_pointer(ptr)
+    with pytest.raises(cuda.CUDARuntimeError) as e:
+        cuda.device.from_pointer(12345)
+    assert e.value.status == 1  # cudaErrorInvalidValue

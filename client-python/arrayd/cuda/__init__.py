@@ -9,10 +9,9 @@ on every stream, as CuPy's waits for the device's.
 Streams and events (``stream``: Stream, Event, get_current_stream,
 get_elapsed_time) are the session's streams on the server; ``memory`` is
 the session's memory pool on the server (get_default_memory_pool,
-set_limit, MemoryPointer blocks) and ``pinned_memory`` host memory that
-transfers to a same-host server without a copy (alloc_pinned_memory).
-
-Not here yet (issue 14, next steps): user kernels.
+set_limit, MemoryPointer blocks, MemoryPool objects of such blocks) and
+``pinned_memory`` host memory that transfers to a same-host server
+without a copy (alloc_pinned_memory).
 
 Layer: a public namespace, above the function modules (its submodules
 import _connect, _session, _shm and the array modules).
@@ -20,7 +19,7 @@ import _connect, _session, _shm and the array modules).
 from __future__ import annotations
 
 from arrayd.cuda import device, memory, pinned_memory, runtime, stream
-from arrayd.cuda.device import Device, get_device_id
+from arrayd.cuda.device import Device, get_cublas_handle, get_device_id
 from arrayd.cuda.memory import (BaseMemory, ManagedMemory, Memory,
                                 MemoryAsync, MemoryAsyncPool, MemoryPointer,
                                 MemoryPool, OutOfMemoryError, PooledMemory,
@@ -34,7 +33,8 @@ from arrayd.cuda.runtime import CUDARuntimeError
 from arrayd.cuda.stream import (Event, ExternalStream, Stream,
                                 get_current_stream, get_elapsed_time)
 
-__all__ = ["Device", "is_available", "get_device_id", "runtime", "device",
+__all__ = ["Device", "is_available", "get_device_id", "get_cublas_handle",
+           "runtime", "device",
            "stream", "memory", "pinned_memory", "CUDARuntimeError",
            "Stream", "ExternalStream", "Event", "get_current_stream",
            "get_elapsed_time", "BaseMemory", "Memory", "ManagedMemory",

@@ -1,21 +1,27 @@
 """arrayd.cuda.device: CuPy's ``cupy.cuda.device`` for the server's devices:
 Device (use, context manager, synchronize, id, compute_capability,
 mem_info, pci_bus_id, attributes, from_pci_bus_id, ordering),
-get_device_id and get_compute_capability. A device the server does not have raises CUDARuntimeError
-when it is used, as CuPy's does.
+get_device_id, get_compute_capability, from_pointer (for blocks of
+arrayd.cuda.memory) and the per-thread library handles
+(get_cublas_handle, ...). A device the server does not have raises
+CUDARuntimeError when it is used, as CuPy's does.
 
 Layer: a public namespace module below arrayd.cuda (imports runtime and
 _connect).
 """
 from __future__ import annotations
 
+import itertools
+import threading
 from typing import Any
 
 from arrayd import _connect
 from arrayd._errors import CUDA_ERROR_INVALID_VALUE, CUDARuntimeError
 from arrayd.cuda import runtime
 
-__all__ = ["Device", "get_device_id", "get_compute_capability"]
+__all__ = ["Device", "get_device_id", "get_compute_capability",
+           "from_pointer", "get_cublas_handle", "get_cusolver_handle",
+           "get_cusolver_sp_handle", "get_cusparse_handle"]
 
 
 def get_device_id() -> int:
@@ -27,6 +33,61 @@ def get_compute_capability() -> str:
     """The current device's compute capability ("90"; "00" on the CPU
     backend)."""
     return Device().compute_capability
+
+
+def from_pointer(ptr: int) -> "Device":
+    """The device of a pointer into a block of arrayd.cuda.memory (malloc,
+    alloc, a pool's malloc). CUDARuntimeError (cudaErrorInvalidValue) for
+    any other address: arrays live on the server and have no device
+    pointers in the client."""
+    attrs = runtime.pointerGetAttributes(ptr)
+    if attrs.type == runtime.cudaMemoryTypeUnregistered:
+        raise CUDARuntimeError(
+            CUDA_ERROR_INVALID_VALUE,
+            f"cudaErrorInvalidValue: 0x{int(ptr):x} is not in a live block "
+            f"of arrayd.cuda.memory (arrays live on the server and have no "
+            f"device pointers here)")
+    return Device(attrs.device)
+
+
+# Library handles: the cuBLAS, cuSOLVER and cuSPARSE handles are the
+# server's (one per session stream). These give what CuPy code reads of
+# its handles: a non-zero int, one per thread and device, the same on
+# each call in that thread. It is an opaque token: no arrayd function
+# takes it, and it is no handle of a CUDA library in this process.
+_handle_tokens = itertools.count(1)
+_thread_handles = threading.local()
+
+
+def _handle(library: str) -> int:
+    table = getattr(_thread_handles, "table", None)
+    if table is None:
+        table = _thread_handles.table = {}
+    key = (library, get_device_id())
+    token = table.get(key)
+    if token is None:
+        token = table[key] = next(_handle_tokens)
+    return token
+
+
+def get_cublas_handle() -> int:
+    """This thread's cuBLAS handle token (see _handle_tokens)."""
+    return _handle("cublas")
+
+
+def get_cusolver_handle() -> int:
+    """This thread's cuSOLVER dense handle token."""
+    return _handle("cusolver")
+
+
+def get_cusolver_sp_handle() -> int:
+    """This thread's cuSOLVER sparse handle token."""
+    return _handle("cusolver_sp")
+
+
+def get_cusparse_handle() -> int:
+    """This thread's cuSPARSE handle token."""
+    return _handle("cusparse")
 
 
 class Device:
@@ -107,14 +168,13 @@ class Device:
 
     @property
     def attributes(self) -> dict[str, int]:
-        p = runtime.getDeviceProperties(self.id)
-        return {"MultiProcessorCount": p["multiProcessorCount"],
-                "MaxThreadsPerBlock": p["maxThreadsPerBlock"],
-                "WarpSize": p["warpSize"],
-                "MaxSharedMemoryPerBlock": p["sharedMemPerBlock"],
-                "L2CacheSize": p["l2CacheSize"], "ClockRate": p["clockRate"],
-                "ComputeCapabilityMajor": p["major"],
-                "ComputeCapabilityMinor": p["minor"]}
+        """Every attribute runtime.deviceGetAttribute answers, by CUDA's
+        name less ``cudaDevAttr`` ("MaxThreadsPerBlock": 1024, ...)."""
+        self._check()
+        prefix = "cudaDevAttr"
+        return {name[len(prefix):]: runtime.deviceGetAttribute(value, self.id)
+                for name, value in vars(runtime).items()
+                if name.startswith(prefix)}
 
     def __int__(self) -> int:
         return self.id

@@ -6,25 +6,29 @@ session's streams (a caching allocator on CUDA), and keeps the session's
 count: ``get_default_memory_pool()`` shows it (used_bytes: the session's
 live arrays; free_bytes: the pool's cached blocks), frees the cached blocks
 (free_all_blocks) and sets the session's limit (set_limit: allocations past
-it raise OutOfMemoryError, as CuPy's pool does). Every MemoryPool object
-shows the same session pool: there is no second pool to make on the server.
+it raise OutOfMemoryError, as CuPy's pool does).
 
 ``malloc``/``alloc`` give a MemoryPointer to a block of the session's
 device memory (a uint8 array on the server) with CuPy's copy and memset
-methods; its ``ptr`` is an address in this client's numbering of its
-blocks, not a device address (the memory is in the server's process).
+methods, which ``ndarray(shape, dtype, memptr)`` views; its ``ptr`` is an
+address in this client's numbering of its blocks, not a device address
+(the memory is in the server's process). A ``MemoryPool(allocator)`` made
+by the caller is a pool of such blocks, as CuPy's: it keeps the blocks
+freed to it for the next malloc of their size on their stream and counts
+them (used_bytes, free_bytes, n_free_blocks, its own set_limit).
 ``set_allocator`` takes what CuPy code passes (a pool's malloc,
 malloc_managed, malloc_async, None) and is what alloc() calls; arrays are
-allocated by the server whatever it is.
+allocated by the server whatever it is, and count in the default pool.
 
 Layer: a public namespace module below arrayd.cuda (imports runtime,
-device and the array modules).
+device, stream and the array modules).
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
-import itertools
+import os
 import threading
 import warnings
 import weakref
@@ -35,6 +39,8 @@ import numpy as np
 from arrayd import _connect, _creation, _indexing  # noqa: F401 (ndarray[...])
 from arrayd._errors import OutOfMemoryError
 from arrayd.cuda import device, runtime
+# Not "stream": that is the name of CuPy's arguments here.
+from arrayd.cuda import stream as stream_module
 
 __all__ = ["OutOfMemoryError", "BaseMemory", "Memory", "ManagedMemory",
            "MemoryAsync", "UnownedMemory", "PooledMemory", "MemoryPointer",
@@ -43,23 +49,13 @@ __all__ = ["OutOfMemoryError", "BaseMemory", "Memory", "ManagedMemory",
            "using_allocator", "get_default_memory_pool"]
 
 # CuPy rounds allocations to this (cudaMalloc's alignment).
-_allocation_unit_size = 512
-
-# The addresses ``ptr`` of this client's blocks: each block gets the next
-# range, never reused, so that pointers of different blocks differ and
-# MemoryPointer arithmetic stays within its block.
-_addresses = itertools.count(1)
-_address_lock = threading.Lock()
-_ADDRESS_BASE = 1 << 40
+_allocation_unit_size = runtime._ADDRESS_UNIT
 
 
-def _new_address(size: int) -> int:
-    units = -(-max(size, 1) // _allocation_unit_size)
-    with _address_lock:
-        start = next(_addresses)
-        for _ in range(units - 1):
-            next(_addresses)
-    return _ADDRESS_BASE + start * _allocation_unit_size
+def _round_size(size: int) -> int:
+    """``size`` rounded up to the allocation unit (CuPy's block sizes)."""
+    unit = _allocation_unit_size
+    return -(-int(size) // unit) * unit
 
 
 class BaseMemory:
@@ -83,6 +79,8 @@ class Memory(BaseMemory):
     """``size`` bytes of the session's device memory, freed when this object
     goes."""
 
+    _managed = False
+
     def __init__(self, size: int):
         self.size = int(size)
         self.device_id = device.get_device_id()
@@ -90,12 +88,16 @@ class Memory(BaseMemory):
         self._array = None
         if self.size > 0:
             self._array = _creation.empty(self.size, dtype=np.uint8)
-            self.ptr = _new_address(self.size)
+            self.ptr = runtime._new_block_address(self, self.size,
+                                                  self._managed)
 
 
 class ManagedMemory(Memory):
     """Memory from malloc_managed: the server's device memory as any other
-    (it has no unified memory to offer a remote client)."""
+    (it has no unified memory to offer a remote client; runtime's
+    cudaDevAttrManagedMemory says 0)."""
+
+    _managed = True
 
     def prefetch(self, stream: Any, *, device_id: int | None = None) -> None:
         raise NotImplementedError("arrayd: managed memory prefetch is not "
@@ -108,22 +110,50 @@ class ManagedMemory(Memory):
 
 class MemoryAsync(Memory):
     """Memory from malloc_async: allocated by the server in stream order,
-    as every allocation of a session is."""
+    as every allocation of a session is. ``stream_ref()`` is the stream
+    current when it was allocated (None once that stream is gone)."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.stream_ref = weakref.ref(stream_module.get_current_stream())
 
 
 class PooledMemory(Memory):
-    """Memory from MemoryPool.malloc: the server's pool gives it and takes
-    it back (free(), or when this object goes)."""
+    """A block of a MemoryPool (from its malloc): back to the pool on
+    free() or when this object goes. ``size`` is the block's, the request
+    rounded up to the allocation unit; ``pool`` a weak reference to the
+    pool, as CuPy's."""
 
-    def __init__(self, size: int, pool: "MemoryPool"):
-        super().__init__(size)
-        self.pool = pool
+    def __init__(self, block: "MemoryPointer", size: int, stream_ident: int,
+                 pool: "MemoryPool"):
+        # No Memory.__init__: the block is the pool's allocator's.
+        self._block: MemoryPointer | None = block
+        self._stream_ident = stream_ident
+        self.ptr = block.ptr
+        self.size = size
+        self.device_id = block.device_id
+        array = block.mem._array
+        offset = block.ptr - block.mem.ptr
+        if array is not None and (offset or block.mem.size != size):
+            array = array[offset:offset + size]
+        self._array = array
+        self.pool = weakref.ref(pool)
 
     def free(self) -> None:
-        """Returns the block to the server's pool now (twice: no effect)."""
+        """Returns the block to its pool now (twice: no effect). Lock-free:
+        the garbage collector may call it from any thread."""
+        block, self._block = self._block, None
+        if block is None:
+            return
+        pool = self.pool()
+        if pool is not None:
+            pool._give_back(block, self.size, self._stream_ident)
         self._array = None
         self.ptr = 0
         self.size = 0
+
+    def __del__(self) -> None:
+        self.free()
 
 
 class UnownedMemory(BaseMemory):
@@ -314,24 +344,139 @@ def _total_memory() -> int:
     return int(d.total_memory)
 
 
+def _limit_bytes(size: int | None, fraction: float | None) -> int:
+    """set_limit's bytes: ``size``, or ``fraction`` of the device's total
+    memory; neither: 0 (no limit). ValueError as CuPy's."""
+    if size is None:
+        if fraction is None:
+            return 0
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"memory limit fraction out of range: {fraction}")
+        return int(fraction * _total_memory())
+    if fraction is not None:
+        raise ValueError("size and fraction cannot be specified at one time")
+    if size < 0:
+        raise ValueError(f"memory limit size out of range: {size}")
+    return int(size)
+
+
+def _parse_limit_string(limit: str | None = None) -> dict[str, Any]:
+    """CuPy's reading of a memory limit (CUPY_GPU_MEMORY_LIMIT when
+    ``limit`` is None): "1073741824" is {'size': 1073741824, 'fraction':
+    None}, "40%" is {'size': None, 'fraction': 0.4}; no limit: both None.
+    The result is set_limit's keyword arguments."""
+    if limit is None:
+        limit = os.environ.get("CUPY_GPU_MEMORY_LIMIT")
+    size = fraction = None
+    if limit is not None:
+        limit = limit.strip()
+        if limit.endswith("%"):
+            fraction = float(limit[:-1]) / 100
+        else:
+            size = int(limit)
+    return {"size": size, "fraction": fraction}
+
+
+def _current_stream_ident() -> int:
+    """The session's id of the calling thread's current stream (the
+    thread's own stream for Stream.ptds): a pool's blocks are reused on the
+    stream that freed them only."""
+    return runtime.stream_id(stream_module.get_current_stream().ptr)
+
+
 class MemoryPool:
-    """The session's memory pool on the server, as ``cupy.cuda.MemoryPool``.
-    Each call asks the server (one round trip). ``allocator`` is accepted
-    for CuPy's signature; the server allocates."""
+    """A pool of device-memory blocks, as ``cupy.cuda.MemoryPool``: malloc
+    takes blocks (sizes rounded up to 512 bytes) from ``allocator``
+    (default: new blocks of the session's memory), a block freed to it is
+    kept for the next malloc of its size on the same stream, and the pool
+    counts its blocks: used_bytes (in use), free_bytes and n_free_blocks
+    (kept), total_bytes (both). free_all_blocks lets the kept ones go.
+    set_limit bounds total_bytes (OutOfMemoryError past it).
+
+    This pool counts only what its own malloc gave: arrays are allocated
+    by the server (in the session's pool, get_default_memory_pool()),
+    whatever allocator is set.
+
+    Thread safety: any thread. A block comes back from a __del__ that the
+    garbage collector may run anywhere, even inside malloc on the thread
+    that holds the lock: it is only appended to a deque, which the other
+    methods drain under the lock."""
 
     def __init__(self, allocator: Callable[[int], MemoryPointer] | None = None):
-        self._allocator = allocator
+        self._allocator = _malloc if allocator is None else allocator
+        self._lock = threading.Lock()
+        # (stream ident, size) -> blocks kept for reuse.
+        self._free: collections.defaultdict[tuple[int, int],
+                                            list[MemoryPointer]] = (
+            collections.defaultdict(list))
+        self._used = 0  # bytes of the blocks in use
+        self._back: collections.deque[tuple[MemoryPointer, int, int]] = (
+            collections.deque())
+        self._limit = 0
+
+    def _give_back(self, block: MemoryPointer, size: int,
+                   stream_ident: int) -> None:
+        # Lock-free (see the class comment).
+        self._back.append((block, size, stream_ident))
+
+    def _take_back(self) -> None:
+        # Under _lock.
+        back = self._back
+        for _ in range(len(back)):
+            block, size, ident = back.popleft()
+            self._used -= size
+            self._free[(ident, size)].append(block)
+
+    def _free_bytes(self) -> int:
+        # Under _lock.
+        return sum(size * len(blocks)
+                   for (_, size), blocks in self._free.items())
 
     def malloc(self, size: int) -> MemoryPointer:
-        """A block of ``size`` bytes from the session's pool."""
+        """A block of at least ``size`` bytes (a PooledMemory; size 0: an
+        empty Memory, as CuPy). OutOfMemoryError past the limit, or when
+        the allocator fails even after the kept blocks are let go."""
         if size == 0:
             return MemoryPointer(Memory(0), 0)
-        return MemoryPointer(PooledMemory(size, self), 0)
+        rounded = _round_size(size)
+        ident = _current_stream_ident()
+        with self._lock:
+            self._take_back()
+            kept = self._free.get((ident, rounded))
+            if kept:
+                block = kept.pop()
+            else:
+                block = self._new_block(rounded)
+            self._used += rounded
+        return MemoryPointer(PooledMemory(block, rounded, ident, self), 0)
+
+    def _new_block(self, size: int) -> MemoryPointer:
+        # Under _lock: a block from the allocator; the kept blocks go first
+        # when the limit or the allocator refuses it.
+        total = self._used + self._free_bytes()
+        if self._limit and total + size > self._limit:
+            self._free.clear()
+            if self._used + size > self._limit:
+                raise OutOfMemoryError(size, self._used, self._limit)
+        try:
+            return self._allocator(size)
+        except OutOfMemoryError:
+            if not self._free:
+                raise
+            self._free.clear()
+            return self._allocator(size)
 
     def free_all_blocks(self, stream: Any = None) -> None:
-        """Frees the pool's cached blocks (the server's, of the session's
-        streams; ``stream`` is accepted, all are freed)."""
-        _connect.current().record("memory_pool_free", (), (), {})
+        """Lets the kept blocks go: those of ``stream`` (a Stream), or of
+        every stream."""
+        with self._lock:
+            self._take_back()
+            if stream is None:
+                self._free.clear()
+                return
+            ident = runtime.stream_id(stream.ptr)
+            for key in [k for k in self._free if k[0] == ident]:
+                del self._free[key]
 
     def free_all_free(self) -> None:
         warnings.warn("free_all_free is deprecated. Use free_all_blocks "
@@ -339,11 +484,72 @@ class MemoryPool:
         self.free_all_blocks()
 
     def n_free_blocks(self) -> int:
+        """The number of blocks kept for reuse."""
+        with self._lock:
+            self._take_back()
+            return sum(len(blocks) for blocks in self._free.values())
+
+    def used_bytes(self) -> int:
+        """Bytes of this pool's blocks in use."""
+        with self._lock:
+            self._take_back()
+            return self._used
+
+    def free_bytes(self) -> int:
+        """Bytes of the blocks kept for reuse."""
+        with self._lock:
+            self._take_back()
+            return self._free_bytes()
+
+    def total_bytes(self) -> int:
+        """used_bytes() + free_bytes()."""
+        with self._lock:
+            self._take_back()
+            return self._used + self._free_bytes()
+
+    def set_limit(self, size: int | None = None,
+                  fraction: float | None = None) -> None:
+        """Limits total_bytes to ``size`` bytes, or to ``fraction`` of the
+        device's total memory; neither, or 0: no limit."""
+        limit = _limit_bytes(size, fraction)
+        with self._lock:
+            self._limit = limit
+
+    def get_limit(self) -> int:
+        """The limit in bytes (0: none)."""
+        return self._limit
+
+
+class _SessionMemoryPool(MemoryPool):
+    """The session's memory pool on the server (get_default_memory_pool()):
+    its numbers are the server's for the session's arrays and blocks, and
+    its limit the session's. Each call asks the server (one round trip)."""
+
+    def malloc(self, size: int) -> MemoryPointer:
+        """A block of ``size`` bytes (rounded up to 512) of the session's
+        pool."""
+        if size == 0:
+            return MemoryPointer(Memory(0), 0)
+        rounded = _round_size(size)
+        return MemoryPointer(PooledMemory(_malloc(rounded), rounded,
+                                          _current_stream_ident(), self), 0)
+
+    def _give_back(self, block: MemoryPointer, size: int,
+                   stream_ident: int) -> None:
+        # The block's array goes with ``block``: the server's pool keeps it.
+        pass
+
+    def free_all_blocks(self, stream: Any = None) -> None:
+        """Frees the pool's cached blocks (the server's, of the session's
+        streams; ``stream`` is accepted, all are freed)."""
+        _connect.current().record("memory_pool_free", (), (), {})
+
+    def n_free_blocks(self) -> int:
         """The number of cached blocks in the pool."""
         return _session_pool()[3]
 
     def used_bytes(self) -> int:
-        """Bytes of the session's live arrays."""
+        """Bytes of the session's live arrays and blocks."""
         return _session_pool()[0]
 
     def free_bytes(self) -> int:
@@ -360,32 +566,31 @@ class MemoryPool:
         """Limits the session's device memory to ``size`` bytes, or to
         ``fraction`` of the device's total memory; neither, or 0: the
         server's default. An allocation past it raises OutOfMemoryError."""
-        if size is None:
-            if fraction is None:
-                size = 0
-            else:
-                if not 0 <= fraction <= 1:
-                    raise ValueError(
-                        f"memory limit fraction out of range: {fraction}")
-                size = int(fraction * _total_memory())
-        elif fraction is not None:
-            raise ValueError("size and fraction cannot be specified at one "
-                             "time")
-        if size < 0:
-            raise ValueError(f"memory limit size out of range: {size}")
         _connect.current().record("memory_pool_limit", (), (),
-                                  {"bytes": int(size)})
+                                  {"bytes": _limit_bytes(size, fraction)})
 
     def get_limit(self) -> int:
         """The session's limit in bytes (0: none)."""
         return _session_pool()[1]
 
 
-class MemoryAsyncPool(MemoryPool):
-    """CuPy's pool of cudaMallocAsync: the same session pool."""
+class MemoryAsyncPool(_SessionMemoryPool):
+    """CuPy's pool of cudaMallocAsync, as the session's pool: its blocks
+    are MemoryAsync (malloc_async's), its numbers the session's, and no
+    limit reads 2**64 - 1, as CuPy's. (arrayd exposes no cudaMallocAsync
+    pool: runtime's cudaDevAttrMemoryPoolsSupported says 0.)"""
+
+    def __init__(self, pool_handles: Any = "current") -> None:
+        super().__init__()
+
+    def malloc(self, size: int) -> MemoryPointer:
+        return malloc_async(size)
+
+    def get_limit(self) -> int:
+        return super().get_limit() or 2**64 - 1
 
 
-_default_pool = MemoryPool()
+_default_pool = _SessionMemoryPool()
 _current_allocator: Callable[[int], MemoryPointer] = _default_pool.malloc
 _thread_local = threading.local()
 

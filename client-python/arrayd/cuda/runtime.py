@@ -1,8 +1,10 @@
 """arrayd.cuda.runtime: CuPy's ``cupy.cuda.runtime`` functions for the
 server's device: getDeviceCount, getDevice, setDevice, deviceSynchronize,
-getDeviceProperties (CuPy's keys), memGetInfo, deviceGetPCIBusId, and
-CUDARuntimeError for a device the server does not have; streams and
-events (streamCreate..., eventCreate..., eventElapsedTime) on the server.
+getDeviceProperties (CuPy's keys), deviceGetAttribute (the attributes the
+server reports), memGetInfo, deviceGetPCIBusId, pointerGetAttributes (for
+the blocks of arrayd.cuda.memory), and CUDARuntimeError for a device the
+server does not have; streams and events (streamCreate..., eventCreate...,
+eventElapsedTime) on the server.
 
 A stream or event "pointer" here is an id this client chose (unique in the
 process, never 0, 1 or 2, which are CUDA's default, legacy and per-thread
@@ -16,6 +18,7 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,8 +30,9 @@ from arrayd._errors import (CUDA_ERROR_INVALID_DEVICE,
 from arrayd._proto import pb
 
 __all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice",
-           "deviceSynchronize", "getDeviceProperties", "memGetInfo",
-           "deviceGetPCIBusId", "streamCreate", "streamCreateWithFlags",
+           "deviceSynchronize", "getDeviceProperties", "deviceGetAttribute",
+           "memGetInfo", "deviceGetPCIBusId", "pointerGetAttributes",
+           "PointerAttributes", "streamCreate", "streamCreateWithFlags",
            "streamCreateWithPriority", "streamDestroy", "streamSynchronize",
            "streamQuery", "streamWaitEvent", "streamGetFlags",
            "streamGetPriority", "eventCreate", "eventCreateWithFlags",
@@ -36,7 +40,9 @@ __all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice",
            "eventElapsedTime", "streamDefault", "streamNonBlocking",
            "streamLegacy", "streamPerThread", "eventDefault",
            "eventBlockingSync", "eventDisableTiming", "eventInterprocess",
-           "cudaSuccess", "cudaErrorNotReady"]
+           "cudaSuccess", "cudaErrorNotReady", "cudaErrorNotSupported",
+           "cudaMemoryTypeUnregistered", "cudaMemoryTypeHost",
+           "cudaMemoryTypeDevice", "cudaMemoryTypeManaged"]
 
 _INVALID_DEVICE = CUDA_ERROR_INVALID_DEVICE
 _current = threading.local()
@@ -52,6 +58,11 @@ eventDisableTiming = 2
 eventInterprocess = 4
 cudaSuccess = 0
 cudaErrorNotReady = 600
+cudaErrorNotSupported = 801
+cudaMemoryTypeUnregistered = 0
+cudaMemoryTypeHost = 1
+cudaMemoryTypeDevice = 2
+cudaMemoryTypeManaged = 3
 
 
 def _devices() -> list[Any]:
@@ -105,10 +116,142 @@ def getDeviceProperties(device: int) -> dict[str, Any]:
     }
 
 
+def _pci_part(pci_bus_id: str, index: int) -> int:
+    """Part ``index`` (0 domain, 1 bus, 2 device) of "0000:19:00.0", as an
+    int (0 when the server reports no PCI address, as the CPU backend)."""
+    parts = pci_bus_id.replace(".", ":").split(":")
+    try:
+        return int(parts[index], 16) if len(parts) == 4 else 0
+    except ValueError:
+        return 0
+
+
 def _bus_number(pci_bus_id: str) -> int:
-    # "0000:19:00.0" -> 0x19
-    parts = pci_bus_id.split(":")
-    return int(parts[1], 16) if len(parts) == 3 else 0
+    return _pci_part(pci_bus_id, 1)
+
+
+# cudaDeviceAttr values (CUDA's enum) of the attributes deviceGetAttribute
+# answers: each from a field of the server's DeviceInfo, or a fact of
+# arrayd itself (see _ARRAYD_ATTRIBUTES).
+cudaDevAttrMaxThreadsPerBlock = 1
+cudaDevAttrMaxSharedMemoryPerBlock = 8
+cudaDevAttrWarpSize = 10
+cudaDevAttrClockRate = 13
+cudaDevAttrMultiProcessorCount = 16
+cudaDevAttrPciBusId = 33
+cudaDevAttrPciDeviceId = 34
+cudaDevAttrL2CacheSize = 38
+cudaDevAttrPciDomainId = 50
+cudaDevAttrComputeCapabilityMajor = 75
+cudaDevAttrComputeCapabilityMinor = 76
+cudaDevAttrManagedMemory = 83
+cudaDevAttrPageableMemoryAccess = 88
+cudaDevAttrConcurrentManagedAccess = 89
+cudaDevAttrMemoryPoolsSupported = 115
+
+_DEVICE_ATTRIBUTES = {
+    cudaDevAttrMaxThreadsPerBlock: lambda d: d.max_threads_per_block,
+    cudaDevAttrMaxSharedMemoryPerBlock: lambda d: d.shared_memory_per_block,
+    cudaDevAttrWarpSize: lambda d: d.warp_size,
+    cudaDevAttrClockRate: lambda d: d.clock_rate_khz,
+    cudaDevAttrMultiProcessorCount: lambda d: d.multiprocessor_count,
+    cudaDevAttrPciBusId: lambda d: _pci_part(d.pci_bus_id, 1),
+    cudaDevAttrPciDeviceId: lambda d: _pci_part(d.pci_bus_id, 2),
+    cudaDevAttrL2CacheSize: lambda d: d.l2_cache_bytes,
+    cudaDevAttrPciDomainId: lambda d: _pci_part(d.pci_bus_id, 0),
+    cudaDevAttrComputeCapabilityMajor: lambda d: d.compute_major,
+    cudaDevAttrComputeCapabilityMinor: lambda d: d.compute_minor,
+}
+# What arrayd offers a client, whatever the device could: 0 for memory
+# the client would address itself. malloc_managed and malloc_async give
+# blocks of the session's pool on the server (no unified memory reaches a
+# remote client, no cudaMallocAsync pool is exposed), so CuPy code that
+# checks these takes its plain device-memory path.
+_ARRAYD_ATTRIBUTES = {
+    cudaDevAttrManagedMemory: 0,
+    cudaDevAttrPageableMemoryAccess: 0,
+    cudaDevAttrConcurrentManagedAccess: 0,
+    cudaDevAttrMemoryPoolsSupported: 0,
+}
+
+
+def deviceGetAttribute(attrib: int, device: int) -> int:
+    """The value of cudaDeviceAttr ``attrib`` for ``device``, for the
+    attributes the server reports (the cudaDevAttr... names of this module;
+    0 on the CPU backend where it has no such property). CUDARuntimeError:
+    cudaErrorInvalidDevice for a device the server does not have,
+    cudaErrorNotSupported for an attribute the server does not report."""
+    d = _check_device(int(device))
+    attrib = int(attrib)
+    if attrib in _ARRAYD_ATTRIBUTES:
+        return _ARRAYD_ATTRIBUTES[attrib]
+    get = _DEVICE_ATTRIBUTES.get(attrib)
+    if get is None:
+        raise CUDARuntimeError(
+            cudaErrorNotSupported,
+            f"cudaErrorNotSupported: the arrayd server does not report "
+            f"device attribute {attrib} (it reports "
+            f"{sorted({**_DEVICE_ATTRIBUTES, **_ARRAYD_ATTRIBUTES})})")
+    return int(get(d))
+
+
+# -- pointers of arrayd.cuda.memory's blocks ---------------------------------
+
+# Every block of arrayd.cuda.memory gets the next range of addresses in
+# this client's numbering, never reused, so that pointers of different
+# blocks differ and MemoryPointer arithmetic stays within its block; they
+# are not device addresses (the memory is in the server's process).
+_ADDRESS_UNIT = 512  # CuPy's allocation unit (cudaMalloc's alignment)
+_ADDRESS_BASE = 1 << 40
+_address_units = itertools.count(1)
+_address_lock = threading.Lock()
+# Live blocks by first address: start -> (block, size, memory type).
+_blocks: dict[int, tuple["weakref.ref[Any]", int, int]] = {}
+
+
+def _forget_block(start: int) -> None:
+    _blocks.pop(start, None)
+
+
+def _new_block_address(block: Any, size: int, managed: bool = False) -> int:
+    """A new address range of ``size`` bytes for ``block`` (a BaseMemory of
+    arrayd.cuda.memory), known to pointerGetAttributes while it lives."""
+    units = -(-max(size, 1) // _ADDRESS_UNIT)
+    with _address_lock:
+        start = next(_address_units)
+        for _ in range(units - 1):
+            next(_address_units)
+    start = _ADDRESS_BASE + start * _ADDRESS_UNIT
+    kind = cudaMemoryTypeManaged if managed else cudaMemoryTypeDevice
+    _blocks[start] = (weakref.ref(block, lambda _, s=start: _forget_block(s)),
+                      size, kind)
+    return start
+
+
+@dataclass
+class PointerAttributes:
+    """cudaPointerGetAttributes' answer, as CuPy's PointerAttributes."""
+
+    device: int
+    devicePointer: int
+    hostPointer: int
+    type: int = -1
+
+
+def pointerGetAttributes(ptr: int) -> PointerAttributes:
+    """The device and memory type of an address in a live block of
+    arrayd.cuda.memory (cudaMemoryTypeDevice, or Managed for
+    malloc_managed's). Any other address is cudaMemoryTypeUnregistered,
+    device -2, as CUDA answers for ordinary host memory: arrays on the
+    server have no device pointers in the client."""
+    ptr = int(ptr)
+    # A scan of the live blocks: this is a rare query, and the blocks of
+    # arrayd.cuda.memory are few (arrays do not have them).
+    for start, (ref, size, kind) in list(_blocks.items()):
+        block = ref()
+        if block is not None and start <= ptr < start + max(size, 1):
+            return PointerAttributes(block.device_id, ptr, 0, kind)
+    return PointerAttributes(-2, 0, ptr, cudaMemoryTypeUnregistered)
 
 
 def deviceGetPCIBusId(device: int) -> str:
