@@ -290,6 +290,12 @@ class Stream {
   // device errors.
   virtual absl::Status Synchronize() = 0;
 
+  // Whether every view given to a kernel must be aligned to its element
+  // type (a GPU's loads fault on a misaligned address, which loses the
+  // context for every session). The session then hands such a backend
+  // aligned copies of NumPy's misaligned views (Session::Aligned).
+  virtual bool RequiresAlignedViews() const { return false; }
+
   // ---- events (arrayd.cuda.Event; ordering between a session's streams)
 
   virtual absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions /*options*/) {

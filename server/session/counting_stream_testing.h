@@ -3,6 +3,8 @@
 #ifndef ARRAYD_SESSION_COUNTING_STREAM_TESTING_H_
 #define ARRAYD_SESSION_COUNTING_STREAM_TESTING_H_
 
+#include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <utility>
 
@@ -28,12 +30,17 @@ class CountingStream : public Stream {
   absl::Status Iota(const View& out, const Scalar& start, const Scalar& step) override {
     return base_->Iota(out, start, step);
   }
-  absl::Status Copy(const View& src, const View& dst) override { return base_->Copy(src, dst); }
+  absl::Status Copy(const View& src, const View& dst) override {
+    See({&src, &dst});
+    return base_->Copy(src, dst);
+  }
   absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override {
+    See({&in, &out});
     return base_->Unary(op, in, out);
   }
   absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b,
                       const View& out) override {
+    See({&a, &b, &out});
     return base_->Binary(op, a, b, out);
   }
   absl::Status Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
@@ -69,6 +76,11 @@ class CountingStream : public Stream {
     ++waits;
     return base_->Wait(event);
   }
+  // As a GPU's when set: the session must hand over aligned views only.
+  bool RequiresAlignedViews() const override { return aligned_only; }
+  absl::Status Where(const View& c, const View& x, const View& y, const View& out) override {
+    return base_->Where(c, x, y, out);
+  }
 
   int registered = 0;
   int unregistered = 0;
@@ -76,8 +88,19 @@ class CountingStream : public Stream {
   int flushes = 0;
   int records = 0;
   int waits = 0;
+  bool aligned_only = false;
+  int misaligned_seen = 0;  // views given to Copy/Unary/Binary not aligned to their type
 
  private:
+  void See(std::initializer_list<const View*> views) {
+    for (const View* v : views) {
+      const int64_t item = ItemSize(v->dtype);
+      const int64_t a = IsComplex(v->dtype) ? item / 2 : item;
+      if (a > 1 && reinterpret_cast<uintptr_t>(v->data()) % static_cast<uintptr_t>(a) != 0) {
+        ++misaligned_seen;
+      }
+    }
+  }
   std::unique_ptr<Stream> base_;
 };
 

@@ -26,6 +26,33 @@ std::shared_ptr<const v1::OpError> MakeOpError(const absl::Status& status, const
   return e;
 }
 
+// The alignment a GPU's loads of `dtype` need: its size, a complex's part.
+int64_t Alignment(DType dtype) {
+  const int64_t item = ItemSize(dtype);
+  return IsComplex(dtype) ? item / 2 : item;
+}
+
+// Whether `v` is aligned for its dtype: its first element and every
+// stride of a dimension longer than one (NumPy's flags.aligned).
+bool IsAligned(const View& v) {
+  const int64_t a = Alignment(v.dtype);
+  if (a <= 1 || v.buffer == nullptr) return true;
+  if (reinterpret_cast<uintptr_t>(v.data()) % static_cast<uintptr_t>(a) != 0) return false;
+  for (int d = 0; d < v.ndim(); ++d) {
+    if (v.shape[d] > 1 && v.strides[d] % a != 0) return false;
+  }
+  return true;
+}
+
+// The bytes of `v` as a uint8 view with one more axis (the element's bytes).
+View AsBytes(const View& v) {
+  View bytes = v;
+  bytes.dtype = DType::kUInt8;
+  bytes.shape.push_back(ItemSize(v.dtype));
+  bytes.strides.push_back(1);
+  return bytes;
+}
+
 // A 1-D byte view of [offset, offset + n) of a contiguous view.
 View ByteRange(const View& v, uint64_t offset, uint64_t n) {
   View bytes = v;
@@ -377,6 +404,7 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
   }
   std::vector<View> inputs;
   std::vector<std::optional<View>> existing;
+  bool misaligned_out = false;
   {
     absl::MutexLock lock(&mu_);
     for (uint64_t h : op.inputs()) {
@@ -399,13 +427,41 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
   }
   if (streams_.size() > 1) ARRAYD_RETURN_IF_ERROR(OrderWithDefault(on));
   Stream* stream = on.stream.get();
+  // NumPy allows misaligned views (a byte offset that is no multiple of
+  // the itemsize, after view(dtype)); a GPU faults on them. The op reads
+  // aligned copies; an op without outputs may write its inputs, so theirs
+  // are copied back after it (last to first: the first input, the target
+  // of setitem, put, ..., is written last); out= arrays are written
+  // through one (CopyInto).
+  std::vector<std::pair<View, View>> write_back;  // (misaligned view, its copy)
+  if (stream->RequiresAlignedViews()) {
+    for (View& in : inputs) {
+      if (IsAligned(in)) continue;
+      View original = in;
+      ARRAYD_ASSIGN_OR_RETURN(in, AlignedCopy(stream, in));
+      if (op.outputs_size() == 0 && original.writeable) write_back.emplace_back(original, in);
+    }
+    for (std::optional<View>& out : existing) {
+      if (out && !IsAligned(*out)) misaligned_out = true;
+    }
+  }
+  // A misaligned out= array is written after the op, through CopyInto.
+  std::vector<std::optional<View>> targets = existing;
+  if (misaligned_out) {
+    for (std::optional<View>& out : existing) {
+      if (out && !IsAligned(*out)) out.reset();
+    }
+  }
   OpContext ctx(stream, op, std::move(inputs), std::move(existing),
                 [this, stream](size_t n) { return Allocate(stream, n); }, shared_memory_.get(),
                 this);
   ARRAYD_RETURN_IF_ERROR(def->run(ctx));
+  for (auto it = write_back.rbegin(); it != write_back.rend(); ++it) {
+    ARRAYD_RETURN_IF_ERROR(CopyInto(stream, it->second, it->first));
+  }
   for (int i = 0; i < ctx.num_outputs(); ++i) {
     View& result = ctx.results()[i];
-    const std::optional<View>& out = ctx.existing(i);
+    const std::optional<View>& out = targets[i];
     if (out) {
       bool same = result.buffer == out->buffer && result.offset == out->offset &&
                   result.shape == out->shape && result.strides == out->strides;
@@ -422,7 +478,7 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
                                        ShapeString(out->shape), " doesn't match the broadcast shape ",
                                        ShapeString(result.shape)));
       }
-      ARRAYD_RETURN_IF_ERROR(stream->Copy(*b, *out));
+      ARRAYD_RETURN_IF_ERROR(CopyInto(stream, *b, *out));
       continue;
     }
     ARRAYD_RETURN_IF_ERROR(CheckView(result));
@@ -451,7 +507,33 @@ absl::StatusOr<std::shared_ptr<Buffer>> Session::Allocate(Stream* stream, size_t
   });
 }
 
+absl::StatusOr<View> Session::AlignedCopy(Stream* stream, const View& view) {
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
+                          Allocate(stream, static_cast<size_t>(view.nbytes())));
+  View out = MakeContiguousView(std::move(buffer), view.dtype, view.shape);
+  ARRAYD_RETURN_IF_ERROR(stream->Copy(AsBytes(view), AsBytes(out)));
+  return out;
+}
+
+absl::Status Session::CopyInto(Stream* stream, const View& src, const View& dst) {
+  if (!stream->RequiresAlignedViews() || (IsAligned(dst) && IsAligned(src))) {
+    return stream->Copy(src, dst);
+  }
+  View from = src;
+  if (!IsAligned(src)) {
+    ARRAYD_ASSIGN_OR_RETURN(from, AlignedCopy(stream, src));
+  }
+  if (IsAligned(dst)) return stream->Copy(from, dst);
+  // Cast into an aligned array of dst's dtype, then its bytes into dst.
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
+                          Allocate(stream, static_cast<size_t>(dst.nbytes())));
+  View tmp = MakeContiguousView(std::move(buffer), dst.dtype, dst.shape);
+  ARRAYD_RETURN_IF_ERROR(stream->Copy(from, tmp));
+  return stream->Copy(AsBytes(tmp), AsBytes(dst));
+}
+
 absl::StatusOr<View> Session::MakeContiguous(Stream* stream, const View& view) {
+  if (stream->RequiresAlignedViews() && !IsAligned(view)) return AlignedCopy(stream, view);
   if (view.IsCContiguous()) return view;
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer,
                           Allocate(stream, static_cast<size_t>(view.nbytes())));

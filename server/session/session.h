@@ -136,6 +136,12 @@ class Session : private SessionHooks {
   v1::ServerMessage Sync(const v1::Sync& sync);
   absl::StatusOr<std::shared_ptr<Buffer>> Allocate(Stream* stream, size_t nbytes);
   absl::StatusOr<View> MakeContiguous(Stream* stream, const View& view);
+  // A C-contiguous copy of a view that is misaligned for its dtype, made
+  // byte by byte (uint8 loads never fault), for a backend that
+  // RequiresAlignedViews.
+  absl::StatusOr<View> AlignedCopy(Stream* stream, const View& view);
+  // dst[...] = src[...] with casting, where dst may be misaligned.
+  absl::Status CopyInto(Stream* stream, const View& src, const View& dst);
   void AddPendingError(std::shared_ptr<const v1::OpError> error);
 
   // Streams: made by StreamSpec (executor thread).

@@ -264,6 +264,53 @@ TEST_F(SessionTest, UserKernelsNeedTheFlagAndACudaServer) {
   EXPECT_NE(r.errors(0).message().find("module 5 was not loaded"), std::string::npos);
 }
 
+// A backend whose loads fault on misaligned addresses (a GPU) never sees a
+// misaligned view: ops read aligned copies and write out= arrays through
+// one; an op that writes its inputs (setitem) writes its copy, which goes
+// back into the view.
+TEST_F(SessionTest, MisalignedViewsReachAnAlignedOnlyBackendAsCopies) {
+  auto counting = std::make_unique<CountingStream>(*backend_->CreateStream());
+  counting->aligned_only = true;
+  CountingStream* stream = counting.get();
+  session_ = std::make_unique<Session>(
+      1, std::move(counting), *backend_->CreateStream(), &DefaultRegistry(), SessionOptions{},
+      [this](v1::ServerMessage m) { replies_.push_back(std::move(m)); });
+  // bytes 4..27 of 0..31 as three float64 (misaligned by 4).
+  std::vector<v1::Op> ops = {
+      Arange(1, 32, DType::kUInt8),
+      MakeOp("as_strided", {1}, {2}, {{"offset", I(4)}, {"shape", Ints({24})}, {"strides", Ints({1})}}),
+      MakeOp("view", {2}, {3}, {{"dtype", Dt(DType::kFloat64)}}),
+      MakeOp("add", {3, 3}, {4}),
+      MakeOp("add", {3, 3}, {3}),  // out= the misaligned view itself
+  };
+  auto r = RunAndSync(ops, {4, 3, 1});
+  ASSERT_EQ(r.fetched_size(), 3);
+  for (const auto& f : r.fetched()) ASSERT_FALSE(f.has_error()) << f.error().message();
+  std::vector<double> x(3);
+  std::vector<unsigned char> bytes(32);
+  for (int i = 0; i < 32; ++i) bytes[i] = static_cast<unsigned char>(i);
+  std::memcpy(x.data(), bytes.data() + 4, 24);
+  std::vector<double> twice = {x[0] * 2, x[1] * 2, x[2] * 2};
+  EXPECT_EQ(Values<double>(r.fetched(0)), twice);
+  EXPECT_EQ(Values<double>(r.fetched(1)), twice);  // written through the view
+  std::vector<unsigned char> after = Values<unsigned char>(r.fetched(2));
+  EXPECT_EQ(after[3], 3);
+  EXPECT_EQ(after[28], 28);
+  v1::Op fill = MakeOp("full", {}, {6}, {{"shape", Ints({})}, {"dtype", Dt(DType::kFloat64)},
+                                          {"value", F(2.5)}});
+  r = RunAndSync({fill, MakeOp("setitem", {3, 6}, {}, {{"index", Ints({})}})}, {3, 1});
+  EXPECT_EQ(r.errors_size(), 0);
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{2.5, 2.5, 2.5}));
+  after = Values<unsigned char>(r.fetched(1));
+  EXPECT_EQ(after[3], 3);  // bytes around the view are untouched
+  EXPECT_EQ(after[28], 28);
+  EXPECT_EQ(stream->misaligned_seen, 0);
+  // The check sees them when the backend takes misaligned views (the CPU).
+  stream->aligned_only = false;
+  RunAndSync({MakeOp("add", {3, 3}, {5})}, {5});
+  EXPECT_GT(stream->misaligned_seen, 0);
+}
+
 // ---- streams and events (arrayd.cuda.Stream, Event) ----
 
 class StreamTest : public SessionTest {

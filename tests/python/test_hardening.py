@@ -142,3 +142,23 @@ def test_float_to_integer_out_of_range_follows_numpy():
         for dt in ["u8", "i8", "i4", "u2", "i2", "u1", "i1"]:
             np.testing.assert_array_equal(ad.asarray(x).astype(dt).get(),
                                           x.astype(dt), err_msg=dt)
+
+
+def test_misaligned_views_compute_and_never_fault():
+    """NumPy allows a view whose address is no multiple of its itemsize
+    (view(dtype) of a byte slice); a GPU faults on such loads, which would
+    end every session. The server computes on aligned copies instead and
+    writes through them; an op that may write its inputs refuses them."""
+    h = np.arange(64, dtype=np.uint8)
+    a = ad.asarray(h)
+    v = a[4:28].view(np.float64)
+    hv = h[4:28].view(np.float64)
+    np.testing.assert_array_equal(v.get(), hv)
+    np.testing.assert_array_equal((v + 1).get(), hv + 1)
+    np.testing.assert_array_equal(v.sum().get(), hv.sum())
+    c = a[2:34].view(np.complex64)
+    np.testing.assert_array_equal((c * 2).get(), h[2:34].view(np.complex64) * 2)
+    v[...] = 2.5  # through the view
+    hv[...] = 2.5
+    np.testing.assert_array_equal(a.get(), h)
+    ad.synchronize()

@@ -194,6 +194,7 @@ class CudaStream : public Stream {
   // cuda_stream.cc
   absl::Status Synchronize() override;
   absl::Status Flush() override;
+  bool RequiresAlignedViews() const override { return true; }
   absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions options) override;
   absl::Status Record(Event& event) override;
   absl::Status Wait(Event& event) override;

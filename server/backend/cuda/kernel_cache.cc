@@ -196,6 +196,22 @@ absl::StatusOr<std::string> CompileToCubin(const std::string& source, const std:
   return cubin;
 }
 
+// The CUDA toolkit's headers (cuda_fp16.h, cuda_bf16.h, ...) that user code
+// includes, as CuPy finds them: $ARRAYD_CUDA_INCLUDE, $CUDA_PATH/include,
+// $CUDA_HOME/include, /usr/local/cuda/include; empty when none has them.
+std::string CudaIncludeDir() {
+  std::vector<std::string> dirs;
+  if (const char* d = std::getenv("ARRAYD_CUDA_INCLUDE")) dirs.emplace_back(d);
+  for (const char* var : {"CUDA_PATH", "CUDA_HOME"}) {
+    if (const char* d = std::getenv(var)) dirs.push_back(absl::StrCat(d, "/include"));
+  }
+  dirs.emplace_back("/usr/local/cuda/include");
+  for (const std::string& d : dirs) {
+    if (access(absl::StrCat(d, "/cuda_fp16.h").c_str(), R_OK) == 0) return d;
+  }
+  return "";
+}
+
 absl::StatusOr<std::string> CompileUserModule(const KernelModuleSpec& spec, const std::string& arch,
                                               absl::flat_hash_map<std::string, std::string>* lowered) {
   nvrtcProgram prog;
@@ -212,6 +228,8 @@ absl::StatusOr<std::string> CompileUserModule(const KernelModuleSpec& spec, cons
     return absl::StartsWith(o, "-arch") || absl::StartsWith(o, "--gpu-architecture");
   });
   if (!has_arch) options.push_back(absl::StrCat("--gpu-architecture=", arch));
+  static const std::string include = CudaIncludeDir();
+  if (!include.empty()) options.push_back(absl::StrCat("--include-path=", include));
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
   nvrtcResult compiled = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
