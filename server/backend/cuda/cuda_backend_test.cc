@@ -791,7 +791,10 @@ TEST_F(CudaVsCpu, CachedBlocksArePerStreamAndFreed) {
   auto stream = GetBackends().gpu->CreateStream();
   ASSERT_TRUE(stream.ok());
   Stream* s = stream->get();
-  { auto b = s->Allocate(3 << 20); ASSERT_TRUE(b.ok()); }
+  {
+    auto b = s->Allocate(3 << 20);
+    ASSERT_TRUE(b.ok());
+  }
   uint64_t blocks = 0, bytes = 0;
   s->CachedBlocks(&blocks, &bytes);
   EXPECT_EQ(blocks, 1u);

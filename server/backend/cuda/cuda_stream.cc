@@ -88,7 +88,8 @@ absl::Status CudaStream::Record(Event& event) {
 
 absl::Status CudaStream::Wait(Event& event) {
   ARRAYD_RETURN_IF_ERROR(Enter());
-  ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamWaitEvent(stream_, static_cast<CudaEvent&>(event).get(), 0));
+  ARRAYD_CUDA_RETURN_IF_ERROR(
+      cudaStreamWaitEvent(stream_, static_cast<CudaEvent&>(event).get(), 0));
   return absl::OkStatus();
 }
 

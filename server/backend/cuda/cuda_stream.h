@@ -367,7 +367,7 @@ class CudaStream : public Stream {
   cublasHandle_t cublas_ = nullptr;
   cusolverDnHandle_t cusolver_ = nullptr;
   cusolverDnParams_t solver_params_ = nullptr;
-  std::vector<char> host_work_;                             // cuSOLVER host workspace
+  std::vector<char> host_work_;  // cuSOLVER host workspace
   const uint64_t id_;
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA

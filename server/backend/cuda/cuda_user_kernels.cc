@@ -57,10 +57,12 @@ absl::Status CudaStream::LaunchKernel(KernelModule& module, const std::string& n
   const long long threads = 1LL * dims.block[0] * dims.block[1] * dims.block[2];
   for (int d = 0; d < 3; ++d) {
     if (dims.grid[d] == 0 || dims.block[d] == 0) {
-      return ValueError(absl::StrCat("kernel '", name, "': grid and block dimensions must be "
-                                     "positive (got grid (", dims.grid[0], ", ", dims.grid[1],
-                                     ", ", dims.grid[2], "), block (", dims.block[0], ", ",
-                                     dims.block[1], ", ", dims.block[2], "))"));
+      return ValueError(absl::StrCat("kernel '", name,
+                                     "': grid and block dimensions must be "
+                                     "positive (got grid (",
+                                     dims.grid[0], ", ", dims.grid[1], ", ", dims.grid[2],
+                                     "), block (", dims.block[0], ", ", dims.block[1], ", ",
+                                     dims.block[2], "))"));
     }
     if (dims.grid[d] > static_cast<unsigned>(p.maxGridSize[d]) ||
         dims.block[d] > static_cast<unsigned>(p.maxThreadsDim[d])) {
@@ -79,8 +81,8 @@ absl::Status CudaStream::LaunchKernel(KernelModule& module, const std::string& n
   }
   ARRAYD_CU_RETURN_IF_ERROR(
       api->cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
-  ARRAYD_CU_RETURN_IF_ERROR(api->cuFuncGetAttribute(
-      &max_dynamic, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn));
+  ARRAYD_CU_RETURN_IF_ERROR(
+      api->cuFuncGetAttribute(&max_dynamic, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn));
   if (dims.shared_mem > static_cast<unsigned>(max_dynamic)) {
     // Up to the device's opt-in limit, raised for this kernel as CUDA asks.
     const long long optin = static_cast<long long>(p.sharedMemPerBlockOptin) - static_shared;

@@ -212,8 +212,9 @@ std::string CudaIncludeDir() {
   return "";
 }
 
-absl::StatusOr<std::string> CompileUserModule(const KernelModuleSpec& spec, const std::string& arch,
-                                              absl::flat_hash_map<std::string, std::string>* lowered) {
+absl::StatusOr<std::string> CompileUserModule(
+    const KernelModuleSpec& spec, const std::string& arch,
+    absl::flat_hash_map<std::string, std::string>* lowered) {
   nvrtcProgram prog;
   ARRAYD_NVRTC_RETURN_IF_ERROR(
       nvrtcCreateProgram(&prog, spec.source.c_str(), "kernel.cu", 0, nullptr, nullptr));
@@ -263,9 +264,9 @@ absl::StatusOr<CUfunction> CudaModule::Function(const std::string& name) {
   CUfunction fn = nullptr;
   CUresult err = api->cuModuleGetFunction(&fn, module_, symbol.c_str());
   if (err == CUDA_ERROR_NOT_FOUND) {
-    return absl::NotFoundError(absl::StrCat(
-        "the module has no kernel '", name,
-        "' (a C++ function needs extern \"C\", a template its name_expressions)"));
+    return absl::NotFoundError(
+        absl::StrCat("the module has no kernel '", name,
+                     "' (a C++ function needs extern \"C\", a template its name_expressions)"));
   }
   ARRAYD_CU_RETURN_IF_ERROR(err);
   functions_.emplace(name, fn);
@@ -312,15 +313,16 @@ absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const Ker
     }
     image = *std::move(compiled);
     *origin = ModuleOrigin::kCompiled;
-    if (!disk_dir_.empty()) WriteCacheFile(disk_dir_, hash + ".cubin", key, PackModule(lowered, image));
+    if (!disk_dir_.empty())
+      WriteCacheFile(disk_dir_, hash + ".cubin", key, PackModule(lowered, image));
   }
   ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
   CUmodule module = nullptr;
   ARRAYD_CU_RETURN_IF_ERROR(api->cuModuleLoadData(&module, image.data()));
   entry->module = std::make_shared<CudaModule>(module, std::move(lowered));
   entry->done = true;
-  const double ms = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("user kernel module {}: {} in {:.1f} ms", hash,
                *origin == ModuleOrigin::kCompiled ? "compiled" : "disk cache hit", ms);
   return entry->module;

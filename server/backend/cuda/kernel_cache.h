@@ -52,8 +52,9 @@ class CudaModule : public KernelModule {
 
 // Compiles a user module for `arch` to CUBIN; `lowered` receives the
 // symbol of each name expression. CompileError with NVRTC's log.
-absl::StatusOr<std::string> CompileUserModule(const KernelModuleSpec& spec, const std::string& arch,
-                                              absl::flat_hash_map<std::string, std::string>* lowered);
+absl::StatusOr<std::string> CompileUserModule(
+    const KernelModuleSpec& spec, const std::string& arch,
+    absl::flat_hash_map<std::string, std::string>* lowered);
 
 // Compiled kernels of one device. Thread-safe. Modules are never unloaded.
 class KernelCache {
