@@ -1,11 +1,14 @@
 // arrayd: the array server daemon. Parses flags, picks a backend, serves the
 // gRPC API on every --listen address until SIGTERM/SIGINT, then drains.
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -23,6 +26,7 @@
 #include "absl/strings/str_join.h"
 #include "backend/backend.h"
 #include "ops/registry.h"
+#include "rpc/admin.h"
 #include "rpc/local_transport.h"
 #include "rpc/service.h"
 #include "rpc/socket_path.h"
@@ -331,6 +335,10 @@ int main(int argc, char** argv) {
   }
   options.local_op_socket = local_path;
   arrayd::ArraydService service(backend->get(), &arrayd::DefaultRegistry(), options);
+  // The standard surfaces beside arrayd's own: grpc.health.v1.Health
+  // (grpc++'s service: probes need no token) and server reflection.
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   // No SO_REUSEPORT: a second server on a port in use must fail to start,
   // not split the connections with the first.
@@ -344,6 +352,12 @@ int main(int argc, char** argv) {
         listen[i], unix_socket ? grpc::InsecureServerCredentials() : tcp_credentials, &bound[i]);
   }
   builder.RegisterService(&service);
+  // Admin.Drain drains as SIGTERM does: through the signal pipe.
+  arrayd::AdminService admin(&service, [] {
+    const char sig = SIGTERM;
+    (void)!::write(g_signal_pipe[1], &sig, 1);
+  });
+  builder.RegisterService(&admin);
   builder.SetMaxReceiveMessageSize(static_cast<int>(max_message_bytes));
   builder.SetMaxSendMessageSize(static_cast<int>(max_message_bytes));
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -377,18 +391,39 @@ int main(int argc, char** argv) {
   spdlog::info("arrayd {} serving on {}{}", arrayd::kVersion, absl::StrJoin(listen, ", "),
                local ? " (same-host op socket " + local_path + ")" : "");
 
+  // SERVING while the device can serve; NOT_SERVING after a fatal device
+  // error (the server exits soon after) and from the start of a drain.
+  grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService();
+  auto set_serving = [health](bool serving) {
+    health->SetServingStatus(serving);  // "" and every service
+    health->SetServingStatus("arrayd.v1.Arrayd", serving);
+  };
+  set_serving(true);
+  std::atomic<bool> stopping{false};
+  std::thread health_watch([&] {
+    bool serving = true;
+    while (!stopping.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const bool ok = (*backend)->Health().ok();
+      if (ok != serving && !stopping.load()) set_serving(serving = ok);
+    }
+  });
+
   std::thread waiter([&] {
     char sig = 0;
     while (::read(g_signal_pipe[0], &sig, 1) < 0 && errno == EINTR) {
     }
     spdlog::info("signal {}: draining {} session(s)", static_cast<int>(sig),
                  service.num_sessions());
+    stopping = true;
+    health->Shutdown();  // NOT_SERVING from now on, whatever is set later
     service.StartDraining();
     if (local) local->Shutdown();
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   });
   server->Wait();
   waiter.join();
+  health_watch.join();
   // Nothing is left behind: the unix sockets go with the server.
   for (const std::string& addr : listen) {
     if (absl::StartsWith(addr, "unix:")) ::unlink(addr.substr(5).c_str());

@@ -26,6 +26,7 @@ import collections
 import itertools
 import logging
 import math
+import os
 import queue
 import threading
 import time
@@ -167,6 +168,7 @@ class Session:
         first = pb.ClientMessage()
         first.open.client_name = client_name
         first.open.auth_token = creds.token
+        first.open.client_pid = os.getpid()
         msg = self._open_local(first)
         if msg is None:
             self._responses = _transport.op_stream(ch, self._request_iter())

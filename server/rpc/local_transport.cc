@@ -280,7 +280,9 @@ void LocalTransport::Serve(int fd) {
       }
       auto opened = service_->OpenSession(
           message.open(),
-          Peer{*tenant, absl::StrCat("same-host socket, ", user, " pid ", pid)},
+          // Admin.CloseSession shuts the socket: this loop's next read ends.
+          Peer{*tenant, absl::StrCat("same-host socket, ", user, " pid ", pid), pid,
+               [fd] { ::shutdown(fd, SHUT_RDWR); }},
           [writer](v1::ServerMessage m) { writer->Send(m); });
       if (!opened.ok()) {
         refuse(opened.status());

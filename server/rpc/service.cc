@@ -1,5 +1,6 @@
 #include "rpc/service.h"
 
+#include <algorithm>
 #include <deque>
 
 #include "absl/strings/str_cat.h"
@@ -17,6 +18,23 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
 }
 
 namespace {
+
+void ToProto(const DeviceDescription& d, v1::DeviceInfo* info) {
+  info->set_backend(d.backend);
+  info->set_index(d.index);
+  info->set_name(d.name);
+  info->set_total_memory(d.total_memory);
+  info->set_compute_major(d.compute_major);
+  info->set_compute_minor(d.compute_minor);
+  info->set_multiprocessor_count(d.multiprocessor_count);
+  info->set_max_threads_per_block(d.max_threads_per_block);
+  info->set_warp_size(d.warp_size);
+  info->set_shared_memory_per_block(d.shared_memory_per_block);
+  info->set_l2_cache_bytes(d.l2_cache_bytes);
+  info->set_clock_rate_khz(d.clock_rate_khz);
+  info->set_pci_bus_id(d.pci_bus_id);
+}
+
 
 // One session's op stream. Reads client messages and queues them on the
 // session; the session's executor sends sync replies through Send(). The
@@ -50,7 +68,9 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
                                 "the first message on an op stream must open the session"));
         return;
       }
-      auto session = service_->OpenSession(in_.open(), Peer{*tenant, context_->peer()},
+      // Admin.CloseSession cancels the call; the client sees its stream end.
+      Peer peer{*tenant, context_->peer(), 0, [context = context_] { context->TryCancel(); }};
+      auto session = service_->OpenSession(in_.open(), peer,
                                            [this](v1::ServerMessage m) { Send(std::move(m)); });
       if (!session.ok()) {
         FinishOnce(ToGrpcStatus(session.status()));
@@ -376,22 +396,7 @@ grpc::ServerUnaryReactor* ArraydService::GetCapabilities(grpc::CallbackServerCon
   response->set_version(kVersion);
   for (const std::string& b : CompiledBackends()) response->add_backends(b);
   response->set_active_backend(backend_->name());
-  for (const DeviceDescription& d : backend_->Devices()) {
-    v1::DeviceInfo* info = response->add_devices();
-    info->set_backend(d.backend);
-    info->set_index(d.index);
-    info->set_name(d.name);
-    info->set_total_memory(d.total_memory);
-    info->set_compute_major(d.compute_major);
-    info->set_compute_minor(d.compute_minor);
-    info->set_multiprocessor_count(d.multiprocessor_count);
-    info->set_max_threads_per_block(d.max_threads_per_block);
-    info->set_warp_size(d.warp_size);
-    info->set_shared_memory_per_block(d.shared_memory_per_block);
-    info->set_l2_cache_bytes(d.l2_cache_bytes);
-    info->set_clock_rate_khz(d.clock_rate_khz);
-    info->set_pci_bus_id(d.pci_bus_id);
-  }
+  for (const DeviceDescription& d : backend_->Devices()) ToProto(d, response->add_devices());
   for (int i = 1; i <= kNumDTypes; ++i) {
     response->add_dtypes(std::string(DTypeName(static_cast<DType>(i))));
   }
@@ -474,7 +479,13 @@ absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
     id = next_session_id_++;
     // Reserved under the lock, so that the caps hold; bound below.
     sessions_[id] = nullptr;
-    session_tenants_[id] = peer.tenant;
+    SessionMeta& meta = session_meta_[id];
+    meta.tenant = peer.tenant;
+    meta.client_name = open.client_name();
+    meta.peer = peer.description;
+    meta.pid = peer.pid != 0 ? peer.pid : open.client_pid();
+    meta.opened = absl::Now();
+    meta.end = peer.end;
     options.tenant = tenant.memory;
   }
   auto stream = backend_->CreateStream();
@@ -502,6 +513,7 @@ absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
     absl::MutexLock lock(&mu_);
     sessions_[id] = session;
   }
+  ++sessions_opened_;
   spdlog::info("session {} opened (client '{}', tenant '{}', {})", id, open.client_name(),
                peer.tenant, peer.description);
   return session;
@@ -515,10 +527,10 @@ void ArraydService::CloseSession(uint64_t id) {
     if (it == sessions_.end()) return;
     session = std::move(it->second);
     sessions_.erase(it);
-    auto tenant = session_tenants_.find(id);
-    if (tenant != session_tenants_.end()) {
-      --tenants_[tenant->second].sessions;
-      session_tenants_.erase(tenant);
+    auto meta = session_meta_.find(id);
+    if (meta != session_meta_.end()) {
+      --tenants_[meta->second.tenant].sessions;
+      session_meta_.erase(meta);
     }
   }
   spdlog::info("session {} closed", id);
@@ -534,6 +546,66 @@ std::shared_ptr<Session> ArraydService::FindSession(uint64_t id, const std::stri
 size_t ArraydService::num_sessions() {
   absl::MutexLock lock(&mu_);
   return sessions_.size();
+}
+
+v1::ServerInfo ArraydService::Info() {
+  v1::ServerInfo info;
+  info.set_version(kVersion);
+  info.set_backend(backend_->name());
+  info.set_server_id(server_id_);
+  info.set_uptime_s(absl::ToDoubleSeconds(absl::Now() - started_));
+  info.set_draining(draining_.load());
+  info.set_server_quota_bytes(options_.server_quota_bytes);
+  info.set_sessions_opened(sessions_opened_.load());
+  uint64_t bytes = 0;
+  {
+    absl::MutexLock lock(&mu_);
+    info.set_sessions(static_cast<uint32_t>(sessions_.size()));
+    for (const auto& [id, session] : sessions_) {
+      if (session) bytes += session->bytes_in_use();
+    }
+  }
+  info.set_bytes_in_use(bytes);
+  for (const DeviceDescription& d : backend_->Devices()) ToProto(d, info.add_devices());
+  return info;
+}
+
+v1::SessionList ArraydService::Sessions() {
+  std::vector<std::pair<std::shared_ptr<Session>, SessionMeta>> open;
+  {
+    absl::MutexLock lock(&mu_);
+    for (const auto& [id, session] : sessions_) {
+      auto meta = session_meta_.find(id);
+      if (session && meta != session_meta_.end()) open.emplace_back(session, meta->second);
+    }
+  }
+  std::sort(open.begin(), open.end(),
+            [](const auto& a, const auto& b) { return a.first->id() < b.first->id(); });
+  v1::SessionList list;
+  const absl::Time now = absl::Now();
+  for (const auto& [session, meta] : open) {
+    v1::SessionInfo* s = list.add_sessions();
+    s->set_id(session->id());
+    s->set_client_name(meta.client_name);
+    s->set_pid(meta.pid);
+    s->set_tenant(meta.tenant);
+    s->set_peer(meta.peer);
+    s->set_bytes_in_use(session->bytes_in_use());
+    s->set_arrays(session->num_arrays());
+    s->set_ops(session->ops_run());
+    s->set_age_s(absl::ToDoubleSeconds(now - meta.opened));
+    s->set_streams(session->num_streams());
+  }
+  return list;
+}
+
+bool ArraydService::EndSession(uint64_t id) {
+  absl::MutexLock lock(&mu_);
+  auto meta = session_meta_.find(id);
+  if (meta == session_meta_.end() || !meta->second.end) return false;
+  spdlog::info("session {}: closed by the administrator", id);
+  meta->second.end();  // under the lock: the transport has not closed it yet
+  return true;
 }
 
 }  // namespace arrayd

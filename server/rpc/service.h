@@ -43,6 +43,10 @@ struct ServiceOptions {
 struct Peer {
   std::string tenant;
   std::string description;
+  int64_t pid = 0;  // the client's process when the transport knows it (SO_PEERCRED)
+  // Ends the session's connection (Admin.CloseSession): called under the
+  // service's lock while the session is open, so the transport is alive.
+  std::function<void()> end;
 };
 
 // The token file of --auth-tokens: one "TOKEN TENANT" per line ('#' starts
@@ -94,6 +98,13 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   // Random id of this server process (Capabilities.server_id).
   const std::string& server_id() const { return server_id_; }
   Backend* backend() { return backend_; }
+  bool draining() const { return draining_.load(); }
+
+  // The admin's view (AdminService): the server and its sessions.
+  v1::ServerInfo Info();
+  v1::SessionList Sessions();
+  // Ends session `id`'s connection; false when there is none.
+  bool EndSession(uint64_t id);
 
  private:
   Backend* backend_;
@@ -107,9 +118,20 @@ class ArraydService final : public v1::Arrayd::CallbackService {
     std::shared_ptr<MemoryAccount> memory;
     size_t sessions = 0;
   };
+  // What the admin's session list shows beside the session's own numbers.
+  struct SessionMeta {
+    std::string tenant;
+    std::string client_name;
+    std::string peer;
+    int64_t pid = 0;
+    absl::Time opened;
+    std::function<void()> end;
+  };
+  const absl::Time started_ = absl::Now();
+  std::atomic<uint64_t> sessions_opened_{0};
   absl::Mutex mu_;
   absl::flat_hash_map<uint64_t, std::shared_ptr<Session>> sessions_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<uint64_t, std::string> session_tenants_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, SessionMeta> session_meta_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, Tenant> tenants_ ABSL_GUARDED_BY(mu_);
 };
 

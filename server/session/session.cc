@@ -219,6 +219,7 @@ void Session::Run(const v1::ClientMessage& message) {
     // A client that left cancels the rest of its batch at the next op.
     if (stop_now_.load(std::memory_order_relaxed)) return;
     uint64_t index = op_count_++;
+    ops_run_.store(op_count_, std::memory_order_relaxed);
     std::shared_ptr<const v1::OpError> inherited;
     StreamState* on = op.stream() == 0 ? default_ : FindStream(op.stream());
     absl::Status status =
@@ -282,6 +283,7 @@ absl::Status Session::CreateStream(const v1::StreamSpec& spec) {
                           options_.backend->CreateStreamWithPriority(spec.priority()));
   state->blocking = !spec.non_blocking();
   streams_.emplace(spec.id(), std::move(state));
+  num_streams_ = static_cast<uint32_t>(streams_.size());
   return absl::OkStatus();
 }
 
@@ -292,6 +294,12 @@ void Session::DestroyStream(uint64_t id) {
   // sync), so nothing waits for it later.
   SynchronizeStream(*s);
   streams_.erase(id);
+  num_streams_ = static_cast<uint32_t>(streams_.size());
+}
+
+uint64_t Session::num_arrays() {
+  absl::MutexLock lock(&mu_);
+  return handles_.size();
 }
 
 void Session::SynchronizeStream(StreamState& s) {

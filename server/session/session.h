@@ -103,6 +103,10 @@ class Session : private SessionHooks {
   absl::Status ReadBytes(const View& contiguous, uint64_t offset, uint64_t n, std::string* out);
 
   uint64_t bytes_in_use() const { return memory_->used(); }
+  // For the admin's session list; any thread.
+  uint64_t ops_run() const { return ops_run_.load(std::memory_order_relaxed); }
+  uint32_t num_streams() const { return num_streams_.load(std::memory_order_relaxed); }
+  uint64_t num_arrays();
 
   // Runs one message now, on the calling thread (the executor; tests).
   void Run(const v1::ClientMessage& message);
@@ -182,6 +186,8 @@ class Session : private SessionHooks {
   std::function<void(v1::ServerMessage)> reply_;
   std::shared_ptr<MemoryAccount> memory_;  // outlives the session in its buffers
   uint64_t op_count_ = 0;  // executor thread only
+  std::atomic<uint64_t> ops_run_{0};     // op_count_, for other threads
+  std::atomic<uint32_t> num_streams_{1};  // streams_.size(), for other threads
   std::vector<std::shared_ptr<const v1::OpError>> pending_errors_;  // executor thread only
 
   absl::Mutex mu_;
