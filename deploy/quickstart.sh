@@ -20,6 +20,7 @@ echo "==> system packages"
 packages=(build-essential cmake ninja-build pkg-config git
           libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
           libabsl-dev libspdlog-dev libgtest-dev libopenblas-dev liblapacke-dev libfftw3-dev
+          prometheus-cpp-dev  # the metrics exposer (--metrics-listen)
           python3 python3-venv python3-pip openssl  # openssl: the TLS tests make certificates
           clang-format clang-tidy)  # the lint steps of tests/run.sh
 missing=()

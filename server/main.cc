@@ -28,6 +28,7 @@
 #include "ops/registry.h"
 #include "rpc/admin.h"
 #include "rpc/local_transport.h"
+#include "rpc/metrics.h"
 #include "rpc/service.h"
 #include "rpc/socket_path.h"
 #include "spdlog/spdlog.h"
@@ -56,6 +57,9 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --tls-client-ca FILE require client certificates signed by this CA (mTLS)
   --insecure           allow a TCP address other than loopback without TLS
                        and authentication
+  --metrics-listen ADDR
+                       Prometheus metrics over HTTP at ADDR/metrics (default
+                       127.0.0.1:9470; 'off' for none)
   --allow-user-kernels let clients compile and run their own CUDA code
                        (RawKernel, RawModule, ElementwiseKernel, ReductionKernel,
                        fuse). It runs inside the shared server: a faulting kernel
@@ -124,6 +128,8 @@ int main(int argc, char** argv) {
   uint64_t max_message_bytes = 256u << 20;
   std::string tokens_path, tls_cert, tls_key, tls_client_ca;
   bool insecure = false;
+  std::string metrics_listen = "127.0.0.1:9470";
+  bool metrics_explicit = false;  // an address given: failing to serve it is an error
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -190,6 +196,9 @@ int main(int argc, char** argv) {
       tls_client_ca = value("--tls-client-ca");
     } else if (arg == "--insecure") {
       insecure = true;
+    } else if (is("--metrics-listen")) {
+      metrics_listen = value("--metrics-listen");
+      metrics_explicit = true;
     } else if (arg == "--allow-user-kernels") {
       options.allow_user_kernels = true;
     } else if (arg == "--no-local-socket") {
@@ -386,6 +395,21 @@ int main(int argc, char** argv) {
       return 1;
     } else {
       spdlog::warn("no same-host op socket: {}", transport.status().ToString());
+    }
+  }
+  std::unique_ptr<arrayd::MetricsServer> metrics;
+  if (!metrics_listen.empty() && metrics_listen != "off") {
+    auto started = arrayd::StartMetrics(metrics_listen, &service, backend->get());
+    if (started.ok()) {
+      metrics = *std::move(started);
+      spdlog::info("metrics on http://{}/metrics (port {})", metrics_listen, metrics->port());
+    } else if (metrics_explicit) {
+      spdlog::error("{}", std::string(started.status().message()));
+      server->Shutdown();
+      return 1;
+    } else {
+      // The default port may be another server's on this host.
+      spdlog::warn("no metrics: {}", std::string(started.status().message()));
     }
   }
   spdlog::info("arrayd {} serving on {}{}", arrayd::kVersion, absl::StrJoin(listen, ", "),

@@ -292,8 +292,9 @@ class Stream {
 
   // Whether every view given to a kernel must be aligned to its element
   // type (a GPU's loads fault on a misaligned address, which loses the
-  // context for every session). The session then hands such a backend
-  // aligned copies of NumPy's misaligned views (Session::Aligned).
+  // context for every session; on a CPU such a load is undefined
+  // behaviour). The session then hands such a backend aligned copies of
+  // NumPy's misaligned views (Session::AlignedCopy).
   virtual bool RequiresAlignedViews() const { return false; }
 
   // ---- events (arrayd.cuda.Event; ordering between a session's streams)
@@ -367,6 +368,11 @@ class Backend {
   }
   // OK while the device can serve; UNAVAILABLE after a fatal device error.
   virtual absl::Status Health() const { return absl::OkStatus(); }
+  // The device memory pool: bytes held by arrays and bytes cached free.
+  virtual void PoolBytes(uint64_t* in_use, uint64_t* cached) const {
+    *in_use = 0;
+    *cached = 0;
+  }
 };
 
 // Backends compiled into this binary ("cpu", "cuda", ...).

@@ -1,5 +1,6 @@
 // Creation ops: empty, zeros, ones, full, arange, linspace, eye, upload.
 #include "absl/strings/str_cat.h"
+#include "common/metrics.h"
 #include "common/status.h"
 #include "ops/registry.h"
 
@@ -124,6 +125,7 @@ absl::Status RunUpload(OpContext& ctx) {
   }
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(dtype, std::move(shape)));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(data->data(), out));
+  Metrics().Uploaded(Transport::kInline, data->size());
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }

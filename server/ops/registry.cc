@@ -196,6 +196,7 @@ void OpRegistry::Register(OpSignature sig, OpRunFn run) {
   def.doc = sig.doc;
   def.sig = std::move(sig);
   def.run = std::move(run);
+  def.index = static_cast<int>(ops_.size());
   if (!ops_.emplace(def.name, def).second) {
     std::fprintf(stderr, "arrayd: op '%s' registered twice\n", def.name.c_str());
     std::abort();

@@ -156,6 +156,7 @@ struct OpDef {
   int num_outputs = 1;
   std::vector<std::string> attrs;  // accepted attribute names
   std::string doc;
+  int index = 0;  // dense, in registration order (per-op counters)
 };
 
 // Thread-safe for lookups once built.

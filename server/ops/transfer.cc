@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "common/metrics.h"
 #include "common/status.h"
 #include "ops/registry.h"
 
@@ -38,6 +39,7 @@ absl::Status RunUploadShm(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.ContiguousOutputFor(0, dtype, shape));
   ARRAYD_ASSIGN_OR_RETURN(char* src, Segment(ctx, static_cast<uint64_t>(out.nbytes())));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(src, out));
+  Metrics().Uploaded(Transport::kSharedMemory, static_cast<uint64_t>(out.nbytes()));
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
@@ -48,6 +50,7 @@ absl::Status RunDownloadShm(OpContext& ctx) {
     ARRAYD_ASSIGN_OR_RETURN(x, ctx.ContiguousCopy(x));
   }
   ARRAYD_ASSIGN_OR_RETURN(char* dst, Segment(ctx, static_cast<uint64_t>(x.nbytes())));
+  Metrics().Downloaded(Transport::kSharedMemory, static_cast<uint64_t>(x.nbytes()));
   return ctx.stream().CopyToHost(x, dst);
 }
 

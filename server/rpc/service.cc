@@ -527,6 +527,7 @@ void ArraydService::CloseSession(uint64_t id) {
     if (it == sessions_.end()) return;
     session = std::move(it->second);
     sessions_.erase(it);
+    if (session) session->AddOpCounts(&closed_op_counts_);
     auto meta = session_meta_.find(id);
     if (meta != session_meta_.end()) {
       --tenants_[meta->second.tenant].sessions;
@@ -597,6 +598,15 @@ v1::SessionList ArraydService::Sessions() {
     s->set_streams(session->num_streams());
   }
   return list;
+}
+
+std::vector<uint64_t> ArraydService::OpCounts() {
+  absl::MutexLock lock(&mu_);
+  std::vector<uint64_t> counts = closed_op_counts_;
+  for (const auto& [id, session] : sessions_) {
+    if (session) session->AddOpCounts(&counts);
+  }
+  return counts;
 }
 
 bool ArraydService::EndSession(uint64_t id) {

@@ -105,6 +105,9 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   v1::SessionList Sessions();
   // Ends session `id`'s connection; false when there is none.
   bool EndSession(uint64_t id);
+  // Runs of every op (by OpDef::index) in all sessions since the start.
+  std::vector<uint64_t> OpCounts();
+  const OpRegistry* registry() const { return registry_; }
 
  private:
   Backend* backend_;
@@ -132,6 +135,7 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   absl::Mutex mu_;
   absl::flat_hash_map<uint64_t, std::shared_ptr<Session>> sessions_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, SessionMeta> session_meta_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint64_t> closed_op_counts_ ABSL_GUARDED_BY(mu_);  // of closed sessions
   absl::flat_hash_map<std::string, Tenant> tenants_ ABSL_GUARDED_BY(mu_);
 };
 

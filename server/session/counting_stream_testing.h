@@ -91,7 +91,7 @@ class CountingStream : public Stream {
   bool aligned_only = false;
   int misaligned_seen = 0;  // views given to Copy/Unary/Binary not aligned to their type
 
- private:
+  // Counts the views of `views` that are misaligned for their dtype.
   void See(std::initializer_list<const View*> views) {
     for (const View* v : views) {
       const int64_t item = ItemSize(v->dtype);
@@ -101,6 +101,8 @@ class CountingStream : public Stream {
       }
     }
   }
+
+ private:
   std::unique_ptr<Stream> base_;
 };
 

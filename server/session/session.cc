@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <random>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/metrics.h"
 #include "common/status.h"
 #include "spdlog/spdlog.h"
 
@@ -92,6 +94,8 @@ Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
       registry_(registry), options_(options), reply_(std::move(reply)),
       memory_(std::make_shared<MemoryAccount>("the session's quota", options_.quota_bytes,
                                               options_.tenant)) {
+  num_op_counts_ = registry_->ops().size();
+  op_counts_ = std::make_unique<std::atomic<uint64_t>[]>(num_op_counts_);
   auto state = std::make_unique<StreamState>();
   state->stream = std::move(stream);
   default_ = state.get();
@@ -204,13 +208,22 @@ void Session::ExecutorLoop() {
   if (done) done();
 }
 
+void Session::AddOpCounts(std::vector<uint64_t>* totals) const {
+  if (totals->size() < num_op_counts_) totals->resize(num_op_counts_);
+  for (size_t i = 0; i < num_op_counts_; ++i) {
+    (*totals)[i] += op_counts_[i].load(std::memory_order_relaxed);
+  }
+}
+
 void Session::AddPendingError(std::shared_ptr<const v1::OpError> error) {
+  if (error->code() < 17) Metrics().deferred_errors[error->code()].fetch_add(1);
   // A client that never syncs must not grow this without bound: the first
   // errors are the ones worth reporting; later ones still poison.
   if (pending_errors_.size() < kMaxPendingErrors) pending_errors_.push_back(std::move(error));
 }
 
 void Session::Run(const v1::ClientMessage& message) {
+  const auto start = std::chrono::steady_clock::now();
   for (const v1::StreamSpec& spec : message.new_streams()) {
     absl::Status made = CreateStream(spec);
     if (!made.ok()) AddPendingError(MakeOpError(made, "new_stream", op_count_, spec.id()));
@@ -240,6 +253,10 @@ void Session::Run(const v1::ClientMessage& message) {
       Poison(op, error);
     }
   }
+  if (message.ops_size() > 0) {
+    Metrics().batch_seconds.Observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   // The device gets the ops the streams held back (see Stream::Flush) now,
   // not with the next message.
   for (auto& [id, s] : streams_) {
@@ -257,7 +274,13 @@ void Session::Run(const v1::ClientMessage& message) {
   }
   for (uint64_t e : message.free_events()) events_.erase(e);
   for (uint64_t id : message.free_streams()) DestroyStream(id);
-  if (message.has_sync()) reply_(Sync(message.sync()));
+  if (message.has_sync()) {
+    const auto sync_start = std::chrono::steady_clock::now();
+    v1::ServerMessage reply = Sync(message.sync());
+    Metrics().sync_seconds.Observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - sync_start).count());
+    reply_(std::move(reply));
+  }
 }
 
 Session::StreamState* Session::FindStream(uint64_t id) {
@@ -387,6 +410,9 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
                             std::shared_ptr<const v1::OpError>* inherited) {
   const OpDef* def = registry_->Find(op.name());
   if (def == nullptr) return absl::NotFoundError(absl::StrCat("unknown op '", op.name(), "'"));
+  if (static_cast<size_t>(def->index) < num_op_counts_) {
+    op_counts_[def->index].fetch_add(1, std::memory_order_relaxed);
+  }
   if (def->num_inputs >= 0 && op.inputs_size() != def->num_inputs) {
     return ValueError(absl::StrCat(op.name(), " takes ", def->num_inputs, " inputs, got ",
                                    op.inputs_size()));
@@ -660,6 +686,7 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
       data->resize(static_cast<size_t>(v.nbytes()));
       status = stream->CopyToHost(*contiguous, data->data());
       if (status.ok() && v.nbytes() > 0) on->busy = false;
+      if (status.ok()) Metrics().Downloaded(Transport::kInline, static_cast<uint64_t>(v.nbytes()));
       f->set_inline_(true);
     } else if (status.ok()) {
       absl::MutexLock lock(&mu_);
@@ -703,6 +730,7 @@ absl::Status Session::WriteBytes(const View& contiguous, uint64_t offset, const 
     return ValueError("upload: more data than the array holds");
   }
   absl::MutexLock lock(&transfer_mu_);
+  Metrics().Uploaded(Transport::kGrpcStream, data.size());
   return transfer_stream_->CopyFromHost(data.data(), ByteRange(contiguous, offset, data.size()));
 }
 
@@ -731,6 +759,7 @@ absl::Status Session::ReadBytes(const View& contiguous, uint64_t offset, uint64_
                                 std::string* out) {
   out->resize(n);
   absl::MutexLock lock(&transfer_mu_);
+  Metrics().Downloaded(Transport::kGrpcStream, n);
   return transfer_stream_->CopyToHost(ByteRange(contiguous, offset, n), out->data());
 }
 

@@ -107,6 +107,8 @@ class Session : private SessionHooks {
   uint64_t ops_run() const { return ops_run_.load(std::memory_order_relaxed); }
   uint32_t num_streams() const { return num_streams_.load(std::memory_order_relaxed); }
   uint64_t num_arrays();
+  // Adds the ops this session ran to `totals` (by OpDef::index).
+  void AddOpCounts(std::vector<uint64_t>* totals) const;
 
   // Runs one message now, on the calling thread (the executor; tests).
   void Run(const v1::ClientMessage& message);
@@ -188,6 +190,10 @@ class Session : private SessionHooks {
   uint64_t op_count_ = 0;  // executor thread only
   std::atomic<uint64_t> ops_run_{0};     // op_count_, for other threads
   std::atomic<uint32_t> num_streams_{1};  // streams_.size(), for other threads
+  // Runs of each op (by OpDef::index), for the metrics: the session's own
+  // cache lines, summed at a scrape.
+  std::unique_ptr<std::atomic<uint64_t>[]> op_counts_;
+  size_t num_op_counts_ = 0;
   std::vector<std::shared_ptr<const v1::OpError>> pending_errors_;  // executor thread only
 
   absl::Mutex mu_;

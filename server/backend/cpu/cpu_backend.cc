@@ -144,6 +144,9 @@ class CpuStream : public Stream {
   }
   absl::Status Synchronize() override { return absl::OkStatus(); }
 
+  // A misaligned load is undefined behaviour in C++ too (x86 forgives it,
+  // UBSan and other CPUs do not): the session hands over aligned copies.
+  bool RequiresAlignedViews() const override { return true; }
   absl::StatusOr<std::unique_ptr<Event>> CreateEvent(EventOptions options) override {
     return std::unique_ptr<Event>(new CpuEvent(options));
   }
@@ -173,6 +176,10 @@ class CpuBackend : public Backend {
   }
   absl::StatusOr<std::unique_ptr<Stream>> CreateStream() override {
     return std::unique_ptr<Stream>(new CpuStream(&in_use_, limit_));
+  }
+  void PoolBytes(uint64_t* in_use, uint64_t* cached) const override {
+    *in_use = in_use_.load();
+    *cached = 0;  // memory goes back to the C library at once
   }
 
  private:

@@ -79,6 +79,10 @@ class CudaBackend : public Backend {
   }
 
   absl::Status Health() const override { return FatalDeviceError(); }
+  void PoolBytes(uint64_t* in_use, uint64_t* cached) const override {
+    *in_use = dev_->allocator->bytes_in_use();
+    *cached = dev_->allocator->bytes_cached();
+  }
 
  private:
   std::shared_ptr<DeviceState> dev_;

@@ -21,6 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/driver_api.h"
+#include "common/metrics.h"
 #include "spdlog/spdlog.h"
 
 namespace arrayd {
@@ -163,6 +164,14 @@ bool UnpackModule(const std::string& blob, absl::flat_hash_map<std::string, std:
   return !image->empty();
 }
 
+// A compile for the metrics: one more, and its time.
+void CountCompile(std::chrono::steady_clock::time_point start) {
+  Metrics().kernel_compiles.fetch_add(1);
+  Metrics().kernel_compile_ns.fetch_add(static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count()));
+}
+
 }  // namespace
 
 std::string ArchName(int cc_major, int cc_minor) { return absl::StrCat("sm_", cc_major, cc_minor); }
@@ -291,6 +300,7 @@ absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const Ker
   absl::MutexLock lock(&entry->mu);  // held while compiling: others wait for this one
   if (entry->done) {
     *origin = ModuleOrigin::kMemoryCache;
+    Metrics().kernel_memory_hits.fetch_add(1);
     if (entry->status.ok()) spdlog::info("user kernel module {}: memory cache hit", hash);
     if (!entry->status.ok()) return entry->status;
     return entry->module;
@@ -302,9 +312,11 @@ absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const Ker
   if (!disk_dir_.empty() && ReadFile(path, &data) && ParseCacheFile(data, key, &blob) &&
       UnpackModule(blob, &lowered, &image)) {
     *origin = ModuleOrigin::kDiskCache;
+    Metrics().kernel_disk_hits.fetch_add(1);
   } else {
     lowered.clear();
     absl::StatusOr<std::string> compiled = CompileUserModule(spec, arch_, &lowered);
+    CountCompile(start);
     if (!compiled.ok()) {
       // The same source fails again: remembered in memory, not on disk.
       entry->done = true;
@@ -346,11 +358,16 @@ absl::StatusOr<std::string> KernelCache::LoadOrCompile(const std::string& source
   if (!disk_dir_.empty()) {
     std::string data, cubin;
     if (ReadFile(absl::StrCat(disk_dir_, "/", file), &data)) {
-      if (ParseCacheFile(data, key, &cubin)) return cubin;
+      if (ParseCacheFile(data, key, &cubin)) {
+        Metrics().kernel_disk_hits.fetch_add(1);
+        return cubin;
+      }
       SPDLOG_WARN("kernel disk cache: ignoring unreadable or stale {}/{}", disk_dir_, file);
     }
   }
+  const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::string> cubin = CompileToCubin(source, arch_);
+  CountCompile(start);
   if (cubin.ok() && !disk_dir_.empty()) WriteCacheFile(disk_dir_, file, key, *cubin);
   return cubin;
 }

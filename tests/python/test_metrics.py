@@ -1,0 +1,116 @@
+"""Prometheus metrics (--metrics-listen): scraped while a client works, the
+numbers move as it does."""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+from arrayd import _transport
+
+REPO = Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("ARRAYD_SERVER_BIN") or str(REPO / "build" / "bin" / "arrayd")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(tmp: str, *flags: str) -> tuple[subprocess.Popen, str]:
+    address = f"unix:{tmp}/arrayd.sock"
+    proc = subprocess.Popen([BINARY, "--listen", address, "--backend", "cpu", *flags],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    while not _transport.health_ok(address, timeout=0.5):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            out = proc.communicate(timeout=5)[0] if proc.poll() is not None else ""
+            pytest.fail(f"arrayd did not start: {out[-2000:]}")
+        time.sleep(0.05)
+    return proc, address
+
+
+def scrape(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        return r.read().decode()
+
+
+def value(text: str, name: str, **labels: str) -> float:
+    """The sample `name{labels...}` (labels may be a subset), summed."""
+    total, found = 0.0, False
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)", line)
+        if not m or m.group(1) != name:
+            continue
+        got = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2) or ""))
+        if all(got.get(k) == v for k, v in labels.items()):
+            total += float(m.group(3))
+            found = True
+    if not found:
+        raise KeyError(f"{name}{labels} not in the scrape")
+    return total
+
+
+def test_metrics_follow_a_client():
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, address = _start(tmp, "--metrics-listen", f"127.0.0.1:{port}")
+        try:
+            before = scrape(port)
+            assert value(before, "arrayd_sessions_open") == 0
+            for family in ("arrayd_pool_bytes", "arrayd_sync_seconds_bucket",
+                           "arrayd_transfer_bytes_total", "arrayd_kernel_compiles_total",
+                           "arrayd_kernel_cache_hits_total"):
+                value(before, family)
+            s = ad.connect(address, default=False)
+            with s:
+                x = ad.asarray(np.arange(1 << 16, dtype=np.float64))
+                for _ in range(5):
+                    x = x + 1
+                np.testing.assert_array_equal(x.get()[:3], [5, 6, 7])
+                after = scrape(port)
+                assert value(after, "arrayd_sessions_open") == 1
+                assert value(after, "arrayd_session_bytes",
+                             client="arrayd-python") >= x.nbytes
+                assert value(after, "arrayd_ops_total", op="add") >= 5
+                assert value(after, "arrayd_sync_seconds_count") > \
+                    value(before, "arrayd_sync_seconds_count")
+                moved = value(after, "arrayd_transfer_bytes_total", direction="upload")
+                assert moved >= x.nbytes
+            s.close()
+            deadline = time.monotonic() + 10
+            while value(scrape(port), "arrayd_sessions_open") != 0:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            final = scrape(port)
+            assert value(final, "arrayd_sessions_opened_total") == 1
+            assert value(final, "arrayd_ops_total", op="add") >= 5  # closed sessions count
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+def test_an_explicit_metrics_port_in_use_is_an_error():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = subprocess.run(
+                [BINARY, "--listen", f"unix:{tmp}/arrayd.sock", "--backend", "cpu",
+                 "--metrics-listen", f"127.0.0.1:{port}"],
+                capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1
+    assert "metrics" in proc.stdout + proc.stderr
