@@ -67,22 +67,28 @@ class broadcast:
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The broadcast shape."""
         return self._shape
 
     @property
     def size(self) -> int:
+        """The number of elements of the broadcast shape."""
         return self._size
 
     @property
     def nd(self) -> int:
+        """The number of dimensions of the broadcast shape (NumPy's old name of
+        ndim)."""
         return len(self._shape)
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions of the broadcast shape."""
         return len(self._shape)
 
     @property
     def numiter(self) -> int:
+        """The number of arrays broadcast together."""
         return len(self._arrays)
 
     @property

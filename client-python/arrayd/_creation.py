@@ -132,6 +132,8 @@ def _like(op: str, a: Any, dtype: Any, order: Any, shape: Any,
 def empty_like(a: Any, dtype: Any = None, order: str = "K",
                subok: bool = True, shape: Any = None, *,
                device: Any = None) -> ndarray:
+    """A new array of a's shape with unspecified contents (numpy.empty_like);
+    order='K' keeps a's layout."""
     _device(device)
     return _like("empty", a, dtype, order, shape)
 
@@ -139,6 +141,8 @@ def empty_like(a: Any, dtype: Any = None, order: str = "K",
 def zeros_like(a: Any, dtype: Any = None, order: str = "K",
                subok: bool = True, shape: Any = None, *,
                device: Any = None) -> ndarray:
+    """A new array of zeros of a's shape (numpy.zeros_like); order='K' keeps
+    a's layout."""
     _device(device)
     return _like("zeros", a, dtype, order, shape)
 
@@ -146,6 +150,8 @@ def zeros_like(a: Any, dtype: Any = None, order: str = "K",
 def ones_like(a: Any, dtype: Any = None, order: str = "K",
               subok: bool = True, shape: Any = None, *,
               device: Any = None) -> ndarray:
+    """A new array of ones of a's shape (numpy.ones_like); order='K' keeps a's
+    layout."""
     _device(device)
     return _like("ones", a, dtype, order, shape)
 
@@ -153,6 +159,8 @@ def ones_like(a: Any, dtype: Any = None, order: str = "K",
 def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K",
               subok: bool = True, shape: Any = None, *,
               device: Any = None) -> ndarray:
+    """A new array of a's shape filled with fill_value (numpy.full_like);
+    fill_value may be an array that broadcasts to it."""
     _device(device)
     dt = _dtypes.normalize(a.dtype if dtype is None else dtype)
     if isinstance(fill_value, ndarray) or np.ndim(fill_value) != 0:
@@ -222,6 +230,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *,
 def asanyarray(obj: Any, dtype: Any = None, order: str | None = None, *,
                device: Any = None, copy: bool | None = None,
                blocking: bool = False) -> ndarray:
+    """obj as an arrayd array (numpy.asanyarray: arrayd has no subclasses, so
+    this is asarray)."""
     return asarray(obj, dtype, order, device=device, copy=copy)
 
 
@@ -441,6 +451,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = float,
 
 
 def identity(n: int, dtype: Any = float) -> ndarray:
+    """The n x n identity matrix (numpy.identity)."""
     return eye(n, dtype=dtype)
 
 

@@ -505,6 +505,8 @@ def choose(a: Any, choices: Any, out: Any = None,
 
 def _choose_method(self: ndarray, choices: Any, out: Any = None,
                    mode: str = "raise") -> ndarray:
+    """An array from `choices` picked by this index array
+    (numpy.ndarray.choose)."""
     return choose(self, choices, out, mode)
 
 

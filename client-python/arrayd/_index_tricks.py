@@ -437,12 +437,16 @@ def triu_indices(n: int, k: int = 0, m: Any = None) -> tuple[ndarray,
 
 
 def tril_indices_from(arr: Any, k: int = 0) -> tuple[ndarray, ndarray]:
+    """The indices of the lower triangle (k-th diagonal and below) of the 2-d
+    array arr (numpy.tril_indices_from)."""
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
     return _tri_indices(arr.shape[-2], k, arr.shape[-1], True)
 
 
 def triu_indices_from(arr: Any, k: int = 0) -> tuple[ndarray, ndarray]:
+    """The indices of the upper triangle (k-th diagonal and above) of the 2-d
+    array arr (numpy.triu_indices_from)."""
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
     return _tri_indices(arr.shape[-2], k, arr.shape[-1], False)

@@ -200,6 +200,7 @@ def _iter(self: ndarray) -> Iterator[ndarray]:
 
 
 def _fill(self: ndarray, value: Any) -> None:
+    """Sets every element to the scalar `value` (numpy.ndarray.fill)."""
     if (value.ndim if isinstance(value, ndarray) else np.ndim(value)) != 0:
         raise ValueError("Input object to FillWithScalar is not a scalar")
     self[...] = value
@@ -735,11 +736,15 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0,
 
 def _put_method(self: ndarray, indices: Any, values: Any,
                 mode: str = "raise") -> None:
+    """Sets a.flat[indices] = values (numpy.ndarray.put; mode 'raise', 'wrap'
+    or 'clip')."""
     put(self, indices, values, mode)
 
 
 def _compress_method(self: ndarray, condition: Any, axis: Any = None,
                      out: Any = None) -> ndarray:
+    """The slices along `axis` where condition is true
+    (numpy.ndarray.compress)."""
     return compress(condition, self, axis, out)
 
 
@@ -772,6 +777,7 @@ class flatiter:
 
     @property
     def index(self) -> int:
+        """The position of the next element the iterator yields."""
         return self._pos
 
     def _positions(self, key: Any) -> Any:
@@ -807,6 +813,7 @@ class flatiter:
         put(self.base, self._positions(key), value)
 
     def copy(self) -> ndarray:
+        """A 1-d copy of the base array in C order."""
         return self.base.flatten()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -814,6 +821,8 @@ class flatiter:
 
 
 def _flat(self: ndarray) -> flatiter:
+    """A flatiter over the array in C order (a.flat[i] reads, a.flat[i] = v
+    writes)."""
     return flatiter(self)
 
 

@@ -64,18 +64,25 @@ def reshape(a: Any, shape: Any = None, order: str = "C", *,
 
 
 def ravel(a: Any, order: str = "C") -> ndarray:
+    """a flattened to 1-d in `order` (numpy.ravel): a view when the layout
+    allows, else a copy."""
     return _arr(a).reshape(-1, order=order)
 
 
 def transpose(a: Any, axes: Any = None) -> ndarray:
+    """a with its axes reversed or permuted by `axes` (numpy.transpose), a
+    view."""
     return _arr(a).transpose(axes)
 
 
 def permute_dims(a: Any, axes: Any) -> ndarray:
+    """a with its axes permuted by `axes` (the Array API's permute_dims), a
+    view."""
     return _arr(a).transpose(axes)
 
 
 def swapaxes(a: Any, axis1: int, axis2: int) -> ndarray:
+    """a with axis1 and axis2 interchanged (numpy.swapaxes), a view."""
     return _arr(a).swapaxes(axis1, axis2)
 
 
@@ -95,6 +102,7 @@ def moveaxis(a: Any, source: Any, destination: Any) -> ndarray:
 
 
 def rollaxis(a: Any, axis: int, start: int = 0) -> ndarray:
+    """a with `axis` moved to before `start` (numpy.rollaxis), a view."""
     a = _arr(a)
     np.rollaxis(shape_dummy(a.shape), axis, start)  # NumPy's errors
     nd = a.ndim
@@ -112,6 +120,8 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> ndarray:
 
 
 def squeeze(a: Any, axis: Any = None) -> ndarray:
+    """a without its length-1 axes, or only those in `axis` (numpy.squeeze), a
+    view."""
     return _arr(a).squeeze(axis)
 
 
@@ -122,11 +132,15 @@ def expand_dims(a: Any, axis: Any) -> ndarray:
 
 
 def atleast_1d(*arys: Any) -> Any:
+    """Each input as an array of at least one dimension (numpy.atleast_1d); one
+    array for one input, else a tuple."""
     res = [a if a.ndim >= 1 else a.reshape(1) for a in _arrs(arys)]
     return res[0] if len(res) == 1 else tuple(res)
 
 
 def atleast_2d(*arys: Any) -> Any:
+    """Each input as an array of at least two dimensions (numpy.atleast_2d): a
+    1-d array becomes one row."""
     res = []
     for a in _arrs(arys):
         if a.ndim == 0:
@@ -138,6 +152,8 @@ def atleast_2d(*arys: Any) -> Any:
 
 
 def atleast_3d(*arys: Any) -> Any:
+    """Each input as an array of at least three dimensions (numpy.atleast_3d):
+    (N,) becomes (1, N, 1), (M, N) becomes (M, N, 1)."""
     res = []
     for a in _arrs(arys):
         if a.ndim == 0:
@@ -166,6 +182,8 @@ def broadcast_arrays(*args: Any) -> tuple[ndarray, ...]:
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    """The shape that the given shapes broadcast to
+    (numpy.broadcast_shapes)."""
     return np.broadcast_shapes(*shapes)
 
 
@@ -251,6 +269,8 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, *,
 
 def vstack(tup: Any, *, dtype: Any = None,
            casting: str = "same_kind") -> ndarray:
+    """The arrays stacked along the first axis, 1-d ones as rows
+    (numpy.vstack)."""
     arrs = [atleast_2d(a) for a in _arrs(tup)]
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
@@ -265,6 +285,8 @@ def row_stack(tup: Any, *, dtype: Any = None,
 
 def hstack(tup: Any, *, dtype: Any = None,
            casting: str = "same_kind") -> ndarray:
+    """The arrays stacked along the second axis, or joined along the first when
+    1-d (numpy.hstack)."""
     arrs = [atleast_1d(a) for a in _arrs(tup)]
     if arrs and arrs[0].ndim == 1:
         return concatenate(arrs, 0, dtype=dtype, casting=casting)
@@ -272,10 +294,14 @@ def hstack(tup: Any, *, dtype: Any = None,
 
 
 def dstack(tup: Any) -> ndarray:
+    """The arrays stacked along the third axis, after atleast_3d
+    (numpy.dstack)."""
     return concatenate([atleast_3d(a) for a in _arrs(tup)], 2)
 
 
 def column_stack(tup: Any) -> ndarray:
+    """1-d arrays as the columns of a 2-d array, 2-d ones joined along axis 1
+    (numpy.column_stack)."""
     arrs = [a.reshape(-1, 1) if a.ndim < 2 else a for a in _arrs(tup)]
     return concatenate(arrs, 1)
 
@@ -326,6 +352,8 @@ def _split_axis(ary: Any, ios: Any, axis: int, need: int,
 
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
+    """ary split into sub-arrays along the second axis, the first for 1-d
+    (numpy.hsplit)."""
     a = _arr(ary)
     if a.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more "
@@ -334,10 +362,12 @@ def hsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
 
 
 def vsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
+    """ary split into sub-arrays along the first axis (numpy.vsplit)."""
     return _split_axis(ary, indices_or_sections, 0, 2, "vsplit")
 
 
 def dsplit(ary: Any, indices_or_sections: Any) -> list[ndarray]:
+    """ary split into sub-arrays along the third axis (numpy.dsplit)."""
     return _split_axis(ary, indices_or_sections, 2, 3, "dsplit")
 
 
@@ -400,6 +430,8 @@ def flip(m: Any, axis: Any = None) -> ndarray:
 
 
 def fliplr(m: Any) -> ndarray:
+    """m with the order of its columns (axis 1) reversed (numpy.fliplr), a
+    view."""
     a = _arr(m)
     if a.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
@@ -407,6 +439,8 @@ def fliplr(m: Any) -> ndarray:
 
 
 def flipud(m: Any) -> ndarray:
+    """m with the order of its rows (axis 0) reversed (numpy.flipud), a
+    view."""
     a = _arr(m)
     if a.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
@@ -853,6 +887,8 @@ def diag(v: Any, k: int = 0) -> ndarray:
 
 
 def diagflat(v: Any, k: int = 0) -> ndarray:
+    """A 2-d array with the flattened input on its k-th diagonal
+    (numpy.diagflat)."""
     return diag(_arr(v).reshape(-1), k)
 
 

@@ -133,7 +133,9 @@ def _ipow(self: ndarray, o: Any) -> Any:
 
 
 def _unary_operator(f: ufunc, name: str) -> Callable[[ndarray], ndarray]:
-    return _named(lambda self: unary(f, self, None), name)
+    fn = _named(lambda self: unary(f, self, None), name)
+    fn.__doc__ = f"The elementwise {f.__name__} of the array (numpy.{f.__name__})."
+    return fn
 
 
 attach(

@@ -88,6 +88,8 @@ class ndarray:
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The array's dimensions; assigning reshapes in place when no copy is
+        needed."""
         return self._shape
 
     @shape.setter
@@ -110,14 +112,17 @@ class ndarray:
 
     @property
     def dtype(self) -> np.dtype:
+        """The array's element type (a numpy.dtype)."""
         return self._dtype
 
     @property
     def ndim(self) -> int:
+        """The number of dimensions."""
         return len(self._shape)
 
     @property
     def size(self) -> int:
+        """The number of elements."""
         n = 1
         for d in self._shape:
             n *= d
@@ -125,10 +130,13 @@ class ndarray:
 
     @property
     def itemsize(self) -> int:
+        """The size of one element in bytes."""
         return self._dtype.itemsize
 
     @property
     def nbytes(self) -> int:
+        """The bytes the elements take (size * itemsize; a view counts its
+        own)."""
         return self.size * self._dtype.itemsize
 
     @property
@@ -140,6 +148,8 @@ class ndarray:
 
     @property
     def flags(self) -> "Flags":
+        """The memory layout flags (c_contiguous, f_contiguous, owndata,
+        writeable), as NumPy's."""
         return Flags(self)
 
     @property
@@ -177,10 +187,12 @@ class ndarray:
 
     @property
     def T(self) -> "ndarray":
+        """The array with its axes reversed (transpose()), a view."""
         return self.transpose()
 
     @property
     def session(self) -> _sess.Session:
+        """The session (server connection) that holds the array."""
         return self._session
 
     def __len__(self) -> int:
@@ -247,6 +259,7 @@ class ndarray:
         self._session.upload_into(self._handle, arr)
 
     def tobytes(self, order: str = "C") -> bytes:
+        """The elements as bytes in `order` (downloads the array)."""
         return self.get().tobytes(order)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
@@ -258,9 +271,11 @@ class ndarray:
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def item(self, *args: Any) -> Any:
+        """One element as a Python scalar (numpy.ndarray.item; downloads)."""
         return self.get().item(*args)
 
     def tolist(self) -> Any:
+        """The array as nested Python lists of Python scalars (downloads)."""
         return self.get().tolist()
 
     def __float__(self) -> float:
@@ -323,6 +338,8 @@ class ndarray:
 
     def reshape(self, *shape: Any, order: str = "C",
                 copy: bool | None = None) -> "ndarray":
+        """The array with a new shape: a view when the strides allow, else a
+        copy (copy=False raises instead)."""
         order = _order(order, "CFA")
         if len(shape) == 1:
             shape = shape[0]
@@ -352,6 +369,7 @@ class ndarray:
         return self._derived("reshape", attrs, self._dtype, None, new)
 
     def transpose(self, *axes: Any) -> "ndarray":
+        """The array with its axes reversed or permuted by `axes`, a view."""
         if len(axes) == 1 and (axes[0] is None or not isinstance(
                 axes[0], (int, np.integer))):
             axes = axes[0]
@@ -369,6 +387,7 @@ class ndarray:
                                 strides=strides)
 
     def swapaxes(self, axis1: int, axis2: int) -> "ndarray":
+        """The array with axis1 and axis2 interchanged, a view."""
         nd = len(self._shape)
         a = np.lib.array_utils.normalize_axis_index(axis1, nd)
         b = np.lib.array_utils.normalize_axis_index(axis2, nd)
@@ -404,16 +423,20 @@ class ndarray:
         return t.reshape(-1) if t._is_c() else t.flatten()
 
     def flatten(self, order: str = "C") -> "ndarray":
+        """A 1-d copy of the array in `order`."""
         order = _order(order, "CFAK")
         if order == "K":
             return self.copy("K")._ravel_k()
         return self.copy(order).reshape(-1, order=order)
 
     def squeeze(self, axis: Any = None) -> "ndarray":
+        """The array without its length-1 axes, or only those in `axis`."""
         new = shape_dummy(self._shape).squeeze(axis).shape
         return self.reshape(new)
 
     def copy(self, order: str = "C") -> "ndarray":
+        """A copy of the array on the server, laid out in `order` (K keeps the
+        layout)."""
         order = _order(order, "CFAK")
         strides = _layout.like_strides(self._shape, self._strides,
                                        self._dtype.itemsize, order)
@@ -422,6 +445,8 @@ class ndarray:
 
     def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
                subok: bool = True, copy: bool = True) -> "ndarray":
+        """The array cast to `dtype` under the `casting` rule (copy=False
+        returns itself when nothing changes)."""
         dt = _dtypes.normalize(dtype)
         if order != "K":
             order = _order(order, "CFAK")
@@ -475,6 +500,8 @@ class ndarray:
         return v
 
     def view_as_broadcast(self, shape: tuple[int, ...]) -> "ndarray":
+        """A read-only view broadcast to `shape` (numpy.broadcast_to's rules
+        and errors)."""
         new = np.broadcast_shapes(self._shape, shape)
         if new != tuple(shape):
             np.broadcast_to(shape_dummy(self._shape), shape)  # NumPy's error

@@ -137,14 +137,17 @@ class poly1d:  # noqa: N801 (NumPy's name)
 
     @property
     def variable(self) -> str:
+        """The name of the variable in the printed polynomial."""
         return self._variable
 
     @property
     def order(self) -> int:
+        """The degree of the polynomial (o)."""
         return self._coeffs._shape[0] - 1
 
     @property
     def roots(self) -> ndarray:
+        """The polynomial's roots (r), as numpy.roots."""
         return roots(self._coeffs)
 
     r = roots

@@ -132,10 +132,14 @@ def iinfo(t: Any) -> np.iinfo:
 
 
 def min_scalar_type(a: Any) -> np.dtype:
+    """The smallest dtype that holds the scalar or array a
+    (numpy.min_scalar_type; an arrayd array is read back to decide)."""
     return np.min_scalar_type(a.get() if isinstance(a, ndarray) else a)
 
 
 def promote_types(type1: Any, type2: Any) -> np.dtype:
+    """The smallest dtype both type1 and type2 cast to safely
+    (numpy.promote_types)."""
     return np.promote_types(_dt(type1), _dt(type2))
 
 

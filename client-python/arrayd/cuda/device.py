@@ -164,6 +164,8 @@ class Device:
 
     @property
     def pci_bus_id(self) -> str:
+        """The device's PCI bus id ('' where the server reports none, as the
+        CPU backend)."""
         return runtime.deviceGetPCIBusId(self.id)
 
     @property

@@ -72,6 +72,7 @@ class BaseMemory:
 
     @property
     def device(self) -> device.Device:
+        """The Device the memory is on."""
         return device.Device(self.device_id)
 
 
@@ -100,10 +101,14 @@ class ManagedMemory(Memory):
     _managed = True
 
     def prefetch(self, stream: Any, *, device_id: int | None = None) -> None:
+        """Not supported: raises NotImplementedError (the memory is the
+        server's)."""
         raise NotImplementedError("arrayd: managed memory prefetch is not "
                                   "supported (the memory is the server's)")
 
     def advise(self, advise: int, device: Any) -> None:
+        """Not supported: raises NotImplementedError (the memory is the
+        server's)."""
         raise NotImplementedError("arrayd: managed memory advice is not "
                                   "supported (the memory is the server's)")
 
@@ -229,6 +234,7 @@ class MemoryPointer:
 
     @property
     def device(self) -> device.Device:
+        """The Device the memory is on."""
         return device.Device(self.device_id)
 
     def _bytes(self, size: int) -> Any:
@@ -248,6 +254,7 @@ class MemoryPointer:
 
     def copy_from_device_async(self, src: "MemoryPointer", size: int,
                                stream: Any = None) -> None:
+        """copy_from_device on `stream` (default: the current stream)."""
         with _on(stream):
             self.copy_from_device(src, size)
 
@@ -259,6 +266,7 @@ class MemoryPointer:
 
     def copy_from_host_async(self, mem: Any, size: int,
                              stream: Any = None) -> None:
+        """copy_from_host on `stream` (default: the current stream)."""
         with _on(stream):
             self.copy_from_host(mem, size)
 
@@ -270,6 +278,7 @@ class MemoryPointer:
             self.copy_from_host(mem, size)
 
     def copy_from_async(self, mem: Any, size: int, stream: Any = None) -> None:
+        """copy_from on `stream` (default: the current stream)."""
         with _on(stream):
             self.copy_from(mem, size)
 
@@ -292,6 +301,7 @@ class MemoryPointer:
             self._bytes(size)[...] = int(value) & 0xFF
 
     def memset_async(self, value: int, size: int, stream: Any = None) -> None:
+        """memset on `stream` (default: the current stream)."""
         with _on(stream):
             self.memset(value, size)
 
@@ -479,6 +489,7 @@ class MemoryPool:
                 del self._free[key]
 
     def free_all_free(self) -> None:
+        """Deprecated alias of free_all_blocks (warns)."""
         warnings.warn("free_all_free is deprecated. Use free_all_blocks "
                       "instead.", DeprecationWarning, stacklevel=2)
         self.free_all_blocks()
@@ -584,9 +595,13 @@ class MemoryAsyncPool(_SessionMemoryPool):
         super().__init__()
 
     def malloc(self, size: int) -> MemoryPointer:
+        """A stream-ordered block of `size` bytes of the session's memory
+        (malloc_async)."""
         return malloc_async(size)
 
     def get_limit(self) -> int:
+        """The session's limit in bytes, 2**64 - 1 when there is none (as
+        CuPy's async pool)."""
         return super().get_limit() or 2**64 - 1
 
 

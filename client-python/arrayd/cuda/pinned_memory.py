@@ -142,6 +142,7 @@ class PooledPinnedMemory(PinnedMemory):
         self.pool = pool
 
     def free(self) -> None:
+        """Returns the block to its pool (once; a second call does nothing)."""
         pool = self.pool()
         if pool is not None and self.ptr != 0:
             pool.free(self.ptr, self.size)
@@ -187,6 +188,8 @@ class PinnedMemoryPool:
                 self._free[size].append(mem)
 
     def malloc(self, size: int) -> PinnedMemoryPointer:
+        """A pinned host block of at least `size` bytes, reused from the pool
+        when one of its size is free."""
         if size == 0:
             return PinnedMemoryPointer(PinnedMemory(0), 0)
         unit = self._allocation_unit_size
@@ -213,6 +216,7 @@ class PinnedMemoryPool:
             self._free.clear()
 
     def n_free_blocks(self) -> int:
+        """The number of blocks kept for reuse."""
         with self._lock:
             self._take_back()
             return sum(len(v) for v in self._free.values())

@@ -89,10 +89,13 @@ def getDeviceCount() -> int:
 
 
 def getDevice() -> int:
+    """The current device of this thread (0 unless setDevice chose another)."""
     return getattr(_current, "device", 0)
 
 
 def setDevice(device: int) -> None:
+    """Makes `device` this thread's current device (CUDARuntimeError for one
+    the server lacks)."""
     _check_device(int(device))
     _current.device = int(device)
 
@@ -255,6 +258,8 @@ def pointerGetAttributes(ptr: int) -> PointerAttributes:
 
 
 def deviceGetPCIBusId(device: int) -> str:
+    """The PCI bus id of `device` as the server reports it ('' on the CPU
+    backend)."""
     return _check_device(int(device)).pci_bus_id
 
 
@@ -313,10 +318,13 @@ def _bad_handle(what: str) -> CUDARuntimeError:
 
 
 def streamCreate() -> int:
+    """A new blocking stream of priority 0 (streamCreateWithPriority)."""
     return streamCreateWithPriority(streamDefault, 0)
 
 
 def streamCreateWithFlags(flag: int) -> int:
+    """A new stream with `flag` (streamDefault or streamNonBlocking) and
+    priority 0."""
     return streamCreateWithPriority(flag, 0)
 
 
@@ -349,6 +357,8 @@ def _spec(stream: int) -> tuple[bool, int]:
 
 
 def streamGetFlags(stream: int) -> int:
+    """streamNonBlocking or streamDefault, as the stream was made (stream 0:
+    streamDefault)."""
     return streamNonBlocking if _spec(stream)[0] else streamDefault
 
 
@@ -385,6 +395,7 @@ def streamWaitEvent(stream: int, event: int, flags: int = 0) -> None:
 
 
 def eventCreate() -> int:
+    """A new event with the default flags (eventCreateWithFlags)."""
     return eventCreateWithFlags(eventDefault)
 
 

@@ -137,6 +137,8 @@ class BitGenerator:
             return self._seed, offset
 
     def random_raw(self, size: Any = None, output: bool = True) -> Any:
+        """Raw random bits of shape `size`: not offered by the base class
+        (Philox4x3210 has them)."""
         raise NotImplementedError("Not implemented in base BitGenerator")
 
 

@@ -117,15 +117,21 @@ class RandomState:
                                          _check_and_get_dtype(dtype))
 
     def standard_normal(self, size: Any = None, dtype: Any = float) -> ndarray:
+        """Samples of the standard normal distribution, of dtype float32 or
+        float64."""
         return self._gen.standard_normal(size, _check_and_get_dtype(dtype))
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None,
                dtype: Any = float) -> ndarray:
+        """Samples of the normal distribution of mean loc and standard
+        deviation scale, of dtype float32 or float64."""
         return _as(self._gen.normal(loc, scale, size),
                    _check_and_get_dtype(dtype))
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None,
                 dtype: Any = float) -> ndarray:
+        """Samples of the uniform distribution on [low, high), of dtype float32
+        or float64."""
         return _as(self._gen.uniform(low, high, size),
                    _check_and_get_dtype(dtype))
 
@@ -161,98 +167,127 @@ class RandomState:
                                   _INT64, endpoint=True)
 
     def bytes(self, length: int) -> bytes:
+        """length random bytes."""
         return self._gen.bytes(length)
 
     # -- continuous laws -------------------------------------------------------
 
     def beta(self, a: Any, b: Any, size: Any = None,
              dtype: Any = float) -> ndarray:
+        """Samples of the Beta(a, b) distribution."""
         return _as(self._gen.beta(a, b, size), _real_dtype(dtype))
 
     def chisquare(self, df: Any, size: Any = None,
                   dtype: Any = float) -> ndarray:
+        """Samples of the chi-square distribution with df degrees of
+        freedom."""
         return _as(self._gen.chisquare(df, size), _real_dtype(dtype))
 
     def dirichlet(self, alpha: Any, size: Any = None,
                   dtype: Any = float) -> ndarray:
+        """Samples of the Dirichlet distribution of concentrations alpha (each
+        sample a vector that sums to 1)."""
         return _as(self._gen.dirichlet(alpha, size),
                    _real_dtype(dtype))
 
     def exponential(self, scale: Any = 1.0, size: Any = None,
                     dtype: Any = float) -> ndarray:
+        """Samples of the exponential distribution of mean scale."""
         return _as(self._gen.exponential(scale, size),
                    _real_dtype(dtype))
 
     def f(self, dfnum: Any, dfden: Any, size: Any = None,
           dtype: Any = float) -> ndarray:
+        """Samples of the F distribution with dfnum and dfden degrees of
+        freedom."""
         return _as(self._gen.f(dfnum, dfden, size),
                    _real_dtype(dtype))
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None,
               dtype: Any = float) -> ndarray:
+        """Samples of the gamma distribution of the given shape and scale."""
         return _as(self._gen.gamma(shape, scale, size),
                    _real_dtype(dtype))
 
     def gumbel(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None,
                dtype: Any = float) -> ndarray:
+        """Samples of the Gumbel (extreme value type I) distribution of loc and
+        scale."""
         return _as(self._gen.gumbel(loc, scale, size),
                    _check_and_get_dtype(dtype))
 
     def laplace(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None,
                 dtype: Any = float) -> ndarray:
+        """Samples of the Laplace (double exponential) distribution of loc and
+        scale."""
         return _as(self._gen.laplace(loc, scale, size),
                    _check_and_get_dtype(dtype))
 
     def logistic(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None,
                  dtype: Any = float) -> ndarray:
+        """Samples of the logistic distribution of loc and scale."""
         return _as(self._gen.logistic(loc, scale, size),
                    _real_dtype(dtype))
 
     def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None,
                   dtype: Any = float) -> ndarray:
+        """Samples of the log-normal distribution: exp of a normal of the given
+        mean and sigma."""
         return _as(self._gen.lognormal(mean, sigma, size),
                    _check_and_get_dtype(dtype))
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None,
                             check_valid: str = "warn", tol: float = 1e-8,
                             dtype: Any = float) -> ndarray:
+        """Samples of the multivariate normal distribution of mean vector mean
+        and covariance matrix cov."""
         return _as(self._gen.multivariate_normal(mean, cov, size, check_valid,
                                                  tol),
                    _real_dtype(dtype))
 
     def noncentral_chisquare(self, df: Any, nonc: Any, size: Any = None,
                              dtype: Any = float) -> ndarray:
+        """Samples of the noncentral chi-square distribution of df degrees of
+        freedom and noncentrality nonc."""
         return _as(self._gen.noncentral_chisquare(df, nonc, size),
                    _real_dtype(dtype))
 
     def noncentral_f(self, dfnum: Any, dfden: Any, nonc: Any,
                      size: Any = None, dtype: Any = float) -> ndarray:
+        """Samples of the noncentral F distribution of dfnum and dfden degrees
+        of freedom and noncentrality nonc."""
         return _as(self._gen.noncentral_f(dfnum, dfden, nonc, size),
                    _real_dtype(dtype))
 
     def pareto(self, a: Any, size: Any = None, dtype: Any = float) -> ndarray:
+        """Samples of the Pareto II (Lomax) distribution of shape a."""
         return _as(self._gen.pareto(a, size), _check_and_get_dtype(dtype))
 
     def power(self, a: Any, size: Any = None, dtype: Any = float) -> ndarray:
+        """Samples of the power distribution of exponent a on [0, 1]."""
         return _as(self._gen.power(a, size), _real_dtype(dtype))
 
     def rayleigh(self, scale: Any = 1.0, size: Any = None,
                  dtype: Any = float) -> ndarray:
+        """Samples of the Rayleigh distribution of mode scale."""
         return _as(self._gen.rayleigh(scale, size),
                    _check_and_get_dtype(dtype))
 
     def standard_cauchy(self, size: Any = None,
                         dtype: Any = float) -> ndarray:
+        """Samples of the standard Cauchy distribution."""
         return _as(self._gen.standard_cauchy(size),
                    _real_dtype(dtype))
 
     def standard_exponential(self, size: Any = None,
                              dtype: Any = float) -> ndarray:
+        """Samples of the standard exponential distribution (mean 1)."""
         return self._gen.standard_exponential(size,
                                               _check_and_get_dtype(dtype))
 
     def standard_gamma(self, shape: Any, size: Any = None,
                        dtype: Any = float) -> ndarray:
+        """Samples of the gamma distribution of the given shape and scale 1."""
         dt = _real_dtype(dtype)
         if dt.char in "fd":
             return self._gen.standard_gamma(shape, size, dt)
@@ -260,33 +295,45 @@ class RandomState:
 
     def standard_t(self, df: Any, size: Any = None,
                    dtype: Any = float) -> ndarray:
+        """Samples of Student's t distribution with df degrees of freedom."""
         return _as(self._gen.standard_t(df, size), _real_dtype(dtype))
 
     def triangular(self, left: Any, mode: Any, right: Any, size: Any = None,
                    dtype: Any = float) -> ndarray:
+        """Samples of the triangular distribution on [left, right] with its
+        peak at mode."""
         return _as(self._gen.triangular(left, mode, right, size),
                    _real_dtype(dtype))
 
     def vonmises(self, mu: Any, kappa: Any, size: Any = None,
                  dtype: Any = float) -> ndarray:
+        """Samples of the von Mises distribution of mode mu and concentration
+        kappa, on [-pi, pi]."""
         return _as(self._gen.vonmises(mu, kappa, size),
                    _real_dtype(dtype))
 
     def wald(self, mean: Any, scale: Any, size: Any = None,
              dtype: Any = float) -> ndarray:
+        """Samples of the Wald (inverse Gaussian) distribution of the given
+        mean and scale."""
         return _as(self._gen.wald(mean, scale, size),
                    _real_dtype(dtype))
 
     def weibull(self, a: Any, size: Any = None, dtype: Any = float) -> ndarray:
+        """Samples of the Weibull distribution of shape a."""
         return _as(self._gen.weibull(a, size), _real_dtype(dtype))
 
     # -- discrete laws -----------------------------------------------------
 
     def binomial(self, n: Any, p: Any, size: Any = None,
                  dtype: Any = int) -> ndarray:
+        """Samples of the binomial distribution: successes in n trials of
+        probability p."""
         return _as(self._gen.binomial(n, p, size), _real_dtype(dtype))
 
     def geometric(self, p: Any, size: Any = None, dtype: Any = int) -> ndarray:
+        """Samples of the geometric distribution: trials up to the first
+        success of probability p."""
         return _as(self._gen.geometric(p, size), _real_dtype(dtype))
 
     def hypergeometric(self, ngood: Any, nbad: Any, nsample: Any,
@@ -296,6 +343,7 @@ class RandomState:
                    _real_dtype(dtype))
 
     def logseries(self, p: Any, size: Any = None, dtype: Any = int) -> ndarray:
+        """Samples of the logarithmic series distribution of parameter p."""
         return _as(self._gen.logseries(p, size), _real_dtype(dtype))
 
     def negative_binomial(self, n: Any, p: Any, size: Any = None,
@@ -307,9 +355,11 @@ class RandomState:
 
     def poisson(self, lam: Any = 1.0, size: Any = None,
                 dtype: Any = int) -> ndarray:
+        """Samples of the Poisson distribution of rate lam."""
         return _as(self._gen.poisson(lam, size), _real_dtype(dtype))
 
     def zipf(self, a: Any, size: Any = None, dtype: Any = int) -> ndarray:
+        """Samples of the Zipf distribution of parameter a > 1."""
         return _as(self._gen.zipf(a, size), _real_dtype(dtype))
 
     def multinomial(self, n: Any, pvals: Any, size: Any = None) -> ndarray:
@@ -352,9 +402,12 @@ class RandomState:
         return self._gen.choice(a, size, replace, p)
 
     def permutation(self, x: Any) -> ndarray:
+        """A permuted range(x) for an int x, else a copy of x permuted along
+        its first axis."""
         return self._gen.permutation(x)
 
     def shuffle(self, x: Any) -> None:
+        """Shuffles the arrayd array x in place along its first axis."""
         self._gen.shuffle(x)
 
 

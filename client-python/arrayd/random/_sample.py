@@ -41,8 +41,14 @@ def random_sample(size: Any = None, dtype: Any = float) -> ndarray:
 
 def choice(a: Any, size: Any = None, replace: bool = True,
            p: Any = None) -> ndarray:
+    """Samples of a 1-d array a, or of range(a) for an int, with or without
+    replacement and with probabilities p (numpy.random.choice), from the
+    module-level RandomState."""
     return get_random_state().choice(a, size, replace, p)
 
 
 def multinomial(n: Any, pvals: Any, size: Any = None) -> ndarray:
+    """Counts of n trials over outcomes of probabilities pvals, shape size +
+    (len(pvals),) (numpy.random.multinomial), from the module-level
+    RandomState."""
     return get_random_state().multinomial(n, pvals, size)
