@@ -139,6 +139,13 @@ unset ARRAYD_ADDRESS
 # with the gRPC op stream and chunked Upload/Download only.
 step "pytest against a $backend server, gRPC transport only"
 ARRAYD_NO_LOCAL_SOCKET=1 "$python" -m pytest -q tests/python "${pytest_args[@]}"
+# The packages: the C++ client as a CMake package used from an outside
+# project, and the server's .deb (tests/package/run.sh). ARRAYD_PACKAGE_TEST=0
+# skips it (a client-only build: about a minute).
+if [ "${ARRAYD_PACKAGE_TEST:-1}" != 0 ]; then
+  step "packages: find_package(arrayd) from an outside project; the server's .deb"
+  tests/package/run.sh "$build_dir"
+fi
 # The libFuzzer target over the same-host frame reader, the message decoder
 # and every op (tests/fuzz/run.sh, clang): ARRAYD_FUZZ_S seconds (CI: 120);
 # a crash fails the run.
