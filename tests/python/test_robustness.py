@@ -122,17 +122,58 @@ def test_clients_killed_mid_transfer_leave_nothing(server):
     np.testing.assert_array_equal((ad.asarray(x) * 2).get(), x * 2)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_drains_the_server(tmp_path, sig):
+def _pid_one_prefix() -> list[str] | None:
+    """unshare's command prefix that runs a program as PID 1 of a new PID
+    namespace (as in a container without an init), or None where it cannot."""
+    for prefix in (["unshare", "--pid", "--fork", "--kill-child"],
+                   ["unshare", "--user", "--map-root-user", "--pid", "--fork", "--kill-child"]):
+        try:
+            if subprocess.run([*prefix, "true"], capture_output=True, timeout=10).returncode == 0:
+                return prefix
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return None
+
+
+def _child_pid(pid: int) -> int:
+    """The one child of process `pid` (the server under unshare)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            children = (task / "children").read_text().split()
+            if children:
+                return int(children[0])
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} has no child")
+
+
+@pytest.mark.parametrize("sig,pid_one", [(signal.SIGTERM, False), (signal.SIGINT, False),
+                                         (signal.SIGTERM, True)])
+def test_a_signal_drains_the_server(tmp_path, sig, pid_one):
     """SIGTERM (docker stop) or SIGINT during a busy stream: the server
     stops taking sessions, the client gets an error (not a hang), the
-    sockets are removed and the exit code is 0."""
+    sockets are removed and the exit code is 0; also as PID 1 of its own
+    PID namespace, where only a signal with a handler is delivered (as in a
+    container started without an init)."""
     from arrayd import _transport
     binary = os.environ.get("ARRAYD_SERVER_BIN") or str(REPO / "build" / "bin" / "arrayd")
+    prefix: list[str] = []
+    if pid_one:
+        found = _pid_one_prefix()
+        if found is None:
+            pytest.skip("unshare cannot make a PID namespace here")
+        prefix = found
     sock = tmp_path / "a.sock"
     log = open(tmp_path / "log", "wb")
-    proc = subprocess.Popen([binary, "--backend", "cpu", "--listen", f"unix:{sock}"],
+    proc = subprocess.Popen([*prefix, binary, "--backend", "cpu", "--listen", f"unix:{sock}",
+                             "--metrics-listen", "off"],
                             stdout=log, stderr=subprocess.STDOUT)
+    # The server's own pid: unshare's child when it runs as PID 1.
+    target = _child_pid(proc.pid) if pid_one else proc.pid
+    if pid_one:
+        nspid = [line for line in Path(f"/proc/{target}/status").read_text().splitlines()
+                 if line.startswith("NSpid:")]
+        assert nspid and nspid[0].split()[-1] == "1", nspid  # PID 1 in its namespace
     try:
         deadline = time.monotonic() + 20
         while not _transport.health_ok(f"unix:{sock}", timeout=0.5):
@@ -150,7 +191,7 @@ def test_a_signal_drains_the_server(tmp_path, sig):
         """)
         assert busy.stdout.readline().decode().strip() == "ready"
         time.sleep(0.3)
-        proc.send_signal(sig)
+        os.kill(target, sig)
         assert proc.wait(20) == 0
         out = busy.communicate(timeout=30)[0].decode()
         assert "stopped:" in out, out
