@@ -8,7 +8,13 @@
 #                  --listen 0.0.0.0:7470 --tls-cert ... --tls-key ...
 #   tls/client-ca.crt          --tls-client-ca ... (clients need certificates)
 #   tokens                     --auth-tokens ... (lines 'TOKEN TENANT')
+#   ARRAYD_METRICS_LISTEN      --metrics-listen ... (the image sets 0.0.0.0:9470:
+#                  inside the container, so that a published port or a
+#                  scraper on the pod network reaches it; empty: none)
 #   arguments of `docker run IMAGE ...` are appended (a later --backend wins)
+#   ARRAYD_UMASK               the server's umask: 0007 makes the sockets
+#                  group-accessible (0770), for clients that run with the
+#                  server's group (the Helm chart does); default 0022, owner only
 #
 # Without TLS there is no TCP listener: the unix socket is reached by
 # containers that mount $ARRAYD_RUN_DIR. The server refuses a TCP listener
@@ -17,12 +23,20 @@
 #
 # ARRAYD_RUN_DIR (/run/arrayd), ARRAYD_CONF_DIR (/etc/arrayd) and ARRAYD_BIN
 # (/usr/local/bin/arrayd) are overridable, for testing without docker.
+#
+# The metrics endpoint needs no token and tells about the sessions' clients:
+# publish it to the host's loopback only (compose.yaml does) or
+# scrape it from inside the cluster.
 set -eu
 
 run_dir=${ARRAYD_RUN_DIR:-/run/arrayd}
 conf_dir=${ARRAYD_CONF_DIR:-/etc/arrayd}
 bin=${ARRAYD_BIN:-/usr/local/bin/arrayd}
 tls_dir=$conf_dir/tls
+
+if [ -n "${ARRAYD_UMASK:-}" ]; then
+  umask "$ARRAYD_UMASK"
+fi
 
 # Our flags go first, the user's last: set -- rebuilds "$@" around them.
 n=$#
@@ -53,6 +67,18 @@ fi
 
 if [ -f "$conf_dir/tokens" ]; then
   set -- "$@" --auth-tokens "$conf_dir/tokens"
+fi
+
+# A server built before --metrics-listen existed would refuse the flag and
+# not start: ask its --help first.
+metrics=${ARRAYD_METRICS_LISTEN:-}
+if [ -n "$metrics" ]; then
+  if "$bin" --help 2>/dev/null | grep -q -e '--metrics-listen'; then
+    set -- "$@" --metrics-listen "$metrics"
+  else
+    echo "arrayd entrypoint: this server has no --metrics-listen;" \
+      "ARRAYD_METRICS_LISTEN=$metrics ignored" >&2
+  fi
 fi
 
 # Move the user's n arguments from the front to the end.
