@@ -21,23 +21,24 @@ REPO = Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("ARRAYD_SERVER_BIN") or str(REPO / "build" / "bin" / "arrayd")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start(tmp: str, *flags: str) -> tuple[subprocess.Popen, str]:
+def _start(tmp: str, *flags: str) -> tuple[subprocess.Popen, str, int]:
+    """A CPU server with metrics on a port it picks (127.0.0.1:0): its
+    process, address and metrics port (from its log line)."""
     address = f"unix:{tmp}/arrayd.sock"
-    proc = subprocess.Popen([BINARY, "--listen", address, "--backend", "cpu", *flags],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log_path = Path(tmp, "arrayd.log")
+    log = open(log_path, "wb")
+    proc = subprocess.Popen([BINARY, "--listen", address, "--backend", "cpu",
+                             "--metrics-listen", "127.0.0.1:0", *flags],
+                            stdout=log, stderr=subprocess.STDOUT)
+    log.close()
     deadline = time.monotonic() + 30
     while not _transport.health_ok(address, timeout=0.5):
         if proc.poll() is not None or time.monotonic() > deadline:
-            out = proc.communicate(timeout=5)[0] if proc.poll() is not None else ""
-            pytest.fail(f"arrayd did not start: {out[-2000:]}")
+            pytest.fail(f"arrayd did not start: {log_path.read_text()[-2000:]}")
         time.sleep(0.05)
-    return proc, address
+    m = re.search(r"metrics on \S+ \(port (\d+)\)", log_path.read_text())
+    assert m, log_path.read_text()
+    return proc, address, int(m.group(1))
 
 
 def scrape(port: int) -> str:
@@ -64,9 +65,8 @@ def value(text: str, name: str, **labels: str) -> float:
 
 
 def test_metrics_follow_a_client():
-    port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, address = _start(tmp, "--metrics-listen", f"127.0.0.1:{port}")
+        proc, address, port = _start(tmp)
         try:
             before = scrape(port)
             assert value(before, "arrayd_sessions_open") == 0
