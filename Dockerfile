@@ -41,7 +41,7 @@
 #
 # Metrics: the entrypoint passes --metrics-listen $ARRAYD_METRICS_LISTEN
 # (0.0.0.0:9470 inside the container; publish it to the host's loopback:
-# -p 127.0.0.1:9470:9470). Set ARRAYD_METRICS_LISTEN= to turn it off.
+# -p 127.0.0.1:9470:9470). ARRAYD_METRICS_LISTEN=off turns it off.
 #
 # Health: HEALTHCHECK runs deploy/arrayd-healthcheck, a grpc.health.v1 Check
 # made by curl over the unix socket (that file says why curl). It is
@@ -64,11 +64,12 @@ RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends \
       prometheus-cpp-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY CMakeLists.txt CMakePresets.json ./
+# CMake reads LICENSE (cpack) and installs deploy/'s systemd files.
+COPY CMakeLists.txt CMakePresets.json LICENSE ./
 COPY proto proto
 COPY server server
 COPY client-cpp client-cpp
-COPY deploy/runtime_packages.sh deploy/runtime_packages.sh
+COPY deploy deploy
 RUN cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DARRAYD_BUILD_TESTS=OFF \
     && cmake --build build -j"$(nproc)" --target arrayd \
     && strip build/bin/arrayd \

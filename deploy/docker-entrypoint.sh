@@ -10,7 +10,9 @@
 #   tokens                     --auth-tokens ... (lines 'TOKEN TENANT')
 #   ARRAYD_METRICS_LISTEN      --metrics-listen ... (the image sets 0.0.0.0:9470:
 #                  inside the container, so that a published port or a
-#                  scraper on the pod network reaches it; empty: none)
+#                  scraper on the pod network reaches it; 'off': none;
+#                  empty: the server's default, 127.0.0.1:9470, which only
+#                  the container itself reaches)
 #   arguments of `docker run IMAGE ...` are appended (a later --backend wins)
 #   ARRAYD_UMASK               the server's umask: 0007 makes the sockets
 #                  group-accessible (0770), for clients that run with the

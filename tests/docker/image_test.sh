@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the CPU image from the Dockerfile and checks it for real: the
 # HEALTHCHECK turns healthy, the server runs as uid 7470, a client on the
-# host reaches it through the socket volume, TLS with tokens through a
-# published port (and refuses a client without a token), and `docker stop`
-# ends in exit 0 with the sockets removed.
+# host reaches it through the socket volume, the metrics through a published
+# port, TLS with tokens through another (and a client without a token is
+# refused), and `docker stop` ends in exit 0 with the sockets removed.
 #
 #   tests/docker/image_test.sh          # as root, on Debian 12 (CI's machine)
 #
@@ -53,7 +53,7 @@ step "docker build"
 docker build -q --build-arg BASE=local/debian:bookworm -t "$tag" . >/dev/null
 
 step "run: health, user, socket volume"
-docker run -d --name "$name" -v "$vol:/run/arrayd" "$tag" --backend cpu >/dev/null
+docker run -d --name "$name" -v "$vol:/run/arrayd" -p 127.0.0.1::9470 "$tag" --backend cpu >/dev/null
 for _ in $(seq 60); do
   status=$(docker inspect "$name" --format '{{.State.Health.Status}}')
   [ "$status" = healthy ] && break
@@ -69,6 +69,12 @@ import arrayd as ad
 ad.connect('unix:$sock_dir/arrayd.sock')
 assert int(ad.arange(100).sum()) == 4950
 " || fail "a host client through the socket volume"
+
+step "metrics on the published port"
+metrics_port=$(docker port "$name" 9470/tcp | head -n1 | sed 's/.*://')
+metrics=$(curl -fsS "http://127.0.0.1:$metrics_port/metrics") || fail "metrics: no answer"
+grep -q '^arrayd_sessions_opened_total 1$' <<<"$metrics" ||
+  fail "metrics: no arrayd_sessions_opened_total 1 after one session"
 
 step "docker stop drains: exit 0, sockets removed"
 docker stop -t 20 "$name" >/dev/null
@@ -111,4 +117,4 @@ docker stop -t 20 "$name" >/dev/null
 [ "$(docker inspect "$name" --format '{{.State.ExitCode}}')" = 0 ] || fail "exit code after TLS run"
 
 echo
-echo "image_test: 5 passed, 0 failed"
+echo "image_test: 6 passed, 0 failed"

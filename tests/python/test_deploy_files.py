@@ -462,7 +462,7 @@ def test_chart_without_gpu_metrics_or_tcp():
     assert set(objs) == {"DaemonSet"}  # no port to serve
     server = _check_workload(objs["DaemonSet"])
     assert "nvidia.com/gpu" not in server["resources"]["limits"]
-    assert {"name": "ARRAYD_METRICS_LISTEN", "value": ""} in server["env"]
+    assert {"name": "ARRAYD_METRICS_LISTEN", "value": "off"} in server["env"]
 
 
 @pytest.mark.parametrize("values, message", [
