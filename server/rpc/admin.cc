@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace arrayd {
@@ -24,7 +25,15 @@ grpc::ServerUnaryReactor* Answer(grpc::CallbackServerContext* context, absl::Sta
 }  // namespace
 
 absl::Status AdminService::Check(grpc::CallbackServerContext* context) const {
-  if (!service_->authentication()) return absl::OkStatus();
+  if (!service_->authentication()) {
+    // Without tokens only the unix socket, which its directory's
+    // permissions keep to the server's user, may drain or close sessions:
+    // a loopback TCP port is open to every local user.
+    if (absl::StartsWith(context->peer(), "unix:")) return absl::OkStatus();
+    return absl::PermissionDeniedError(
+        "the Admin service over TCP needs --auth-tokens (a token of the tenant 'admin'); "
+        "without tokens use the server's unix socket");
+  }
   absl::StatusOr<std::string> tenant = service_->Authenticate(context);
   if (!tenant.ok()) return tenant.status();
   if (*tenant != kAdminTenant) {

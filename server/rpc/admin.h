@@ -1,6 +1,7 @@
 // The Admin gRPC service (arrayd.proto): the server and its sessions for an
 // operator (python -m arrayd status, sessions, top, kill, drain). With
-// --auth-tokens only the tenant "admin" may call it.
+// --auth-tokens only the tenant "admin" may call it; without, only clients
+// of the unix socket (a loopback TCP port is open to every local user).
 #ifndef ARRAYD_RPC_ADMIN_H_
 #define ARRAYD_RPC_ADMIN_H_
 

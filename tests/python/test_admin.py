@@ -4,6 +4,7 @@ credential when the server requires tokens."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -128,6 +129,31 @@ def test_admin_needs_the_admin_tenant_when_tokens_are_on():
             assert admin.server_info().sessions == 0
             for c in (user, nobody, admin):
                 c.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def test_without_tokens_admin_is_the_unix_sockets_only():
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(5):  # a port found free may be taken before the server binds it
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            try:
+                server, address = _start(tmp, "--listen", f"127.0.0.1:{port}")
+                break
+            except AssertionError:
+                continue
+        try:
+            tcp = AdminClient(f"127.0.0.1:{port}")
+            with pytest.raises(grpc.RpcError) as e:
+                tcp.sessions()
+            assert e.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            tcp.close()
+            local = AdminClient(address)
+            assert local.sessions() == []
+            local.close()
         finally:
             server.terminate()
             server.wait(10)
