@@ -677,20 +677,28 @@ class Session:
             self._send_segment(segment.name, segment.fd)
             self._attached.add(segment.name)
 
+    def _pinned_segment(self, arr: np.ndarray) -> tuple[Any, int] | None:
+        """The HostSegment ``arr`` lies in and its offset there, handed to
+        the server; None when it lies in none or shared memory is off."""
+        found = _shm.host_segment_of(arr)
+        if found is None or not self._shm_usable():
+            return None
+        try:
+            self._attach(found[0])
+        except OSError as e:
+            self._shm_failed(f"cannot send a pinned segment: {e}")
+            return None
+        return found
+
     def _upload_pinned(self, h: int, arr: np.ndarray, dt: Any,
                        shape: list[int]) -> bool:
         """upload_shm of a C-contiguous array that lies in a HostSegment,
         into handle ``h`` (new or existing); False when it does not (or
         shared memory is off), and nothing was recorded."""
-        found = _shm.host_segment_of(arr)
-        if found is None or not self._shm_usable():
+        found = self._pinned_segment(arr)
+        if found is None:
             return False
         segment, offset = found
-        try:
-            self._attach(segment)
-        except OSError as e:
-            self._shm_failed(f"cannot send a pinned segment: {e}")
-            return False
         # The segment is held (through arr) until the op has read it.
         self.record("upload_shm", (), (h,),
                     {"segment": segment.name, "offset": offset, "dtype": dt,
@@ -703,15 +711,10 @@ class Session:
         then a sync (raises the op's error). False when it does not."""
         if not out.flags.c_contiguous or not out.flags.writeable:
             return False
-        found = _shm.host_segment_of(out)
-        if found is None or not self._shm_usable():
+        found = self._pinned_segment(out)
+        if found is None:
             return False
         segment, offset = found
-        try:
-            self._attach(segment)
-        except OSError as e:
-            self._shm_failed(f"cannot send a pinned segment: {e}")
-            return False
         self.record("download_shm", (handle,), (),
                     {"segment": segment.name, "offset": offset})
         reply = self._sync()

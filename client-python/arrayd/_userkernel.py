@@ -897,20 +897,8 @@ class ReductionKernel:
                 "      });\n"
                 "}\n")
 
-    @property
-    def cached_codes(self) -> dict[tuple[str, ...], str]:
-        if not self._cached_codes:
-            warnings.warn("No codes are cached because compilation is "
-                          "deferred until the first function call.")
-        return dict(self._cached_codes)
-
-    @property
-    def cached_code(self) -> str:
-        codes = self._cached_codes
-        if len(codes) > 1:
-            warnings.warn("The input types of the kernel could not be "
-                          "inferred. Please use `.cached_codes` instead.")
-        return next(iter(codes.values()))
+    cached_codes = ElementwiseKernel.cached_codes
+    cached_code = ElementwiseKernel.cached_code
 
 
 # -- cupy._core.create_reduction_func ----------------------------------------

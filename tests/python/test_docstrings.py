@@ -30,7 +30,6 @@ KNOWN_GAPS = {
     "arrayd._kernel.RawModule.get_texref",
     "arrayd._userkernel.ElementwiseKernel.cached_code",
     "arrayd._userkernel.ReductionKernel.cached_code",
-    "arrayd._userkernel.ReductionKernel.cached_codes",
     "arrayd._session.Session.check_open", "arrayd._session.Session.closed",
 }
 
