@@ -97,6 +97,30 @@ class CompileException(Exception):
                              self.backend))
 
 
+class JitifyException(CompileException):
+    """A module compiled with ``jitify=True`` that did not compile
+    (cupy.cuda.compiler.JitifyException)."""
+
+
+class CUDADriverError(RuntimeError):
+    """As cupy_backends.cuda.api.driver.CUDADriverError: ``status`` is the
+    CUresult code; the message starts with its name (``CUDA_ERROR_NOT_FOUND:
+    named symbol not found``)."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.status, str(self)))
+
+
+# CUresult codes of the driver errors the client raises.
+CUDA_ERROR_FILE_NOT_FOUND = 301
+CUDA_ERROR_INVALID_IMAGE = 200
+CUDA_ERROR_NOT_FOUND = 500
+
+
 class SessionClosedError(RuntimeError):
     """The session of an array was closed (disconnect, or the stream ended)."""
 

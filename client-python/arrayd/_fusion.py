@@ -288,7 +288,7 @@ class _Program:
                     expr = f"{a.name}.{name}()"
                 else:
                     dt = a.dtype
-                    expr = a.name if name == "real" else f"{typename(dt)}(0)"
+                    expr = a.name if name == "real" else f"static_cast<{typename(dt)}>(0)"
                 self._bind_new(outs[0], self._new(dt, a.shape, [a], expr,
                                                   view=True))
             elif name == "setitem" and len(ins) == 2 and not outs:

@@ -10,21 +10,39 @@ error (PermissionError-like RuntimeError, NotImplementedError on the CPU
 backend).
 
 Arguments, as CuPy passes them: arrays are device pointers (to their first
-element), NumPy scalars their own bytes, Python bool/int/float/complex
-bool, long long, double and complex<double>.
+element), as are MemoryPointers (arrayd.cuda.memory, ndarray.data), NumPy
+scalars their own bytes, Python bool/int/float/complex bool, long long,
+double and complex<double>.
+
+Source may include CuPy's headers (``#include <cupy/complex.cuh>``): the
+client's prelude (_userkernel.cuh) stands for them, and for cuComplex.h
+with translate_cucomplex=True (_cucomplex.cuh). ``path=`` reads CUDA C++
+source, or a compiled module (.cubin, .ptx, .fatbin) that the server loads
+as it is. Relocatable code (``-dc``, dynamic parallelism) is linked with
+the toolkit's device runtime on the server. Not supported: get_global
+(modules are shared by every session of the server, so their globals would
+be too) and texture references.
 
 Layer: a function module (imports _connect, _errors, _ndarray).
 """
 from __future__ import annotations
 
+import functools
 import itertools
+import os
+import re
 import threading
+import warnings
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
 from arrayd import _connect
-from arrayd._errors import CompileException
+from arrayd._errors import (CUDA_ERROR_FILE_NOT_FOUND,
+                            CUDA_ERROR_INVALID_IMAGE, CUDA_ERROR_NOT_FOUND,
+                            CompileException, CUDADriverError,
+                            JitifyException)
 from arrayd._ndarray import ndarray
 
 __all__ = ["RawModule", "RawKernel"]
@@ -37,7 +55,45 @@ _lock = threading.Lock()
 _ATTRIBUTES = ("max_threads_per_block", "num_regs", "shared_size_bytes",
                "const_size_bytes", "local_size_bytes", "ptx_version",
                "binary_version", "max_dynamic_shared_size_bytes",
-               "preferred_shared_memory_carveout")
+               "preferred_shared_memory_carveout", "cache_mode_ca")
+# CuPy 14 deprecates the jitify argument, either way it is passed.
+_NOT_GIVEN: Any = object()
+# Compiled modules RawModule(path=) loads as they are (others are source).
+_IMAGE_SUFFIXES = (".cubin", ".ptx", ".fatbin", ".fatbinary")
+# Includes that the client's own headers stand for: CuPy's (complex<T>,
+# CArray, ...: the prelude of _userkernel) and, with translate_cucomplex,
+# cuComplex.h (_cucomplex.cuh, on the prelude's complex<T>).
+_CUPY_INCLUDE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"]cupy/[A-Za-z_0-9/.]+[">][ \t]*$', re.M)
+_CUCOMPLEX_INCLUDE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"]cuComplex\.h[">][ \t]*$', re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def _header(name: str) -> str:
+    return (Path(__file__).parent / name).read_text()
+
+
+def _with_headers(code: str, translate_cucomplex: bool) -> str:
+    """``code`` with its includes of CuPy's headers (and of cuComplex.h,
+    when translated) replaced by the client's headers, written in place of
+    the first such line and followed by a ``#line`` so that the compiler's
+    messages keep the user's line numbers."""
+    patterns = [_CUPY_INCLUDE] + ([_CUCOMPLEX_INCLUDE] if translate_cucomplex else [])
+    lines = code.split("\n")
+    first = None
+    for n, line in enumerate(lines):
+        if any(p.match(line) for p in patterns):
+            if first is None:
+                first = n
+            lines[n] = "// (an arrayd header stands for this include)"
+    if first is None:
+        return code
+    headers = _header("_userkernel.cuh")
+    if translate_cucomplex:
+        headers += "\n" + _header("_cucomplex.cuh")
+    lines[first] = f"{headers}\n#line {first + 2}"
+    return "\n".join(lines)
 
 
 def _session_modules(session: Any) -> dict[tuple[Any, ...], int]:
@@ -60,27 +116,32 @@ class RawModule:
                  translate_cucomplex: bool = False,
                  enable_cooperative_groups: bool = False,
                  name_expressions: Sequence[str] | None = None,
-                 jitify: bool = False):
+                 jitify: bool = _NOT_GIVEN):
         if (code is None) == (path is None):
             raise TypeError(
                 "Exactly one of code and path keyword arguments must be given.")
-        if path is not None:
-            if not str(path).endswith((".cu", ".cuh", ".cpp", ".h")):
-                raise NotImplementedError(
-                    "RawModule(path=) of a compiled module (cubin, PTX) is not "
-                    "supported: arrayd compiles source on the server; pass "
-                    "code=open(path).read() of the CUDA C++ source")
-            with open(path) as f:
-                code = f.read()
         if backend not in ("nvrtc", "nvcc"):
             raise ValueError(f"backend must be 'nvrtc' or 'nvcc', got {backend!r}")
-        if jitify:
-            raise NotImplementedError(
-                "jitify=True is not supported: the server compiles with NVRTC")
-        if translate_cucomplex:
-            raise NotImplementedError(
-                "translate_cucomplex=True is not supported by arrayd")
-        self.code: str = code  # type: ignore[assignment]
+        if name_expressions is not None and backend != "nvrtc":
+            raise ValueError("name_expressions is only supported by the "
+                             "'nvrtc' backend")
+        self.jitify = _jitify(jitify)
+        self.image: bytes | None = None
+        if path is not None:
+            try:
+                if str(path).endswith(_IMAGE_SUFFIXES):
+                    with open(path, "rb") as f:
+                        self.image = f.read()
+                else:
+                    with open(path) as f:
+                        code = f.read()
+            except FileNotFoundError:
+                raise CUDADriverError(
+                    CUDA_ERROR_FILE_NOT_FOUND,
+                    f"CUDA_ERROR_FILE_NOT_FOUND: file not found: {path}") from None
+        self.code: str = code if code is not None else ""
+        self._source = (_with_headers(self.code, translate_cucomplex)
+                        if self.image is None else "")
         self.options: tuple[str, ...] = tuple(options)
         if enable_cooperative_groups:
             self.options += ("-rdc=true",)
@@ -88,13 +149,16 @@ class RawModule:
         self.name_expressions: tuple[str, ...] | None = (
             tuple(name_expressions) if name_expressions is not None else None)
         self.enable_cooperative_groups = enable_cooperative_groups
+        self.translate_cucomplex = translate_cucomplex
         self.file_path = path
+        self.log: str = ""
         for o in self.options:
             if "\n" in o:
                 raise ValueError(f"a compiler option may not hold a newline: {o!r}")
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.code, self.options, self.name_expressions or ())
+        return (self._source, self.image, self.options,
+                self.name_expressions or ())
 
     def _module_id(self) -> int:
         """The session's module id of this code, loading it on first use
@@ -107,37 +171,45 @@ class RawModule:
         if mid is not None:
             return mid
         mid = next(_ids)
-        out = session.new_handle()
-        attrs: dict[str, Any] = {"module": mid, "source": self.code}
+        out, log = session.new_handle(), session.new_handle()
+        attrs: dict[str, Any] = {"module": mid}
+        if self.image is not None:
+            attrs["image"] = self.image
+        else:
+            attrs["source"] = self._source
         if self.options:
             attrs["options"] = "\n".join(self.options)
         if self.name_expressions:
             attrs["name_expressions"] = "\n".join(self.name_expressions)
-        session.record("module_load", (), (out,), attrs)
+        session.record("module_load", (), (out, log), attrs)
         try:
-            origin = session.fetch([out])[0]
+            origin, text = session.fetch([out, log])
         except CompileException as e:
-            raise CompileException(e.get_message(), self.code,
-                                   self.file_path or "", self.options,
-                                   self.backend) from None
+            exc = JitifyException if self.jitify else CompileException
+            raise exc(e.get_message(), self.code, self.file_path or "",
+                      self.options, self.backend) from None
+        except ValueError as e:
+            # An image that did not load: CuPy's CUDADriverError.
+            raise _driver_error(e, CUDA_ERROR_INVALID_IMAGE) from None
         finally:
             session.free(out)
+            session.free(log)
         self.origin = ("compiled", "memory cache", "disk cache")[int(origin[0])]
+        self.log = bytes(text).decode(errors="replace")
         with _lock:
             modules[key] = mid
         return mid
 
     def compile(self, log_stream: Any = None) -> None:
-        """Compiles (or finds compiled) the module now."""
+        """Compiles (or finds compiled) the module now; NVRTC's messages
+        (warnings) go to ``log_stream`` when given."""
         self._module_id()
+        if log_stream is not None and self.log:
+            log_stream.write(self.log)
 
     def get_function(self, name: str) -> "RawKernel":
         """The kernel ``name`` of the module (a symbol, or one of its name
         expressions)."""
-        if self.name_expressions is not None and "<" in name and \
-                name not in self.name_expressions:
-            raise ValueError(f"'{name}' is not among the name_expressions "
-                             f"of this module: {list(self.name_expressions)}")
         kernel = RawKernel.__new__(RawKernel)
         kernel._init(self, name)
         kernel._attributes_of_module()  # raises when there is no such kernel
@@ -150,6 +222,33 @@ class RawModule:
 
     def get_texref(self, name: str) -> Any:
         raise NotImplementedError("texture references are not supported by arrayd")
+
+
+def _driver_error(e: ValueError, status: int) -> BaseException:
+    """The server's error naming a CUDA driver error (``CUDA_ERROR_...:``)
+    as CUDADriverError, as CuPy raises it; any other error as it is."""
+    message = str(e)
+    at = message.find("CUDA_ERROR_")
+    if at < 0:
+        return e
+    return CUDADriverError(status, message[at:])
+
+
+def _jitify(jitify: Any) -> bool:
+    """The jitify argument, warned about as CuPy 14 does when it is passed.
+    The server compiles with NVRTC either way (the CUDA toolkit's and CCCL's
+    headers are on its include path); jitify=True changes only the
+    exception a failed compile raises (JitifyException)."""
+    if jitify is _NOT_GIVEN:
+        return False
+    if jitify:
+        warnings.warn("jitify=True is deprecated and will be removed; arrayd "
+                      "compiles with NVRTC, without Jitify's header handling",
+                      DeprecationWarning, stacklevel=3)
+    else:
+        warnings.warn("Avoid passing jitify=False: the argument is deprecated",
+                      DeprecationWarning, stacklevel=3)
+    return bool(jitify)
 
 
 def _scalar_bytes(x: Any) -> bytes:
@@ -186,7 +285,8 @@ class RawKernel:
 
     def __init__(self, code: str, name: str, options: Sequence[str] = (),
                  backend: str = "nvrtc", *, translate_cucomplex: bool = False,
-                 enable_cooperative_groups: bool = False, jitify: bool = False):
+                 enable_cooperative_groups: bool = False,
+                 jitify: bool = _NOT_GIVEN):
         module = RawModule(code=code, options=options, backend=backend,
                            translate_cucomplex=translate_cucomplex,
                            enable_cooperative_groups=enable_cooperative_groups,
@@ -213,7 +313,7 @@ class RawKernel:
 
     def compile(self, log_stream: Any = None) -> None:
         """Compiles the kernel's module now (it is otherwise compiled at the
-        first launch)."""
+        first launch); NVRTC's messages go to ``log_stream`` when given."""
         self._module.compile(log_stream)
 
     def _attributes_of_module(self) -> dict[str, int]:
@@ -228,10 +328,9 @@ class RawKernel:
                        {"module": mid, "name": self.name})
         try:
             values = session.fetch([out])[0]
-        except RuntimeError as e:
-            if "has no kernel" in str(e):
-                raise AttributeError(str(e)) from None
-            raise
+        except ValueError as e:
+            # No such kernel in the module: CuPy's CUDADriverError.
+            raise _driver_error(e, CUDA_ERROR_NOT_FOUND) from None
         finally:
             session.free(out)
         self._attrs = {k: int(v) for k, v in zip(_ATTRIBUTES, values)}
@@ -280,6 +379,9 @@ class RawKernel:
         params: list[int] = []
         scalars = bytearray()
         for a in args:
+            if type(a).__name__ == "MemoryPointer" and hasattr(a, "_bytes"):
+                # arrayd.cuda.memory's pointer: its bytes to the block's end.
+                a = a._bytes(a.mem.size - (a.ptr - a.mem.ptr))
             if isinstance(a, ndarray):
                 if a._session is not session:
                     raise ValueError("an array of another session was passed to a kernel")

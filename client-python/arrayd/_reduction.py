@@ -6,7 +6,8 @@ the same names: the functions themselves, so ``x.sum()`` is one call.
 The result dtype comes from NumPy on a 1-element array; the result shape
 from axis arithmetic (NumPy's normalize_axis_tuple checks the axes). Empty
 inputs are checked by NumPy itself on a zero-size array (cheap), so min/max
-of nothing raise NumPy's ValueError.
+of nothing raise NumPy's ValueError. A NumPy array is reduced by NumPy, on
+the host, as CuPy's functions do (they call the array's method).
 """
 from __future__ import annotations
 
@@ -65,8 +66,18 @@ def _finish(op: str, a: ndarray, shape: tuple[int, ...], dt: np.dtype,
     return ndarray._new(s, h, shape, dt)
 
 
+def on_host(a: Any, out: Any) -> bool:
+    """Whether a reduction computes on the host, with NumPy: CuPy's
+    cupy.sum(a) and friends call ``a.sum()``, so a NumPy array gives
+    NumPy's answer (and arrays of the server are computed there)."""
+    return isinstance(a, np.ndarray) and not isinstance(out, ndarray)
+
+
 def _reduce(op: str, a: Any, axis: Any, dtype: Any, out: Any,
             keepdims: bool) -> ndarray:
+    if on_host(a, out):
+        kw = {"dtype": dtype} if op in _HAS_DTYPE else {}
+        return _NUMPY[op](a, axis=axis, out=out, keepdims=keepdims, **kw)
     if (type(a) is ndarray and axis is None and dtype is None and out is None
             and not keepdims and 0 not in a._shape):
         # The common case (x.sum()), with the server's defaults (every
@@ -97,6 +108,8 @@ def _reduce(op: str, a: Any, axis: Any, dtype: Any, out: Any,
 
 def _arg_reduce(op: str, a: Any, axis: Any, out: Any,
                 keepdims: bool) -> ndarray:
+    if on_host(a, out):
+        return _NUMPY[op](a, axis=axis, out=out, keepdims=keepdims)
     a = asarray_in(session_of(a, out), a)
     shape = a._shape
     nd = len(shape)

@@ -49,6 +49,10 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ddof: float = 0, keepdims: bool = False, *,
         mean: Any = None, correction: Any = None) -> ndarray:
     """numpy.var: mean(|x - x.mean()|**2) * n / (n - ddof)."""
+    if _r.on_host(a, out):
+        kw = {k: v for k, v in (("mean", mean), ("correction", correction))
+              if v is not None}
+        return np.var(a, axis, dtype, out, ddof, keepdims, **kw)
     a = _c.ensure(a, session_of(a, out))
     if correction is not None:
         ddof = correction
@@ -82,6 +86,10 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ddof: float = 0, keepdims: bool = False, *,
         mean: Any = None, correction: Any = None) -> ndarray:
     """numpy.std: sqrt(var)."""
+    if _r.on_host(a, out):
+        kw = {k: v for k, v in (("mean", mean), ("correction", correction))
+              if v is not None}
+        return np.std(a, axis, dtype, out, ddof, keepdims, **kw)
     v = var(a, axis, dtype, None, ddof, keepdims, mean=mean,
             correction=correction)
     return _m.sqrt(v, out=out) if v.size else _finish(
@@ -91,6 +99,8 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
 def ptp(a: Any, axis: Any = None, out: Any = None,
         keepdims: bool = False) -> ndarray:
     """numpy.ptp: max - min."""
+    if _r.on_host(a, out):
+        return np.ptp(a, axis, out, keepdims)
     a = _c.ensure(a, session_of(a, out))
     if a._dtype.kind == "b":
         np.ptp(np.zeros(1, bool))  # NumPy's TypeError

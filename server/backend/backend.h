@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -82,17 +83,26 @@ class Event {
 
 // User code for the device (RawModule, RawKernel, and the kernels the
 // client generates for ElementwiseKernel, ReductionKernel and fuse).
+// Either CUDA C++ `source` to compile, or a compiled `image` (CUBIN, PTX or
+// fatbin, as RawModule(path=) reads it) to load as it is.
 struct KernelModuleSpec {
   std::string source;                         // CUDA C++
   std::vector<std::string> options;           // the compiler's, as NVRTC takes them
   std::vector<std::string> name_expressions;  // e.g. "f<float>", for templates
+  std::string image;                          // a compiled module instead of source
 };
 
 // A module compiled and loaded for the device; shared (one per spec for
 // the whole server) and never unloaded while referenced.
 class KernelModule {
  public:
+  explicit KernelModule(std::string log = "") : log_(std::move(log)) {}
   virtual ~KernelModule() = default;
+  // The compiler's messages (warnings) from compiling it; "" when none.
+  const std::string& log() const { return log_; }
+
+ private:
+  const std::string log_;
 };
 
 // Where a module came from, for logs and tests: the cache is shared by
@@ -110,6 +120,7 @@ struct KernelAttributes {
   int binary_version = 0;
   int max_dynamic_shared_size_bytes = 0;
   int preferred_shared_memory_carveout = 0;
+  int cache_mode_ca = 0;
 };
 
 struct LaunchDims {

@@ -10,6 +10,7 @@
 //                    passed as device pointers, scalars as raw bytes
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,9 @@ absl::StatusOr<KernelModule*> FindModule(SessionHooks* session, const Attrs& att
   return module;
 }
 
-// [origin]: 0 compiled now, 1 from the server's memory cache (another
-// session, or this one, loaded it before), 2 from the disk cache.
+// out: [origin], 0 compiled now, 1 from the server's memory cache (another
+// session, or this one, loaded it before), 2 from the disk cache; log: the
+// compiler's messages (warnings) as uint8 text, kept with the module.
 absl::Status RunModuleLoad(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(SessionHooks * session, UserKernelSession(ctx));
   KernelModuleSpec spec;
@@ -64,14 +66,25 @@ absl::Status RunModuleLoad(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(spec.source, ctx.attrs().String("source"));
   ARRAYD_ASSIGN_OR_RETURN(spec.options, Lines(ctx.attrs(), "options"));
   ARRAYD_ASSIGN_OR_RETURN(spec.name_expressions, Lines(ctx.attrs(), "name_expressions"));
+  if (ctx.attrs().Has("image")) {
+    ARRAYD_ASSIGN_OR_RETURN(const std::string* image, ctx.attrs().Data("image"));
+    spec.image = *image;
+  }
+  if (spec.source.empty() == spec.image.empty()) {
+    return ValueError("module_load needs exactly one of `source` and `image`");
+  }
   ModuleOrigin origin = ModuleOrigin::kCompiled;
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<KernelModule> module,
                           ctx.stream().LoadModule(spec, &origin));
+  const std::string log = module->log();
   ARRAYD_RETURN_IF_ERROR(session->AddModule(static_cast<uint64_t>(id), std::move(module)));
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kInt64, {1}));
   const int64_t host = static_cast<int64_t>(origin);
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(&host, out));
   ctx.SetResult(0, out);
+  ARRAYD_ASSIGN_OR_RETURN(View text, ctx.NewArray(DType::kUInt8, {static_cast<int64_t>(log.size())}));
+  if (!log.empty()) ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(log.data(), text));
+  ctx.SetResult(1, text);
   return absl::OkStatus();
 }
 
@@ -80,11 +93,12 @@ absl::Status RunKernelAttributes(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(KernelModule * module, FindModule(session, ctx.attrs()));
   ARRAYD_ASSIGN_OR_RETURN(std::string name, ctx.attrs().String("name"));
   ARRAYD_ASSIGN_OR_RETURN(KernelAttributes a, ctx.stream().GetKernelAttributes(*module, name));
-  const int64_t host[9] = {a.max_threads_per_block, a.num_regs, a.shared_size_bytes,
-                           a.const_size_bytes,      a.local_size_bytes, a.ptx_version,
-                           a.binary_version,        a.max_dynamic_shared_size_bytes,
-                           a.preferred_shared_memory_carveout};
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(DType::kInt64, {9}));
+  const int64_t host[] = {a.max_threads_per_block, a.num_regs, a.shared_size_bytes,
+                          a.const_size_bytes,      a.local_size_bytes, a.ptx_version,
+                          a.binary_version,        a.max_dynamic_shared_size_bytes,
+                          a.preferred_shared_memory_carveout, a.cache_mode_ca};
+  ARRAYD_ASSIGN_OR_RETURN(View out,
+                          ctx.NewArray(DType::kInt64, {static_cast<int64_t>(std::size(host))}));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyFromHost(host, out));
   ctx.SetResult(0, out);
   return absl::OkStatus();
@@ -176,19 +190,21 @@ absl::Status RunKernelLaunch(OpContext& ctx) {
 void RegisterKernelOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kTransfer;
   r->Register(f,
-              "module_load(*, module: int, source: str, options: str = '', "
-              "name_expressions: str = '') -> out",
+              "module_load(*, module: int, source: str = '', options: str = '', "
+              "name_expressions: str = '', image: data?) -> (out, log)",
               "Compiles CUDA C++ `source` with NVRTC `options` (one per line) and its template "
               "`name_expressions` (one per line), or finds it in the server's cache (shared by "
-              "every session, kept on disk), and binds it to the session's module id; out is "
-              "[origin]: 0 compiled, 1 memory cache, 2 disk cache. CompileException with the "
-              "compiler's log when it does not compile. Needs --allow-user-kernels.",
+              "every session, kept on disk), or loads a compiled `image` (CUBIN, PTX, fatbin; "
+              "ValueError naming the CUDA error when it does not load), and binds it to the "
+              "session's module id; out is [origin]: 0 compiled, 1 memory cache, 2 disk cache; "
+              "log the compiler's messages (uint8 text). CompileException with the compiler's "
+              "log when it does not compile. Needs --allow-user-kernels.",
               RunModuleLoad);
   r->Register(f, "kernel_attributes(*, module: int, name: str) -> out",
               "The cudaFuncAttributes of kernel `name` (a symbol or a name expression) as int64 "
               "[max_threads_per_block, num_regs, shared_size_bytes, const_size_bytes, "
               "local_size_bytes, ptx_version, binary_version, max_dynamic_shared_size_bytes, "
-              "preferred_shared_memory_carveout].",
+              "preferred_shared_memory_carveout, cache_mode_ca].",
               RunKernelAttributes);
   r->Register(f,
               "kernel_launch(args[], *, module: int, name: str, grid: ints, block: ints, "

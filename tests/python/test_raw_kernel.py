@@ -72,8 +72,15 @@ def test_argument_checks_need_no_server():
         ad.RawModule()
     with pytest.raises(TypeError):
         ad.RawModule(code=ADD, path="x.cubin")
-    with pytest.raises(NotImplementedError):
-        ad.RawModule(path="kernel.cubin")
+    with pytest.raises(ad.cuda.driver.CUDADriverError, match="CUDA_ERROR_FILE_NOT_FOUND"):
+        ad.RawModule(path="no-such-kernel.cubin")
+    with pytest.raises(ValueError, match="nvrtc"):
+        ad.RawModule(code=TEMPLATES, backend="nvcc", name_expressions=["axpy<float>"])
+    # jitify is deprecated either way it is passed, as in CuPy 14.
+    with pytest.warns(DeprecationWarning, match="jitify=True"):
+        ad.RawKernel(ADD, "add", jitify=True)
+    with pytest.warns(DeprecationWarning, match="Avoid passing.*jitify=False"):
+        ad.RawModule(code=ADD, jitify=False)
 
 
 def test_raw_kernel_adds(gpu):
@@ -115,8 +122,130 @@ def test_raw_module_templates_and_python_scalars(gpu):
     out = ad.zeros(1, dtype=np.uint64)
     module.get_function("count")((4,), (128,), (out,))
     assert int(out.get()[0]) == 512
-    with pytest.raises(AttributeError, match="no kernel"):
+    with pytest.raises(ad.cuda.driver.CUDADriverError, match="CUDA_ERROR_NOT_FOUND.*no kernel"):
         module.get_function("missing")
+    with pytest.raises(ad.cuda.driver.CUDADriverError, match="named symbol not found"):
+        module.get_function("axpy<int>")  # not among its name expressions
+
+
+WARNS = r'''
+extern "C" __global__ void twice(float* x, int n) {
+  int unused = 0;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2;
+}
+'''
+
+
+def test_compile_log_goes_to_log_stream_also_from_the_cache(gpu):
+    import io
+    for _ in range(2):  # compiled, then the server's memory cache
+        log = io.StringIO()
+        module = ad.RawModule(code=WARNS)
+        module.compile(log_stream=log)
+        assert module.log == log.getvalue()
+    kernel = ad.RawKernel(WARNS.replace("twice", "twice2") + "\n#warning made to warn\n",
+                          "twice2")
+    log = io.StringIO()
+    kernel.compile(log_stream=log)
+    assert "warning" in log.getvalue()
+    x = ad.arange(8, dtype=np.float32)
+    kernel((1,), (8,), (x, np.int32(8)))
+    np.testing.assert_array_equal(x.get(), 2 * np.arange(8, dtype=np.float32))
+
+
+COMPLEX = r'''
+#include <cupy/complex.cuh>
+template <typename T>
+__global__ void square(T* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] * x[i];
+}
+'''
+
+CUCOMPLEX = r'''
+#include <cuComplex.h>
+extern "C" __global__ void fma3(const cuFloatComplex* a, const cuFloatComplex* b,
+                                cuDoubleComplex* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    cuFloatComplex p = cuCfmaf(a[i], b[i], make_cuFloatComplex(1.0f, cuCimagf(a[i])));
+    out[i] = cuComplexFloatToDouble(cuCaddf(p, cuConjf(b[i])));
+  }
+}
+'''
+
+
+def test_cupy_headers_and_translated_cucomplex(gpu):
+    names = ("square<complex<double>>", "square<int>")
+    module = ad.RawModule(code=COMPLEX, name_expressions=names)
+    z = (np.arange(10) + 1j * np.arange(10)[::-1]).astype(np.complex128)
+    x = ad.asarray(z)
+    module.get_function(names[0])((1,), (10,), (x, np.int32(10)))
+    np.testing.assert_allclose(x.get(), z * z)
+    a = (np.arange(6) - 2j).astype(np.complex64)
+    b = (1 + 1j * np.arange(6)).astype(np.complex64)
+    out = ad.zeros(6, dtype=np.complex128)
+    kernel = ad.RawKernel(CUCOMPLEX, "fma3", translate_cucomplex=True)
+    kernel((1,), (6,), (ad.asarray(a), ad.asarray(b), out, np.int32(6)))
+    want = a * b + (1 + 1j * a.imag) + np.conj(b)
+    np.testing.assert_allclose(out.get(), want.astype(np.complex128), rtol=1e-6)
+    # An error's line number is the user's, not the prelude's.
+    with pytest.raises(CompileException, match=r"kernel\.cu\(3\)"):
+        ad.RawModule(code="#include <cupy/complex.cuh>\n\nnot C++;\n").compile()
+
+
+def test_memory_pointers_are_kernel_arguments(gpu):
+    kernel = ad.RawKernel(ADD, "add")
+    x = ad.arange(100, dtype=np.float32)
+    assert x.data.ptr == x.data.ptr  # the same block while x lives
+    block = ad.cuda.memory.alloc(400)
+    block.copy_from(x.data, 400)
+    y = ad.ndarray((100,), np.float32, memptr=block)
+    kernel((1,), (128,), (x.data, block, block + 0, np.int32(100)))
+    np.testing.assert_array_equal(y.get(), 2 * np.arange(100, dtype=np.float32))
+    kernel((1,), (64,), (x, x, block + 200, np.int32(50)))  # an offset
+    np.testing.assert_array_equal(y.get()[50:], 2 * np.arange(50, dtype=np.float32))
+
+
+DYNAMIC = r'''
+extern "C" __global__ void child(float* x, int start) { x[start + threadIdx.x] = 1.0f; }
+extern "C" __global__ void parent(float* x, int chunk) {
+  child<<<1, chunk>>>(x, threadIdx.x * chunk);
+}
+'''
+
+
+def test_dynamic_parallelism_is_linked_with_the_device_runtime(gpu):
+    x = ad.zeros(64, dtype=np.float32)
+    ad.RawKernel(DYNAMIC, "parent", options=("-dc",))((1,), (8,), (x, np.int32(8)))
+    np.testing.assert_array_equal(x.get(), np.ones(64, np.float32))
+    with pytest.raises(CompileException):  # device launches need -dc
+        ad.RawKernel(DYNAMIC, "parent").compile()
+
+
+def test_compiled_images_load_as_they_are(gpu, tmp_path):
+    import shutil
+    nvcc = shutil.which("nvcc") or (
+        "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+    if nvcc is None:
+        pytest.skip("needs the CUDA toolkit's nvcc to make a CUBIN")
+    cc = ad.cuda.Device().compute_capability  # "90"
+    src = tmp_path / "add.cu"
+    src.write_text(ADD)
+    for flag, suffix in (("-cubin", ".cubin"), ("-ptx", ".ptx")):
+        out = tmp_path / ("add" + suffix)
+        subprocess.run([nvcc, f"-arch=sm_{cc}", flag, str(src), "-o", str(out)],
+                       check=True)
+        kernel = ad.RawModule(path=str(out)).get_function("add")
+        x = ad.arange(10, dtype=np.float32)
+        z = ad.empty(10, dtype=np.float32)
+        kernel((1,), (32,), (x, x, z, np.int32(10)))
+        np.testing.assert_array_equal(z.get(), 2 * np.arange(10, dtype=np.float32))
+    bad = tmp_path / "bad.cubin"
+    bad.write_bytes(b"not an image")
+    with pytest.raises(ad.cuda.driver.CUDADriverError, match="CUDA_ERROR_"):
+        ad.RawModule(path=str(bad)).get_function("add")
 
 
 def test_compile_error_carries_the_log_and_the_session_survives(gpu):

@@ -18,7 +18,8 @@ import _connect, _session, _shm and the array modules).
 """
 from __future__ import annotations
 
-from arrayd.cuda import device, memory, pinned_memory, runtime, stream
+from arrayd.cuda import (compiler, device, driver, memory, pinned_memory,
+                         runtime, stream)
 from arrayd.cuda.device import Device, get_cublas_handle, get_device_id
 from arrayd.cuda.memory import (BaseMemory, ManagedMemory, Memory,
                                 MemoryAsync, MemoryAsyncPool, MemoryPointer,
@@ -34,7 +35,7 @@ from arrayd.cuda.stream import (Event, ExternalStream, Stream,
                                 get_current_stream, get_elapsed_time)
 
 __all__ = ["Device", "is_available", "get_device_id", "get_cublas_handle",
-           "runtime", "device",
+           "runtime", "device", "driver", "compiler",
            "stream", "memory", "pinned_memory", "CUDARuntimeError",
            "Stream", "ExternalStream", "Event", "get_current_stream",
            "get_elapsed_time", "BaseMemory", "Memory", "ManagedMemory",

@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from arrayd import _connect, _creation, _indexing  # noqa: F401 (ndarray[...])
+from arrayd import _ndarray
 from arrayd._errors import OutOfMemoryError
 from arrayd.cuda import device, runtime
 # Not "stream": that is the name of CuPy's arguments here.
@@ -313,6 +314,54 @@ def _malloc(size: int) -> MemoryPointer:
     """A new block of ``size`` bytes (the default allocator without a pool:
     CuPy's cudaMalloc; the server's pool gives it here too)."""
     return MemoryPointer(Memory(size), 0)
+
+
+class _ArrayMemory(BaseMemory):
+    """The bytes of a contiguous array as a block (``ndarray.data``): a
+    uint8 view of them on the server, which keeps the array's buffer alive
+    as long as the block lives (the server counts references to buffers)."""
+
+    def __init__(self, a: Any):
+        if a._is_c():
+            flat = a.reshape(-1)
+        elif a._is_f():
+            flat = a.T.reshape(-1)
+        else:
+            raise ValueError(
+                "arrayd: .data of a non-contiguous view is not supported (its "
+                "first element's offset in its base is the server's); use "
+                ".data of a contiguous array, e.g. ascontiguousarray(a)")
+        self.size = a.nbytes
+        self.device_id = device.get_device_id()
+        self._array = flat.view(np.uint8) if a.nbytes else None
+        if self._array is not None:
+            self._array._base = None  # no reference back to the array
+        self.ptr = runtime._new_block_address(self, self.size)
+
+
+# Each array's block while the array lives, so that a.data.ptr stays the same.
+_array_blocks: dict[int, _ArrayMemory] = {}
+
+
+def _pointer_to(a: Any) -> MemoryPointer:
+    """``a.data``: a MemoryPointer to the first element of array ``a``."""
+    mem = _array_blocks.get(id(a))
+    if mem is None:
+        mem = _ArrayMemory(a)
+        _array_blocks[id(a)] = mem
+        weakref.finalize(a, _array_blocks.pop, id(a), None)
+    return MemoryPointer(mem, 0)
+
+
+def _data(a: Any) -> MemoryPointer:
+    """A MemoryPointer to the array's first element, as CuPy's ``a.data``:
+    kernels take it as the array's device pointer, its copy methods move
+    bytes; the same one while the array lives. For C- or F-contiguous
+    arrays."""
+    return _pointer_to(a)
+
+
+_ndarray.attach(data=property(_data))
 
 
 def malloc_managed(size: int) -> MemoryPointer:

@@ -41,6 +41,7 @@ absl::StatusOr<KernelAttributes> CudaStream::GetKernelAttributes(KernelModule& m
       {&a.binary_version, CU_FUNC_ATTRIBUTE_BINARY_VERSION},
       {&a.max_dynamic_shared_size_bytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES},
       {&a.preferred_shared_memory_carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT},
+      {&a.cache_mode_ca, CU_FUNC_ATTRIBUTE_CACHE_MODE_CA},
   };
   for (const auto& [field, attribute] : fields) {
     ARRAYD_CU_RETURN_IF_ERROR(api->cuFuncGetAttribute(field, attribute, fn));

@@ -44,6 +44,11 @@ absl::StatusOr<DriverApi> LoadAll() {
   if (s = Load("cuLaunchKernel", &api.cuLaunchKernel); !s.ok()) return s;
   if (s = Load("cuFuncGetAttribute", &api.cuFuncGetAttribute); !s.ok()) return s;
   if (s = Load("cuFuncSetAttribute", &api.cuFuncSetAttribute); !s.ok()) return s;
+  if (s = Load("cuLinkCreate", &api.cuLinkCreate); !s.ok()) return s;
+  if (s = Load("cuLinkAddData", &api.cuLinkAddData); !s.ok()) return s;
+  if (s = Load("cuLinkAddFile", &api.cuLinkAddFile); !s.ok()) return s;
+  if (s = Load("cuLinkComplete", &api.cuLinkComplete); !s.ok()) return s;
+  if (s = Load("cuLinkDestroy", &api.cuLinkDestroy); !s.ok()) return s;
   return api;
 }
 

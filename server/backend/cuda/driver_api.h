@@ -1,5 +1,5 @@
-// The few CUDA driver API functions the backend needs (module loading,
-// kernel attributes and launch), fetched at run time through the runtime's
+// The few CUDA driver API functions the backend needs (module loading and
+// linking, kernel attributes and launch), fetched at run time through the runtime's
 // cudaGetDriverEntryPointByVersion. Linking libcuda directly would stop the
 // binary from starting on machines without an NVIDIA driver; this way only
 // the CUDA backend fails there, with a Status.
@@ -22,6 +22,12 @@ struct DriverApi {
   decltype(&::cuLaunchKernel) cuLaunchKernel = nullptr;
   decltype(&::cuFuncGetAttribute) cuFuncGetAttribute = nullptr;
   decltype(&::cuFuncSetAttribute) cuFuncSetAttribute = nullptr;
+  // Linking relocatable device code (dynamic parallelism) with libcudadevrt.
+  decltype(&::cuLinkCreate) cuLinkCreate = nullptr;
+  decltype(&::cuLinkAddData) cuLinkAddData = nullptr;
+  decltype(&::cuLinkAddFile) cuLinkAddFile = nullptr;
+  decltype(&::cuLinkComplete) cuLinkComplete = nullptr;
+  decltype(&::cuLinkDestroy) cuLinkDestroy = nullptr;
 };
 
 // The table, loaded once (thread-safe); an error when the driver is absent

@@ -122,7 +122,8 @@ std::string ProgramLog(nvrtcProgram prog) {
 }
 
 // A user module in the disk cache: the symbols of its name expressions,
-// then its image (CUBIN, or NUL-terminated PTX for a virtual -arch).
+// NVRTC's log, then its image (CUBIN, or NUL-terminated PTX for a virtual
+// -arch).
 void PutString(std::string* out, const std::string& s) {
   uint32_t n = static_cast<uint32_t>(s.size());
   out->append(reinterpret_cast<const char*>(&n), 4);
@@ -138,19 +139,18 @@ bool GetString(const std::string& in, size_t* pos, std::string* s) {
   *pos += n;
   return true;
 }
-std::string PackModule(const absl::flat_hash_map<std::string, std::string>& lowered,
-                       const std::string& image) {
+std::string PackModule(const CompiledModule& m) {
   std::string out;
-  PutString(&out, std::to_string(lowered.size()));
-  for (const auto& [expr, symbol] : lowered) {
+  PutString(&out, std::to_string(m.lowered.size()));
+  for (const auto& [expr, symbol] : m.lowered) {
     PutString(&out, expr);
     PutString(&out, symbol);
   }
-  out += image;
+  PutString(&out, m.log);
+  out += m.image;
   return out;
 }
-bool UnpackModule(const std::string& blob, absl::flat_hash_map<std::string, std::string>* lowered,
-                  std::string* image) {
+bool UnpackModule(const std::string& blob, CompiledModule* m) {
   size_t pos = 0;
   std::string count;
   if (!GetString(blob, &pos, &count)) return false;
@@ -158,10 +158,11 @@ bool UnpackModule(const std::string& blob, absl::flat_hash_map<std::string, std:
   for (long i = 0; i < n; ++i) {
     std::string expr, symbol;
     if (!GetString(blob, &pos, &expr) || !GetString(blob, &pos, &symbol)) return false;
-    (*lowered)[expr] = symbol;
+    m->lowered[expr] = symbol;
   }
-  *image = blob.substr(pos);
-  return !image->empty();
+  if (!GetString(blob, &pos, &m->log)) return false;
+  m->image = blob.substr(pos);
+  return !m->image.empty();
 }
 
 // A compile for the metrics: one more, and its time.
@@ -205,25 +206,93 @@ absl::StatusOr<std::string> CompileToCubin(const std::string& source, const std:
   return cubin;
 }
 
-// The CUDA toolkit's headers (cuda_fp16.h, cuda_bf16.h, ...) that user code
-// includes, as CuPy finds them: $ARRAYD_CUDA_INCLUDE, $CUDA_PATH/include,
-// $CUDA_HOME/include, /usr/local/cuda/include; empty when none has them.
-std::string CudaIncludeDir() {
+namespace {
+
+// The CUDA toolkit's folder, as CuPy finds it: $ARRAYD_CUDA_INCLUDE's parent,
+// $CUDA_PATH, $CUDA_HOME, /usr/local/cuda; the first whose include/ has
+// cuda_fp16.h; empty when none has.
+std::string CudaToolkitDir() {
   std::vector<std::string> dirs;
-  if (const char* d = std::getenv("ARRAYD_CUDA_INCLUDE")) dirs.emplace_back(d);
+  if (const char* d = std::getenv("ARRAYD_CUDA_INCLUDE")) dirs.push_back(absl::StrCat(d, "/.."));
   for (const char* var : {"CUDA_PATH", "CUDA_HOME"}) {
-    if (const char* d = std::getenv(var)) dirs.push_back(absl::StrCat(d, "/include"));
+    if (const char* d = std::getenv(var)) dirs.emplace_back(d);
   }
-  dirs.emplace_back("/usr/local/cuda/include");
+  dirs.emplace_back("/usr/local/cuda");
   for (const std::string& d : dirs) {
-    if (access(absl::StrCat(d, "/cuda_fp16.h").c_str(), R_OK) == 0) return d;
+    if (access(absl::StrCat(d, "/include/cuda_fp16.h").c_str(), R_OK) == 0) return d;
   }
   return "";
 }
 
-absl::StatusOr<std::string> CompileUserModule(
-    const KernelModuleSpec& spec, const std::string& arch,
-    absl::flat_hash_map<std::string, std::string>* lowered) {
+// The include folders user code compiles with: the toolkit's headers
+// (cuda_fp16.h, cuComplex.h, ...) and CCCL's (cub/, thrust/, cuda/std/),
+// which CUDA 13 keeps in include/cccl.
+std::vector<std::string> UserIncludeDirs() {
+  const std::string toolkit = CudaToolkitDir();
+  if (toolkit.empty()) return {};
+  std::vector<std::string> dirs = {absl::StrCat(toolkit, "/include")};
+  const std::string cccl = absl::StrCat(toolkit, "/include/cccl");
+  if (access(absl::StrCat(cccl, "/cub").c_str(), R_OK) == 0) dirs.push_back(cccl);
+  return dirs;
+}
+
+// Relocatable device code (-dc, -rdc=true): it needs a link step.
+bool IsRelocatable(const std::vector<std::string>& options) {
+  for (const std::string& o : options) {
+    if (o == "-dc" || o == "--device-c" || o == "-rdc=true" ||
+        o == "--relocatable-device-code=true")
+      return true;
+  }
+  return false;
+}
+
+// Links relocatable CUBIN `image` with the toolkit's device runtime
+// (libcudadevrt.a: device-side launches), giving a loadable CUBIN.
+absl::StatusOr<std::string> LinkWithDeviceRuntime(const std::string& image) {
+  const std::string toolkit = CudaToolkitDir();
+  std::string devrt;
+  for (const char* lib : {"/lib64/libcudadevrt.a", "/lib/libcudadevrt.a",
+                          "/targets/x86_64-linux/lib/libcudadevrt.a"}) {
+    if (!toolkit.empty() && access(absl::StrCat(toolkit, lib).c_str(), R_OK) == 0) {
+      devrt = absl::StrCat(toolkit, lib);
+      break;
+    }
+  }
+  if (devrt.empty()) {
+    return CompileError(
+        "relocatable device code (-dc, -rdc=true) is linked with the CUDA toolkit's "
+        "libcudadevrt.a, and this server's machine has none (set CUDA_PATH to the toolkit)");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
+  char error_log[8192] = {0};
+  CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {error_log, reinterpret_cast<void*>(static_cast<uintptr_t>(sizeof(error_log)))};
+  CUlinkState link = nullptr;
+  ARRAYD_CU_RETURN_IF_ERROR(api->cuLinkCreate(2, keys, values, &link));
+  std::string out;
+  CUresult err = api->cuLinkAddData(link, CU_JIT_INPUT_CUBIN, const_cast<char*>(image.data()),
+                                    image.size(), "kernel.cubin", 0, nullptr, nullptr);
+  if (err == CUDA_SUCCESS) {
+    err = api->cuLinkAddFile(link, CU_JIT_INPUT_LIBRARY, devrt.c_str(), 0, nullptr, nullptr);
+  }
+  void* cubin = nullptr;
+  size_t size = 0;
+  if (err == CUDA_SUCCESS) err = api->cuLinkComplete(link, &cubin, &size);
+  if (err == CUDA_SUCCESS) out.assign(static_cast<const char*>(cubin), size);
+  api->cuLinkDestroy(link);  // frees `cubin` too: copied above
+  if (err != CUDA_SUCCESS) {
+    const char* name = "CUDA_ERROR_?";
+    api->cuGetErrorName(err, &name);
+    return CompileError(
+        absl::StrCat("linking with libcudadevrt.a failed: ", name, "\n", error_log));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<CompiledModule> CompileUserModule(const KernelModuleSpec& spec,
+                                                 const std::string& arch) {
   nvrtcProgram prog;
   ARRAYD_NVRTC_RETURN_IF_ERROR(
       nvrtcCreateProgram(&prog, spec.source.c_str(), "kernel.cu", 0, nullptr, nullptr));
@@ -238,29 +307,34 @@ absl::StatusOr<std::string> CompileUserModule(
     return absl::StartsWith(o, "-arch") || absl::StartsWith(o, "--gpu-architecture");
   });
   if (!has_arch) options.push_back(absl::StrCat("--gpu-architecture=", arch));
-  static const std::string include = CudaIncludeDir();
-  if (!include.empty()) options.push_back(absl::StrCat("--include-path=", include));
+  static const std::vector<std::string> includes = UserIncludeDirs();
+  for (const std::string& dir : includes) options.push_back(absl::StrCat("--include-path=", dir));
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
   nvrtcResult compiled = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
   if (compiled != NVRTC_SUCCESS) {
     return CompileError(absl::StrCat(nvrtcGetErrorString(compiled), "\n", ProgramLog(prog)));
   }
+  CompiledModule m;
+  m.log = ProgramLog(prog);
   for (const std::string& e : spec.name_expressions) {
     const char* symbol = nullptr;
     ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetLoweredName(prog, e.c_str(), &symbol));
-    (*lowered)[e] = symbol;
+    m.lowered[e] = symbol;
   }
   size_t size = 0;
   if (nvrtcGetCUBINSize(prog, &size) == NVRTC_SUCCESS && size > 0) {
-    std::string cubin(size, '\0');
-    ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetCUBIN(prog, &cubin[0]));
-    return cubin;
+    m.image.resize(size);
+    ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetCUBIN(prog, &m.image[0]));
+    if (IsRelocatable(spec.options)) {
+      ARRAYD_ASSIGN_OR_RETURN(m.image, LinkWithDeviceRuntime(m.image));
+    }
+    return m;
   }
   ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetPTXSize(prog, &size));
-  std::string ptx(size, '\0');  // NUL-terminated, as cuModuleLoadData wants PTX
-  ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetPTX(prog, &ptx[0]));
-  return ptx;
+  m.image.resize(size);  // NUL-terminated, as cuModuleLoadData wants PTX
+  ARRAYD_NVRTC_RETURN_IF_ERROR(nvrtcGetPTX(prog, &m.image[0]));
+  return m;
 }
 
 absl::StatusOr<CUfunction> CudaModule::Function(const std::string& name) {
@@ -273,9 +347,9 @@ absl::StatusOr<CUfunction> CudaModule::Function(const std::string& name) {
   CUfunction fn = nullptr;
   CUresult err = api->cuModuleGetFunction(&fn, module_, symbol.c_str());
   if (err == CUDA_ERROR_NOT_FOUND) {
-    return absl::NotFoundError(
-        absl::StrCat("the module has no kernel '", name,
-                     "' (a C++ function needs extern \"C\", a template its name_expressions)"));
+    return absl::NotFoundError(absl::StrCat(
+        "CUDA_ERROR_NOT_FOUND: named symbol not found: the module has no kernel '", name,
+        "' (a C++ function needs extern \"C\", a template its name_expressions)"));
   }
   ARRAYD_CU_RETURN_IF_ERROR(err);
   functions_.emplace(name, fn);
@@ -284,11 +358,14 @@ absl::StatusOr<CUfunction> CudaModule::Function(const std::string& name) {
 
 absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const KernelModuleSpec& spec,
                                                                        ModuleOrigin* origin) {
-  // The key covers everything the image depends on.
+  // The key covers everything the image depends on (a given image: itself;
+  // the disk cache is for what was compiled here).
+  const bool given = !spec.image.empty();
   const std::string key =
-      absl::StrCat("user module\n", arch_, "\nnvrtc ", NvrtcVersion(), "\noptions ",
-                   absl::StrJoin(spec.options, "\x1f"), "\nnames ",
-                   absl::StrJoin(spec.name_expressions, "\x1f"), "\n", spec.source);
+      given ? absl::StrCat("user image\n", spec.image)
+            : absl::StrCat("user module 2\n", arch_, "\nnvrtc ", NvrtcVersion(), "\noptions ",
+                           absl::StrJoin(spec.options, "\x1f"), "\nnames ",
+                           absl::StrJoin(spec.name_expressions, "\x1f"), "\n", spec.source);
   const std::string hash = HexHash(key);
   std::shared_ptr<UserEntry> entry;
   {
@@ -306,16 +383,21 @@ absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const Ker
     return entry->module;
   }
   const auto start = std::chrono::steady_clock::now();
-  absl::flat_hash_map<std::string, std::string> lowered;
-  std::string image, data, blob;
+  CompiledModule m;
+  std::string data, blob;
   const std::string path = absl::StrCat(disk_dir_, "/", hash, ".cubin");
-  if (!disk_dir_.empty() && ReadFile(path, &data) && ParseCacheFile(data, key, &blob) &&
-      UnpackModule(blob, &lowered, &image)) {
+  *origin = ModuleOrigin::kCompiled;
+  if (given) {
+    m.image = spec.image;
+    // PTX is text that cuModuleLoadData reads up to its NUL.
+    if (m.image.back() != '\0' && m.image.find('\0') == std::string::npos) m.image.push_back('\0');
+  } else if (!disk_dir_.empty() && ReadFile(path, &data) && ParseCacheFile(data, key, &blob) &&
+             UnpackModule(blob, &m)) {
     *origin = ModuleOrigin::kDiskCache;
     Metrics().kernel_disk_hits.fetch_add(1);
   } else {
-    lowered.clear();
-    absl::StatusOr<std::string> compiled = CompileUserModule(spec, arch_, &lowered);
+    m = CompiledModule();
+    absl::StatusOr<CompiledModule> compiled = CompileUserModule(spec, arch_);
     CountCompile(start);
     if (!compiled.ok()) {
       // The same source fails again: remembered in memory, not on disk.
@@ -323,20 +405,34 @@ absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const Ker
       entry->status = compiled.status();
       return entry->status;
     }
-    image = *std::move(compiled);
-    *origin = ModuleOrigin::kCompiled;
-    if (!disk_dir_.empty())
-      WriteCacheFile(disk_dir_, hash + ".cubin", key, PackModule(lowered, image));
+    m = *std::move(compiled);
+    if (!disk_dir_.empty()) WriteCacheFile(disk_dir_, hash + ".cubin", key, PackModule(m));
   }
   ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
   CUmodule module = nullptr;
-  ARRAYD_CU_RETURN_IF_ERROR(api->cuModuleLoadData(&module, image.data()));
-  entry->module = std::make_shared<CudaModule>(module, std::move(lowered));
+  const CUresult err = api->cuModuleLoadData(&module, m.image.data());
+  if (err != CUDA_SUCCESS && given) {
+    // A bad file (not an image, another architecture's, newer PTX than the
+    // driver's): the user's error, as CuPy's CUDADriverError names it.
+    const char* name = "CUDA_ERROR_?";
+    const char* text = "";
+    api->cuGetErrorName(err, &name);
+    api->cuGetErrorString(err, &text);
+    entry->done = true;
+    entry->status = absl::InvalidArgumentError(
+        absl::StrCat(name, ": ", text, " (loading the module's compiled image)"));
+    return entry->status;
+  }
+  ARRAYD_CU_RETURN_IF_ERROR(err);
+  entry->module = std::make_shared<CudaModule>(module, std::move(m.lowered), std::move(m.log));
   entry->done = true;
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   spdlog::info("user kernel module {}: {} in {:.1f} ms", hash,
-               *origin == ModuleOrigin::kCompiled ? "compiled" : "disk cache hit", ms);
+               given                                ? "loaded from its image"
+               : *origin == ModuleOrigin::kCompiled ? "compiled"
+                                                    : "disk cache hit",
+               ms);
   return entry->module;
 }
 

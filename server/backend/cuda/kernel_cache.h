@@ -37,8 +37,9 @@ std::string DefaultDiskCacheDir();
 // Thread-safe.
 class CudaModule : public KernelModule {
  public:
-  CudaModule(CUmodule module, absl::flat_hash_map<std::string, std::string> lowered)
-      : module_(module), lowered_(std::move(lowered)) {}
+  CudaModule(CUmodule module, absl::flat_hash_map<std::string, std::string> lowered,
+             std::string log)
+      : KernelModule(std::move(log)), module_(module), lowered_(std::move(lowered)) {}
   // Kernel `name`: a symbol, or one of the name expressions it was
   // compiled with. NOT_FOUND (a ValueError-like message) when there is none.
   absl::StatusOr<CUfunction> Function(const std::string& name);
@@ -50,11 +51,20 @@ class CudaModule : public KernelModule {
   absl::flat_hash_map<std::string, CUfunction> functions_ ABSL_GUARDED_BY(mu_);
 };
 
-// Compiles a user module for `arch` to CUBIN; `lowered` receives the
-// symbol of each name expression. CompileError with NVRTC's log.
-absl::StatusOr<std::string> CompileUserModule(
-    const KernelModuleSpec& spec, const std::string& arch,
-    absl::flat_hash_map<std::string, std::string>* lowered);
+// A user module as compiled: its image (CUBIN, or NUL-terminated PTX for a
+// virtual architecture), the symbol of each name expression, and NVRTC's
+// messages (warnings).
+struct CompiledModule {
+  std::string image;
+  absl::flat_hash_map<std::string, std::string> lowered;
+  std::string log;
+};
+
+// Compiles a user module for `arch`. Relocatable device code (-dc, -rdc=true:
+// dynamic parallelism) is linked with the toolkit's libcudadevrt.a.
+// CompileError with NVRTC's log.
+absl::StatusOr<CompiledModule> CompileUserModule(const KernelModuleSpec& spec,
+                                                 const std::string& arch);
 
 // Compiled kernels of one device. Thread-safe. Modules are never unloaded.
 class KernelCache {

@@ -27,6 +27,8 @@ from __future__ import annotations
 import contextvars
 import math
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import types
@@ -160,8 +162,16 @@ class PerformanceWarning(RuntimeWarning):
     """Stand-in for cupy._util.PerformanceWarning (pytest.warns targets)."""
 
 
+def _clear_memo() -> None:
+    """cupy._util.clear_memo: forgets the modules the session has loaded,
+    so that the next use loads them again (the server answers from its
+    cache, as CuPy's recompile would from its disk cache)."""
+    session = arrayd._connect.current()
+    getattr(session, "kernel_modules", {}).clear()
+
+
 _util = _stand_in("cupy._util", PerformanceWarning=PerformanceWarning,
-                  ENABLE_SLICE_COPY=False,
+                  ENABLE_SLICE_COPY=False, clear_memo=_clear_memo,
                   CUDA_ARRAY_INTERFACE_EXPORT_VERSION=3)
 # cupy.cuda is arrayd.cuda: its devices, streams and events, memory pools,
 # pinned memory and runtime functions are the server's (CuPy's module
@@ -199,15 +209,23 @@ def _forward_with(name: str, target: types.ModuleType,
     return mod
 
 
+def _nvcc_path() -> str:
+    """The CUDA toolkit's nvcc on this machine (test_raw makes CUBIN and PTX
+    files with it for RawModule(path=)), else "nvcc"."""
+    return (shutil.which("nvcc")
+            or next((p for p in ("/usr/local/cuda/bin/nvcc",) if os.path.exists(p)),
+                    "nvcc"))
+
+
 # get_nvcc_path: test_raw reads the toolkit's nvcc version at import time
 # (through compiler._run_cc below); arrayd compiles with the server's NVRTC.
-cuda = _forward_with("cupy.cuda", arrayd.cuda, get_nvcc_path=lambda: "nvcc")
+cuda = _forward_with("cupy.cuda", arrayd.cuda, get_nvcc_path=_nvcc_path)
 _runtime = _forward_with("cupy.cuda.runtime", arrayd.cuda.runtime,
                          **_CUDA_FACTS)
 for _sub in ("stream", "memory", "pinned_memory", "device"):
     _forward_with(f"cupy.cuda.{_sub}", getattr(arrayd.cuda, _sub))
-_stand_in("cupy.cuda.driver", get_build_version=lambda: 12080,
-          _is_cuda_python=lambda: False)
+_forward_with("cupy.cuda.driver", arrayd.cuda.driver,
+              get_build_version=lambda: 12080, _is_cuda_python=lambda: False)
 _stand_in("cupy.cuda.cub", available=False)
 _stand_in("cupy.cuda.cutensor", available=False)
 _stand_in("cupy.cuda.cufft")
@@ -216,21 +234,28 @@ _stand_in("cupy.cuda.cufft")
 # cupy.cuda.texture: placeholders (arrayd has no textures).
 
 
-class _JitifyException(Exception):
-    """Stand-in for cupy.cuda.compiler.JitifyException (arrayd has no
-    jitify: RawModule(jitify=True) raises NotImplementedError)."""
-
-
 def _run_cc(cmd, cwd=None, backend="nvcc", log_stream=None):
-    """`nvcc --version` answers the CUDA 12.8 of the facts above; anything
-    else would compile on the client, which arrayd does not."""
+    """`nvcc --version` answers the CUDA 12.8 of the facts above; any other
+    command (test_raw's nvcc making a CUBIN or PTX file for RawModule(path=))
+    runs, when the machine has the toolkit."""
     if "--version" in cmd:
         return "Cuda compilation tools, release 12.8, V12.8.93"
-    raise NotImplementedError("arrayd compiles kernels on the server (NVRTC)")
+    if shutil.which(cmd[0]) is None:
+        raise NotImplementedError(
+            f"{cmd[0]} is not on this machine: arrayd compiles kernels on the "
+            "server (NVRTC)")
+    return subprocess.run(cmd, cwd=cwd, check=True, capture_output=True,
+                          text=True).stdout
 
 
-_stand_in("cupy.cuda.compiler", CompileException=arrayd._errors.CompileException,
-          JitifyException=_JitifyException, _run_cc=_run_cc,
+def _get_arch() -> str:
+    """The device's compute capability as nvcc's -arch wants it ("90")."""
+    return arrayd.cuda.Device().compute_capability
+
+
+_stand_in("cupy.cuda.compiler", CompileException=arrayd.cuda.compiler.CompileException,
+          JitifyException=arrayd.cuda.compiler.JitifyException,
+          _run_cc=_run_cc, _get_arch=_get_arch,
           get_cache_dir=lambda: os.path.join(tempfile.gettempdir(),
                                              "arrayd-shim-kernel-cache"),
           is_valid_kernel_name=lambda name: bool(
@@ -293,16 +318,24 @@ sys.modules["cupy.random._generator"] = arrayd.random._generator
 random._generator = arrayd.random._generator
 
 
+def _get_array_module(*args):
+    """cupy.get_array_module: this module where arrayd's answers arrayd
+    (CuPy's tests compare the answer with ``cupy``)."""
+    mod = arrayd.get_array_module(*args)
+    return sys.modules[__name__] if mod is arrayd else mod
+
+
 _FALLBACKS = {"poly1d": _Poly1d}
+get_array_module = _get_array_module
 _stand_in("cupy_backends")
 _stand_in("cupy_backends.cuda")
 _stand_in("cupy_backends.cuda.api")
-# The runtime module of cupy_backends is cupy.cuda.runtime's (one
-# CUDARuntimeError class).
+# The runtime and driver modules of cupy_backends are cupy.cuda's (one
+# CUDARuntimeError and one CUDADriverError class).
 sys.modules["cupy_backends.cuda.api.runtime"] = _runtime
 sys.modules["cupy_backends.cuda.api"].runtime = _runtime
-_stand_in("cupy_backends.cuda.api.driver", get_build_version=lambda: 12080,
-          _is_cuda_python=lambda: False)
+sys.modules["cupy_backends.cuda.api.driver"] = sys.modules["cupy.cuda.driver"]
+sys.modules["cupy_backends.cuda.api"].driver = sys.modules["cupy.cuda.driver"]
 _stand_in("cupy_backends.cuda.stream")
 # NVRTC's version, a CUDA toolkit fact test_raw reads (as the runtime's above).
 _stand_in("cupy_backends.cuda.libs")
