@@ -96,8 +96,9 @@ def _with_headers(code: str, translate_cucomplex: bool) -> str:
     return "\n".join(lines)
 
 
-def _session_modules(session: Any) -> dict[tuple[Any, ...], int]:
-    """The session's loaded modules: (code, options, names) -> module id."""
+def _session_modules(session: Any) -> dict[tuple[Any, ...], tuple[int, str]]:
+    """The session's loaded modules: (code, options, names) -> (module id,
+    the compiler's log)."""
     modules = getattr(session, "kernel_modules", None)
     if modules is None:
         modules = session.kernel_modules = {}
@@ -167,8 +168,9 @@ class RawModule:
         modules = _session_modules(session)
         key = self._key()
         with _lock:
-            mid = modules.get(key)
-        if mid is not None:
+            loaded = modules.get(key)
+        if loaded is not None:
+            mid, self.log = loaded
             return mid
         mid = next(_ids)
         out, log = session.new_handle(), session.new_handle()
@@ -197,7 +199,7 @@ class RawModule:
         self.origin = ("compiled", "memory cache", "disk cache")[int(origin[0])]
         self.log = bytes(text).decode(errors="replace")
         with _lock:
-            modules[key] = mid
+            modules[key] = (mid, self.log)
         return mid
 
     def compile(self, log_stream: Any = None) -> None:
@@ -378,10 +380,12 @@ class RawKernel:
         inputs: list[int] = []
         params: list[int] = []
         scalars = bytearray()
+        views = []  # the pointers' views live until the launch is recorded
         for a in args:
             if type(a).__name__ == "MemoryPointer" and hasattr(a, "_bytes"):
                 # arrayd.cuda.memory's pointer: its bytes to the block's end.
                 a = a._bytes(a.mem.size - (a.ptr - a.mem.ptr))
+                views.append(a)
             if isinstance(a, ndarray):
                 if a._session is not session:
                     raise ValueError("an array of another session was passed to a kernel")
@@ -404,3 +408,4 @@ class RawKernel:
         if scalars:
             attrs_out["scalars"] = bytes(scalars)
         session.record("kernel_launch", inputs, (), attrs_out)
+        del views

@@ -63,7 +63,9 @@ absl::Status RunModuleLoad(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(SessionHooks * session, UserKernelSession(ctx));
   KernelModuleSpec spec;
   ARRAYD_ASSIGN_OR_RETURN(int64_t id, ctx.attrs().Int("module"));
-  ARRAYD_ASSIGN_OR_RETURN(spec.source, ctx.attrs().String("source"));
+  if (ctx.attrs().Has("source")) {
+    ARRAYD_ASSIGN_OR_RETURN(spec.source, ctx.attrs().String("source"));
+  }
   ARRAYD_ASSIGN_OR_RETURN(spec.options, Lines(ctx.attrs(), "options"));
   ARRAYD_ASSIGN_OR_RETURN(spec.name_expressions, Lines(ctx.attrs(), "name_expressions"));
   if (ctx.attrs().Has("image")) {
