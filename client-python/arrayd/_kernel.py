@@ -157,6 +157,16 @@ class RawModule:
             if "\n" in o:
                 raise ValueError(f"a compiler option may not hold a newline: {o!r}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # What it was made of; the session's module ids are not part of it
+        # (an unpickled module loads again, from the server's cache).
+        return (_restore_module, (self.code if self.image is None else None,
+                                  self.file_path if self.image is not None else None,
+                                  self.image, self.options, self.backend,
+                                  self.translate_cucomplex,
+                                  self.enable_cooperative_groups,
+                                  self.name_expressions, self.jitify))
+
     def _key(self) -> tuple[Any, ...]:
         return (self._source, self.image, self.options,
                 self.name_expressions or ())
@@ -226,6 +236,31 @@ class RawModule:
         raise NotImplementedError("texture references are not supported by arrayd")
 
 
+def _restore_module(code: str | None, path: str | None, image: bytes | None,
+                    options: tuple[str, ...], backend: str,
+                    translate_cucomplex: bool, enable_cooperative_groups: bool,
+                    name_expressions: tuple[str, ...] | None,
+                    jitify: bool) -> "RawModule":
+    """A pickled RawModule again (its image travels in the pickle)."""
+    module = RawModule.__new__(RawModule)
+    if enable_cooperative_groups:  # already among the options
+        options = tuple(o for o in options if o != "-rdc=true")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        if image is None:
+            module.__init__(code, options=options, backend=backend,
+                            translate_cucomplex=translate_cucomplex,
+                            enable_cooperative_groups=enable_cooperative_groups,
+                            name_expressions=name_expressions, jitify=jitify)
+        else:
+            module.__init__("", options=options, backend=backend,
+                            enable_cooperative_groups=enable_cooperative_groups,
+                            name_expressions=name_expressions, jitify=jitify)
+            module.code, module._source = "", ""
+            module.image, module.file_path = image, path
+    return module
+
+
 def _driver_error(e: ValueError, status: int) -> BaseException:
     """The server's error naming a CUDA driver error (``CUDA_ERROR_...:``)
     as CUDADriverError, as CuPy raises it; any other error as it is."""
@@ -280,6 +315,13 @@ def _dims(v: Any, what: str) -> list[int]:
     return dims
 
 
+def _restore_kernel(module: RawModule, name: str) -> "RawKernel":
+    """A pickled RawKernel again."""
+    kernel = RawKernel.__new__(RawKernel)
+    kernel._init(module, name)
+    return kernel
+
+
 class RawKernel:
     """A kernel of CUDA C++ ``code``: ``kernel(grid, block, args,
     shared_mem=0)`` queues it on the current stream. ``args`` holds arrays
@@ -301,9 +343,28 @@ class RawKernel:
         self._attrs: dict[str, int] | None = None
         self._attrs_session: Any = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_kernel, (self._module, self.name))
+
     @property
     def code(self) -> str:
         return self._module.code
+
+    @property
+    def enable_cooperative_groups(self) -> bool:
+        return self._module.enable_cooperative_groups
+
+    @property
+    def translate_cucomplex(self) -> bool:
+        return self._module.translate_cucomplex
+
+    @property
+    def jitify(self) -> bool:
+        return self._module.jitify
+
+    @property
+    def file_path(self) -> str | None:
+        return self._module.file_path
 
     @property
     def options(self) -> tuple[str, ...]:

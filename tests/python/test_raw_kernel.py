@@ -83,6 +83,17 @@ def test_argument_checks_need_no_server():
         ad.RawModule(code=ADD, jitify=False)
 
 
+def test_kernels_and_modules_pickle_without_their_session():
+    import pickle
+    kernel = ad.RawKernel(ADD, "add", options=("-DX=1",), enable_cooperative_groups=True)
+    module = ad.RawModule(code=TEMPLATES, name_expressions=("axpy<float>",))
+    k2 = pickle.loads(pickle.dumps(kernel))
+    m2 = pickle.loads(pickle.dumps(module))
+    assert (k2.name, k2.code, k2.options) == (kernel.name, ADD, kernel.options)
+    assert k2.enable_cooperative_groups and k2.options.count("-rdc=true") == 1
+    assert m2.code == TEMPLATES and m2.name_expressions == ("axpy<float>",)
+
+
 def test_raw_kernel_adds(gpu):
     n = 1000
     x = ad.arange(n, dtype=np.float32)
@@ -152,6 +163,10 @@ def test_compile_log_goes_to_log_stream_also_from_the_cache(gpu):
     x = ad.arange(8, dtype=np.float32)
     kernel((1,), (8,), (x, np.int32(8)))
     np.testing.assert_array_equal(x.get(), 2 * np.arange(8, dtype=np.float32))
+    import pickle
+    again = pickle.loads(pickle.dumps(kernel))  # after its session used it
+    again((1,), (8,), (x, np.int32(8)))
+    np.testing.assert_array_equal(x.get(), 4 * np.arange(8, dtype=np.float32))
 
 
 COMPLEX = r'''
