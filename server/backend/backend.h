@@ -211,6 +211,14 @@ class Stream {
     return absl::UnimplementedError("sort: no kernel on this backend");
   }
 
+  // In-place inclusive scan along the last axis of C-contiguous `a` (its
+  // accumulator dtype): kAdd for cumsum, kMultiply for cumprod.
+  // UNIMPLEMENTED where the backend has no scan for the dtype: the op layer
+  // then scans with elementwise passes.
+  virtual absl::Status Scan(kernels::BinaryOp /*op*/, const View& /*a*/) {
+    return absl::UnimplementedError("scan: no kernel on this backend");
+  }
+
   // Batched matrix product out[i] = a[i] @ b[i] of C-contiguous (batch, m,
   // k) and (batch, k, n) arrays into a C-contiguous (batch, m, n) one; all
   // three share a dtype. Integers wrap in their own type, as NumPy's.

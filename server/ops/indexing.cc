@@ -276,8 +276,24 @@ absl::Status RunSort(OpContext& ctx, bool arg) {
   return absl::OkStatus();
 }
 
-// cumsum/cumprod by doubling steps (Hillis-Steele): log2(n) elementwise
-// passes out[k:] = op(out[k:], out[:-k]), which every backend runs fast.
+// The backend's scan of `out` along `axis` (a copy with the axis last when
+// it is not, written back); UNIMPLEMENTED when the backend has none.
+absl::Status BackendScan(OpContext& ctx, BinaryOp op, const View& out, int axis) {
+  if (axis == out.ndim() - 1) return ctx.stream().Scan(op, out);
+  std::vector<int64_t> perm;
+  for (int d = 0; d < out.ndim(); ++d) {
+    if (d != axis) perm.push_back(d);
+  }
+  perm.push_back(axis);
+  ARRAYD_ASSIGN_OR_RETURN(View moved, Transpose(out, perm));
+  ARRAYD_ASSIGN_OR_RETURN(View rows, ctx.ContiguousCopy(moved));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Scan(op, rows));
+  return ctx.stream().Copy(rows, moved);
+}
+
+// cumsum/cumprod: the backend's scan (CUB on CUDA), else doubling steps
+// (Hillis-Steele): log2(n) elementwise passes out[k:] = op(out[k:],
+// out[:-k]), which every backend runs.
 absl::Status RunScan(OpContext& ctx, BinaryOp op, const std::vector<Loop>& loops) {
   View x = ctx.input(0);
   const Loop* loop = FindLoop(loops, {x.dtype});
@@ -295,6 +311,16 @@ absl::Status RunScan(OpContext& ctx, BinaryOp op, const std::vector<Loop>& loops
   }
   if (out.ndim() == 0) TryReshapeView(out, {1}, &out);
   const int64_t n = out.shape[axis];
+  if (out.size() == 0) {
+    ctx.SetResult(0, out);
+    return absl::OkStatus();
+  }
+  absl::Status scanned = BackendScan(ctx, op, out, axis);
+  if (scanned.ok() || !absl::IsUnimplemented(scanned)) {
+    ARRAYD_RETURN_IF_ERROR(scanned);
+    ctx.SetResult(0, out);
+    return absl::OkStatus();
+  }
   for (int64_t k = 1; k < n; k *= 2) {
     View head = out, tail = out;
     head.shape[axis] = n - k;  // out[:n-k]

@@ -113,6 +113,7 @@ class CpuStream : public Stream {
   absl::Status Sort(const View& in, const View& out, const View* indices) override {
     return CpuSort(in, out, indices);
   }
+  absl::Status Scan(kernels::BinaryOp op, const View& a) override { return CpuScan(op, a); }
   absl::Status Matmul(const View& a, const View& b, const View& out) override {
     return CpuMatmul(a, b, out);
   }

@@ -30,6 +30,7 @@ absl::Status CpuGather(const View& in, const View& index, const View& out);
 absl::Status CpuScatter(const View& values, const View& index, const View& target);
 absl::Status CpuNonzero(const View& mask, const View& out);
 absl::Status CpuSort(const View& in, const View& out, const View* indices);
+absl::Status CpuScan(kernels::BinaryOp op, const View& a);
 absl::Status CpuMatmul(const View& a, const View& b, const View& out);
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);
 // cpu_linalg.cc (LAPACKE).

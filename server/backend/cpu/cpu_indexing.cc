@@ -76,6 +76,27 @@ absl::Status CpuScatter(const View& values, const View& index, const View& targe
   });
 }
 
+absl::Status CpuScan(kernels::BinaryOp op, const View& a) {
+  if (!a.IsCContiguous() || (op != kernels::BinaryOp::kAdd && op != kernels::BinaryOp::kMultiply)) {
+    return absl::UnimplementedError("scan: a C-contiguous sum or product only");
+  }
+  const int64_t n = a.ndim() == 0 ? 1 : a.shape.back();
+  if (n == 0) return absl::OkStatus();
+  const int64_t rows = a.size() / n;
+  return DispatchDType(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* row = reinterpret_cast<T*>(a.data());
+    for (int64_t r = 0; r < rows; ++r, row += n) {
+      // NumPy's order: one running value per row, element after element.
+      for (int64_t j = 1; j < n; ++j) {
+        row[j] = op == kernels::BinaryOp::kAdd ? kernels::AddOp()(row[j - 1], row[j])
+                                               : kernels::MultiplyOp()(row[j - 1], row[j]);
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
 absl::Status CpuNonzero(const View& mask, const View& out) {
   int64_t flat = 0, k = 0;
   const int64_t n = out.size();

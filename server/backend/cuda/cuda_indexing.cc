@@ -1,8 +1,9 @@
 // CudaStream's selection and reordering: Gather (an elementwise kernel over
 // a flat layout), Scatter (last write wins, as a sequential loop), Nonzero
-// (count per chunk, then write in order) and Sort (a stable segmented
-// bitonic sort along the last axis, NumPy's order), with the kernels of
-// device/indexing.cuh and device/sort.cuh.
+// (count per chunk, then write in order), Sort (CUB's radix sort of rows,
+// cub_sort.cu; for complex numbers a stable segmented bitonic sort along
+// the last axis, NumPy's order) and Scan (CUB's scans, cub_scan.cu), with
+// the kernels of device/indexing.cuh and device/sort.cuh.
 //
 // Assumes: flat positions are in range (ops/ checks them); outputs of
 // Nonzero and Sort are C-contiguous (checked here).
@@ -11,9 +12,11 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "backend/cuda/cub_algorithms.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/cuda_stream.h"
 #include "backend/cuda/kernel_source.h"
@@ -150,6 +153,60 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   return Launch(source, name + "_write", blocks, 1, write_args);
 }
 
+namespace {
+
+// The radix sort's element type for a dtype; none for complex numbers.
+std::optional<cub_algorithms::SortType> CubSortType(DType d) {
+  using cub_algorithms::SortType;
+  switch (d) {
+    case DType::kBool: return SortType::kBool;
+    case DType::kInt8: return SortType::kInt8;
+    case DType::kInt16: return SortType::kInt16;
+    case DType::kInt32: return SortType::kInt32;
+    case DType::kInt64: return SortType::kInt64;
+    case DType::kUInt8: return SortType::kUInt8;
+    case DType::kUInt16: return SortType::kUInt16;
+    case DType::kUInt32: return SortType::kUInt32;
+    case DType::kUInt64: return SortType::kUInt64;
+    case DType::kFloat16: return SortType::kFloat16;
+    case DType::kFloat32: return SortType::kFloat32;
+    case DType::kFloat64: return SortType::kFloat64;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<cub_algorithms::ScanType> CubScanType(DType d) {
+  using cub_algorithms::ScanType;
+  switch (d) {
+    case DType::kInt64: return ScanType::kInt64;
+    case DType::kUInt64: return ScanType::kUInt64;
+    case DType::kFloat32: return ScanType::kFloat32;
+    case DType::kFloat64: return ScanType::kFloat64;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+absl::Status CudaStream::Scan(kernels::BinaryOp op, const View& a) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const std::optional<cub_algorithms::ScanType> type = CubScanType(a.dtype);
+  if (!type || !a.IsCContiguous() ||
+      (op != kernels::BinaryOp::kAdd && op != kernels::BinaryOp::kMultiply)) {
+    return absl::UnimplementedError(
+        "scan: CUB scans int64, uint64, float32 and float64 sums and products");
+  }
+  const int64_t n = a.ndim() == 0 ? 1 : a.shape.back();
+  if (a.size() == 0) return absl::OkStatus();
+  const int64_t rows = a.size() / n;
+  const bool product = op == kernels::BinaryOp::kMultiply;
+  const size_t bytes = cub_algorithms::ScanScratchBytes(*type, product, rows, n);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(bytes));
+  ARRAYD_CUDA_RETURN_IF_ERROR(
+      cub_algorithms::ScanRows(*type, product, a.data(), rows, n, scratch->data(), bytes, stream_));
+  return absl::OkStatus();
+}
+
 absl::Status CudaStream::Sort(const View& in, const View& out, const View* indices) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (out.dtype != in.dtype || out.shape != in.shape || !out.IsCContiguous()) {
@@ -160,6 +217,18 @@ absl::Status CudaStream::Sort(const View& in, const View& out, const View* indic
     return absl::InternalError("sort: indices must be C-contiguous int64 of the input's shape");
   }
   if (in.size() == 0) return absl::OkStatus();
+  if (const std::optional<cub_algorithms::SortType> type = CubSortType(in.dtype)) {
+    // The rows copied into `out`, then sorted there in place.
+    ARRAYD_RETURN_IF_ERROR(Copy(in, out));
+    const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
+    const int64_t rows = in.size() / n;
+    const size_t bytes = cub_algorithms::SortScratchBytes(*type, rows, n, indices != nullptr);
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(bytes));
+    int64_t* positions = indices == nullptr ? nullptr : reinterpret_cast<int64_t*>(indices->data());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SortRows(*type, out.data(), positions, rows, n,
+                                                         scratch->data(), bytes, stream_));
+    return absl::OkStatus();
+  }
   long long n = in.ndim() == 0 ? 1 : in.shape.back();
   long long lines = in.size() / n;
   long long p = 1;

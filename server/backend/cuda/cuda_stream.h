@@ -8,7 +8,7 @@
 //   cuda_elementwise.cc  Fill, Iota, Copy, Unary, Binary, Where, and the
 //                        groups of small ops launched together
 //   cuda_reduce.cc       Reduce, ArgReduce
-//   cuda_indexing.cc     Gather, Scatter, Nonzero, Sort
+//   cuda_indexing.cc     Gather, Scatter, Nonzero, Sort, Scan (CUB: cub_*.cu)
 //   cuda_random.cc       Random
 //   cuda_matmul.cc       Matmul (cuBLAS, a tiled kernel for integers)
 //   cuda_linalg.cc       LU, Cholesky, QR, SVD, eigh (cuSOLVER), eig (host LAPACK)
@@ -164,6 +164,7 @@ class CudaStream : public Stream {
   absl::Status Scatter(const View& values, const View& index, const View& target) override;
   absl::Status Nonzero(const View& mask, const View& out) override;
   absl::Status Sort(const View& in, const View& out, const View* indices) override;
+  absl::Status Scan(kernels::BinaryOp op, const View& a) override;
 
   // cuda_matmul.cc
   absl::Status Matmul(const View& a, const View& b, const View& out) override;

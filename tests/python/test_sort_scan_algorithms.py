@@ -1,0 +1,105 @@
+"""sort, argsort, cumsum and cumprod against NumPy for every dtype, along
+every axis and on the shapes that take different paths in the backends:
+one row, many short rows, a row per element, empty and 0-d arrays (CUB's
+radix sort and scans on CUDA, cub_sort.cu and cub_scan.cu; sequential loops
+on the CPU)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+from helpers import ALL_DTYPES, check, ids, sample
+
+SHAPES = [(1,), (1000,), (37, 5), (5, 37), (64, 1), (3, 4, 5), (4096, 3)]
+
+
+def special(dtype, n, seed=0) -> np.ndarray:
+    """Values with ties, the extremes of the dtype and, for floats, NaNs
+    of both signs, infinities and both zeros."""
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(seed)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        pool = np.array([info.min, info.max, 0, 1, info.max - 1, info.min + 1], dtype=dt)
+        base = sample(dt, (n,), seed)
+    elif dt.kind == "f":
+        pool = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -1.5], dtype=dt)
+        base = sample(dt, (n,), seed)
+    else:
+        return sample(dt, (n,), seed)
+    pick = rng.integers(0, 4, n) == 0
+    base[pick] = rng.choice(pool, pick.sum())
+    return base
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_sort_and_argsort_along_every_axis(dtype, shape):
+    x = special(dtype, int(np.prod(shape))).reshape(shape)
+    a = ad.asarray(x)
+    for axis in [None] + list(range(-len(shape), len(shape))):
+        check(ad.sort(a, axis=axis), np.sort(x, axis=axis, kind="stable"))
+        check(ad.argsort(a, axis=axis, kind="stable"), np.argsort(x, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8"])
+def test_sort_puts_nans_last_and_keeps_equal_zeros_in_order(dtype):
+    x = np.array([np.nan, 0.0, -0.0, -np.inf, -np.nan, 2.0, -0.0, np.inf, 0.0], dtype=dtype)
+    np.testing.assert_array_equal(ad.argsort(ad.asarray(x)).get(), np.argsort(x, kind="stable"))
+    got = ad.sort(ad.asarray(x)).get()
+    want = np.sort(x)
+    np.testing.assert_array_equal(got, want)  # -0.0 == 0.0, NaNs equal_nan
+    assert np.isnan(got[-2:]).all()
+
+
+def test_sort_of_a_large_row_and_many_rows():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(1 << 20).astype(np.float32)
+    check(ad.sort(ad.asarray(x)), np.sort(x))
+    y = rng.integers(-1000, 1000, (1 << 14, 64)).astype(np.int64)
+    check(ad.argsort(ad.asarray(y), axis=1, kind="stable"), np.argsort(y, axis=1, kind="stable"))
+    check(ad.sort(ad.asarray(y), axis=0), np.sort(y, axis=0))
+
+
+def test_sort_of_views_empty_and_0d():
+    x = np.arange(60, dtype=np.float32)[::-1].reshape(6, 10)
+    check(ad.sort(ad.asarray(x).T), np.sort(x.T))
+    check(ad.sort(ad.asarray(x)[:, ::3], axis=0), np.sort(x[:, ::3], axis=0))
+    check(ad.sort(ad.zeros((0, 3))), np.sort(np.zeros((0, 3))))
+    with pytest.raises(np.exceptions.AxisError):
+        ad.sort(ad.asarray(np.float32(1)))
+
+
+def _scan_tol(dtype):
+    # A scan sums in another order than NumPy's loop (a tree on the GPU).
+    return {"e": 5e-2, "f": 1e-4, "F": 1e-4, "d": 1e-10, "D": 1e-10}.get(np.dtype(dtype).char)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+def test_cumsum_and_cumprod_along_every_axis(op, dtype, shape):
+    x = sample(dtype, shape, 3)
+    if op == "cumprod" and np.dtype(dtype).kind in "fc":
+        x = (x / 4 + 1).astype(dtype)  # products that stay finite
+    a = ad.asarray(x)
+    for axis in [None] + list(range(-len(shape), len(shape))):
+        with np.errstate(over="ignore"):
+            want = getattr(np, op)(x, axis=axis)
+        check(getattr(ad, op)(a, axis=axis), want, _scan_tol(want.dtype))
+
+
+def test_scan_dtype_argument_views_empty_and_0d():
+    x = np.arange(1, 25, dtype=np.int32).reshape(2, 3, 4)
+    check(ad.cumsum(ad.asarray(x), axis=1, dtype=np.float64),
+          np.cumsum(x, axis=1, dtype=np.float64))
+    check(ad.cumsum(ad.asarray(x).transpose(2, 0, 1), axis=2), np.cumsum(x.transpose(2, 0, 1), axis=2))
+    check(ad.cumprod(ad.asarray(x)[:, ::2], axis=2), np.cumprod(x[:, ::2], axis=2))
+    check(ad.cumsum(ad.zeros((0, 4)), axis=1), np.cumsum(np.zeros((0, 4)), axis=1))
+    check(ad.cumsum(ad.asarray(np.float32(2.5))), np.cumsum(np.float32(2.5)))
+    rng = np.random.default_rng(2)
+    big = rng.integers(0, 100, (1 << 20,)).astype(np.int64)
+    check(ad.cumsum(ad.asarray(big)), np.cumsum(big))
+    with pytest.raises(np.exceptions.AxisError):
+        ad.cumsum(ad.asarray(x), axis=3)
