@@ -3,7 +3,7 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all|profile|compat|streams, or parts
+#   tests/device_run.sh [tests|bench|all|profile|compat|streams|ops, or parts
 #                        joined with +, e.g. tests+compat] [--quick]
 #
 # The test servers run with --allow-user-kernels (ARRAYD_SERVER_ARGS), so
@@ -108,6 +108,18 @@ if want bench; then
     echo "==> $b"
     timeout 120 "$bundle/bin/$b" 2>&1 | grep -v "\[info\]" | tee -a "$out/bench.txt"
   done
+fi
+if want ops; then
+  # The ops off bench's rows (issue 15): sort, scans, gathers, masks, axes.
+  echo "==> ops beside CuPy"
+  sock=/tmp/arrayd-ops.sock
+  "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$logs/server-ops.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  timeout "${ARRAYD_BENCH_TIMEOUT:-300}" python3 tests/bench/bench_ops.py --address "unix:$sock" \
+    --json "$out/ops.json" $quick 2>&1 | tee "$out/ops.txt" || status=1
+  kill "$pid" 2>/dev/null
+  wait "$pid"
 fi
 if want streams; then
   echo "==> streams: concurrency beside CuPy"

@@ -352,18 +352,22 @@ class RawKernel:
 
     @property
     def enable_cooperative_groups(self) -> bool:
+        """Whether the module was compiled for cooperative groups (-rdc=true)."""
         return self._module.enable_cooperative_groups
 
     @property
     def translate_cucomplex(self) -> bool:
+        """Whether cuComplex.h is mapped onto complex<T>."""
         return self._module.translate_cucomplex
 
     @property
     def jitify(self) -> bool:
+        """Whether jitify=True was passed (deprecated; NVRTC compiles either way)."""
         return self._module.jitify
 
     @property
     def file_path(self) -> str | None:
+        """The path the module was read from, or None."""
         return self._module.file_path
 
     @property

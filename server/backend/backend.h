@@ -211,6 +211,24 @@ class Stream {
     return absl::UnimplementedError("sort: no kernel on this backend");
   }
 
+  // out[o, j, i] = x[o, index[j], i] for x of shape (outer, n, inner), any
+  // strides, `index` 1-D int64 (negative values count from the end, as
+  // NumPy's), out C-contiguous (outer, m, inner); `axis` names the axis in
+  // the error. An index outside [-n, n) is NumPy's IndexError: returned
+  // now by a backend that checks on the host, or checked on the device and
+  // reported by CheckError after the stream's next Synchronize (no host
+  // round trip on the op path; the element is written as zero meanwhile).
+  virtual absl::Status TakeChecked(const View& /*x*/, const View& /*index*/, int /*axis*/,
+                                   const View& /*out*/) {
+    return absl::UnimplementedError("take: no checked kernel on this backend");
+  }
+  // Whether ops with device-side checks were queued since the last
+  // CheckError (then the next Synchronize should be followed by one).
+  virtual bool HasPendingChecks() const { return false; }
+  // After Synchronize: the first device-side check that failed since the
+  // last call, as the op's error (`*op` its name); OK when none. Clears it.
+  virtual absl::Status CheckError(std::string* /*op*/) { return absl::OkStatus(); }
+
   // In-place inclusive scan along the last axis of C-contiguous `a` (its
   // accumulator dtype): kAdd for cumsum, kMultiply for cumprod.
   // UNIMPLEMENTED where the backend has no scan for the dtype: the op layer

@@ -105,9 +105,69 @@ absl::Status RunWhere(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// `v` with shape `shape`, a view when its strides allow, else a copy.
+absl::StatusOr<View> Reshaped(OpContext& ctx, const View& v, const Shape& shape) {
+  View out;
+  if (TryReshapeView(v, shape, &out)) return out;
+  ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(v));
+  TryReshapeView(copy, shape, &out);
+  return out;
+}
+
+// np.take by the backend's checked gather: one kernel, the bounds checked on
+// the device (reported at the next sync) or by the CPU backend at once.
+// UNIMPLEMENTED where the backend has none.
+absl::Status TakeOnBackend(OpContext& ctx, const View& x, const View& index, bool has_axis,
+                           int axis) {
+  if (!IsInteger(index.dtype)) {
+    return IndexError("arrays used as indices must be of integer (or boolean) type");
+  }
+  int64_t outer = 1, n = x.size(), inner = 1;
+  Shape out_shape = index.shape;
+  if (has_axis) {
+    n = x.shape[axis];
+    out_shape.clear();
+    for (int d = 0; d < axis; ++d) {
+      outer *= x.shape[d];
+      out_shape.push_back(x.shape[d]);
+    }
+    out_shape.insert(out_shape.end(), index.shape.begin(), index.shape.end());
+    for (int d = axis + 1; d < x.ndim(); ++d) {
+      inner *= x.shape[d];
+      out_shape.push_back(x.shape[d]);
+    }
+  }
+  if (n == 0 && index.size() > 0) {
+    return IndexError("cannot do a non-empty take from an empty axes.");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, out_shape));
+  if (out.size() > 0) {
+    ARRAYD_ASSIGN_OR_RETURN(View idx, ctx.CastTo(index, DType::kInt64));
+    ARRAYD_ASSIGN_OR_RETURN(View flat_idx, Reshaped(ctx, idx, {idx.size()}));
+    if (!flat_idx.IsCContiguous()) {
+      ARRAYD_ASSIGN_OR_RETURN(flat_idx, ctx.ContiguousCopy(flat_idx));
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View x3, Reshaped(ctx, x, {outer, n, inner}));
+    View out3;
+    TryReshapeView(out, {outer, index.size(), inner}, &out3);
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().TakeChecked(x3, flat_idx, axis, out3));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // np.take: x.shape[:axis] + indices.shape + x.shape[axis+1:].
 absl::Status RunTake(OpContext& ctx) {
   const View& x = ctx.input(0);
+  {
+    int axis = 0;
+    const bool has_axis = ctx.attrs().Has("axis");
+    if (has_axis) {
+      ARRAYD_ASSIGN_OR_RETURN(axis, AxisAttr(ctx, x.ndim()));
+    }
+    absl::Status taken = TakeOnBackend(ctx, x, ctx.input(1), has_axis, axis);
+    if (!absl::IsUnimplemented(taken)) return taken;
+  }
   if (!ctx.attrs().Has("axis")) {
     ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, ctx.input(1), x.size(), 0));
     if (x.size() == 0 && idx.size() > 0) {

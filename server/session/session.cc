@@ -325,10 +325,17 @@ uint64_t Session::num_arrays() {
   return handles_.size();
 }
 
-void Session::SynchronizeStream(StreamState& s) {
+std::shared_ptr<const v1::OpError> Session::SynchronizeStream(StreamState& s) {
   absl::Status device = s.stream->Synchronize();
   if (!device.ok()) AddPendingError(MakeOpError(device, "synchronize", op_count_, s.id));
   s.busy = false;
+  // A check that ran on the device (an index out of bounds): the op's error.
+  std::string op;
+  absl::Status checked = device.ok() ? s.stream->CheckError(&op) : absl::OkStatus();
+  if (checked.ok()) return nullptr;
+  std::shared_ptr<const v1::OpError> error = MakeOpError(checked, op, op_count_, s.id);
+  AddPendingError(error);
+  return error;
 }
 
 absl::Status Session::WaitFor(StreamState& to, StreamState& from) {
@@ -654,6 +661,13 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
     }
   }
   Stream* stream = on->stream.get();
+  // Work with device-side checks before the fetches: wait for it and read
+  // the checks first, so that a failed one fails the fetches (their data
+  // may come from it) instead of returning what the kernel wrote.
+  std::shared_ptr<const v1::OpError> checked;
+  if (!sync.query() && sync.fetch_size() > 0 && on->stream->HasPendingChecks()) {
+    checked = SynchronizeStream(*on);
+  }
   for (uint64_t h : sync.fetch()) {
     v1::Fetched* f = reply->add_fetched();
     f->set_handle(h);
@@ -668,6 +682,7 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
       }
       entry = it->second;
     }
+    if (checked && !entry.error) entry.error = checked;
     if (entry.error) {
       *f->mutable_error() = *entry.error;
       pending_errors_.erase(

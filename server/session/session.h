@@ -158,8 +158,10 @@ class Session : private SessionHooks {
   absl::Status OrderWithDefault(StreamState& s);
   // `from` records its mark and `to` waits for it.
   absl::Status WaitFor(StreamState& to, StreamState& from);
-  // Waits for the stream's queued work; device errors become pending.
-  void SynchronizeStream(StreamState& s);
+  // Waits for the stream's queued work; device errors become pending. The
+  // error of a device-side check that failed (an index out of bounds) is
+  // also returned (null: none).
+  std::shared_ptr<const v1::OpError> SynchronizeStream(StreamState& s);
 
   // SessionHooks (the ops of ops/device.cc), executor thread.
   absl::StatusOr<Event*> GetEvent(uint64_t id, EventOptions options) override;

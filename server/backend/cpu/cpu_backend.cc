@@ -106,6 +106,9 @@ class CpuStream : public Stream {
   absl::Status Gather(const View& in, const View& index, const View& out) override {
     return CpuGather(in, index, out);
   }
+  absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override {
+    return CpuTakeChecked(x, index, axis, out);
+  }
   absl::Status Scatter(const View& values, const View& index, const View& target) override {
     return CpuScatter(values, index, target);
   }

@@ -27,6 +27,7 @@ absl::Status CpuReduce(kernels::ReduceOp op, const View& in, absl::Span<const in
                        const View& out);
 absl::Status CpuWhere(const View& cond, const View& x, const View& y, const View& out);
 absl::Status CpuGather(const View& in, const View& index, const View& out);
+absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const View& out);
 absl::Status CpuScatter(const View& values, const View& index, const View& target);
 absl::Status CpuNonzero(const View& mask, const View& out);
 absl::Status CpuSort(const View& in, const View& out, const View* indices);

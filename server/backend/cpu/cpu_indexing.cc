@@ -5,6 +5,7 @@
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_loops.h"
 #include "common/status.h"
@@ -57,6 +58,28 @@ absl::Status CpuGather(const View& in, const View& index, const View& out) {
     int64_t flat = *reinterpret_cast<const int64_t*>(p[0]);
     std::memcpy(p[1], base + OffsetOf(in, flat), item);
   });
+  return absl::OkStatus();
+}
+
+absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const View& out) {
+  const int64_t outer = x.shape[0], n = x.shape[1], inner = x.shape[2];
+  const int64_t m = index.size();
+  const int64_t* idx = reinterpret_cast<const int64_t*>(index.data());
+  for (int64_t j = 0; j < m; ++j) {
+    if (idx[j] < -n || idx[j] >= n) {
+      return IndexError(absl::StrCat("index ", idx[j], " is out of bounds for axis ", axis,
+                                     " with size ", n));
+    }
+  }
+  const int64_t item = ItemSize(x.dtype);
+  char* dst = out.data();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t j = 0; j < m; ++j) {
+      const int64_t v = idx[j] < 0 ? idx[j] + n : idx[j];
+      const char* src = x.data() + o * x.strides[0] + v * x.strides[1];
+      for (int64_t i = 0; i < inner; ++i, dst += item) std::memcpy(dst, src + i * x.strides[2], item);
+    }
+  }
   return absl::OkStatus();
 }
 

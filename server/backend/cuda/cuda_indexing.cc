@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "backend/cuda/cub_algorithms.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/cuda_stream.h"
@@ -69,6 +70,55 @@ absl::Status CudaStream::Gather(const View& in, const View& index, const View& o
   ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout, MakeFlatLayout(in));
   return Elementwise({&out, &index}, "*reinterpret_cast<const T0*>(fl.base + FlatOffset(fl, v1))",
                      "FlatLayout", "fl", &layout);
+}
+
+absl::Status CudaStream::TakeChecked(const View& x, const View& index, int axis, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (x.ndim() != 3 || index.dtype != DType::kInt64 || index.ndim() != 1 ||
+      !index.IsCContiguous() || !out.IsCContiguous() || out.dtype != x.dtype) {
+    return absl::InternalError("take: unexpected shapes, dtypes or layouts");
+  }
+  long long total = out.size();
+  if (total == 0) return absl::OkStatus();
+  if (check_word_ == nullptr) {
+    ARRAYD_ASSIGN_OR_RETURN(check_word_, Allocate(2 * sizeof(unsigned long long)));
+    ARRAYD_CUDA_RETURN_IF_ERROR(
+        cudaMemsetAsync(check_word_->data(), 0, 2 * sizeof(unsigned long long), stream_));
+  }
+  checks_.push_back({"take", axis, x.shape[1]});
+  unsigned long long check = checks_.size();
+  const int item = static_cast<int>(ItemSize(x.dtype));
+  const std::string name = absl::StrCat("arrayd_take_", item);
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
+                          dev_->kernels->Get(BuildSource({TakeBody(item, name)}), name));
+  const char* src = x.data();
+  long long n = x.shape[1], inner = x.shape[2], m = index.size();
+  long long s_outer = x.strides[0], s_axis = x.strides[1], s_inner = x.strides[2];
+  const long long* idx = reinterpret_cast<const long long*>(index.data());
+  char* dst = out.data();
+  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
+  void* args[] = {&src,    &n,       &inner, &m,   &total, &s_outer,
+                  &s_axis, &s_inner, &idx,   &dst, &error, &check};
+  return LaunchFunction(fn, std::min(CeilDiv(total, kBlockSize), kMaxBlocks), 1, args);
+}
+
+absl::Status CudaStream::CheckError(std::string* op) {
+  if (checks_.empty()) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  unsigned long long word[2] = {0, 0};
+  // On this stream (a plain cudaMemcpy would wait for other sessions' work).
+  ARRAYD_CUDA_RETURN_IF_ERROR(
+      cudaMemcpyAsync(word, check_word_->data(), sizeof(word), cudaMemcpyDeviceToHost, stream_));
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
+  std::vector<Check> checks;
+  checks.swap(checks_);
+  if (word[0] == 0) return absl::OkStatus();
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(check_word_->data(), 0, sizeof(word), stream_));
+  if (word[0] > checks.size()) return absl::InternalError("device check: an unknown check id");
+  const Check& c = checks[word[0] - 1];
+  *op = c.op;
+  return IndexError(absl::StrCat("index ", static_cast<long long>(word[1]),
+                                 " is out of bounds for axis ", c.axis, " with size ", c.n));
 }
 
 absl::Status CudaStream::Scatter(const View& values, const View& index, const View& target) {

@@ -165,6 +165,9 @@ class CudaStream : public Stream {
   absl::Status Nonzero(const View& mask, const View& out) override;
   absl::Status Sort(const View& in, const View& out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
+  absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
+  bool HasPendingChecks() const override { return !checks_.empty(); }
+  absl::Status CheckError(std::string* op) override;
 
   // cuda_matmul.cc
   absl::Status Matmul(const View& a, const View& b, const View& out) override;
@@ -373,6 +376,16 @@ class CudaStream : public Stream {
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
   bool staging_failed_ = false;
+  // Device-side checks (TakeChecked): the word the kernels write (check id,
+  // value; zero: none failed), and what each check id since the last
+  // CheckError was (its op, axis and size) for the error message.
+  struct Check {
+    std::string op;
+    int axis;
+    long long n;
+  };
+  std::shared_ptr<Buffer> check_word_;
+  std::vector<Check> checks_;
 };
 
 }  // namespace cuda

@@ -252,6 +252,16 @@ std::string ScatterBody(DType values, DType target, int nd, const std::string& n
       ", ", QualifiedTypeName(target), ", ", nd, ">(idx, vals, n, s, t, winner, pass);\n}\n");
 }
 
+std::string TakeBody(int item_bytes, const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const char* x, long long n, long long inner, long long m, long long total, "
+      "long long s_outer, long long s_axis, long long s_inner, const long long* idx, char* out, "
+      "unsigned long long* error, unsigned long long check) {\n"
+      "  arrayd::kernels::gen::TakeChecked<", item_bytes,
+      ">(x, n, inner, m, total, s_outer, s_axis, s_inner, idx, out, error, check);\n}\n");
+}
+
 std::string NonzeroBody(int nd, const std::string& name) {
   const std::string strided = absl::StrCat("arrayd::kernels::gen::Strided<1, ", nd, "> s");
   return absl::StrCat(

@@ -113,6 +113,9 @@ static_assert(kMaxKernelDims == 8, "gen::FlatLayout holds 8 dims");
 //   const char* vals, long long n, gen::Strided<2, nd> s /* idx, vals */,
 //   gen::FlatLayout target, long long* winner, int pass).
 std::string ScatterBody(DType values, DType target, int nd, const std::string& name);
+// The checked take along an axis (TakeChecked of device/indexing.cuh) of
+// elements of `item_bytes` bytes.
+std::string TakeBody(int item_bytes, const std::string& name);
 
 // Nonzero of a bool mask of `nd` collapsed dims: name + "_count"(mask, n,
 // chunk, gen::Strided<1, nd> s, long long* counts) with one block per chunk,

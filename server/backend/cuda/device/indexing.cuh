@@ -1,8 +1,8 @@
 // Device code of the CUDA backend's generated kernels (NVRTC): scatter
 // (the last write wins, as in a sequential loop) and nonzero (count per
-// chunk, then write in order). Gather is an elementwise kernel over
-// FlatOffset (layout.cuh). See ScatterBody and NonzeroBody in
-// kernel_source.h for the kernels' parameters.
+// chunk, then write in order), the checked take (bounds checked on the
+// device). Gather is an elementwise kernel over FlatOffset (layout.cuh). See ScatterBody and
+// NonzeroBody in kernel_source.h for the kernels' parameters.
 #ifndef ARRAYD_BACKEND_CUDA_DEVICE_INDEXING_CUH_
 #define ARRAYD_BACKEND_CUDA_DEVICE_INDEXING_CUH_
 
@@ -43,6 +43,46 @@ __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, l
       *reinterpret_cast<D*>(t.base + FlatOffset(t, flat)) =
           Cast<D>(*reinterpret_cast<const S*>(vals + Offset<ND>(i, s.shape, s.stride[1])));
     }
+  }
+}
+
+// An element of `B` bytes, copied as one value.
+template <int B>
+struct Bytes {
+  unsigned char v[B];
+};
+template <>
+struct alignas(16) Bytes<16> {
+  unsigned long long v[2];
+};
+
+// Take along an axis, the bounds checked here: x is (outer, n, inner) with
+// byte strides s_outer, s_axis, s_inner; out the C-contiguous (outer, m,
+// inner) result; idx m int64 (negative: from the end). An index outside
+// [-n, n) writes zero and records the first such one in error[0] (the
+// launch's check id) and error[1] (the index), which the stream reads at
+// its next sync.
+template <int B>
+__device__ __forceinline__ void TakeChecked(const char* x, long long n, long long inner,
+                                            long long m, long long total, long long s_outer,
+                                            long long s_axis, long long s_inner,
+                                            const long long* idx, char* out,
+                                            unsigned long long* error, unsigned long long check) {
+  Bytes<B>* dst = reinterpret_cast<Bytes<B>*>(out);
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+       k += (long long)gridDim.x * blockDim.x) {
+    const long long i = inner == 1 ? 0 : k % inner;
+    const long long q = inner == 1 ? k : k / inner;
+    const long long j = m == total ? q : q % m;
+    const long long o = m == total ? 0 : q / m;
+    long long v = idx[j];
+    if (v < 0) v += n;
+    if (v < 0 || v >= n) {
+      if (atomicCAS(error, 0ULL, check) == 0ULL) error[1] = (unsigned long long)idx[j];
+      dst[k] = Bytes<B>();
+      continue;
+    }
+    dst[k] = *reinterpret_cast<const Bytes<B>*>(x + o * s_outer + v * s_axis + i * s_inner);
   }
 }
 
