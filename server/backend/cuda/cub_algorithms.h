@@ -1,6 +1,7 @@
 // The device-wide algorithms of CUB (CCCL, shipped with the CUDA toolkit),
-// compiled ahead of time by nvcc (cub_sort.cu, cub_scan.cu): radix sort of
-// rows (sort, argsort) and inclusive scans of rows (cumsum, cumprod). The
+// compiled ahead of time by nvcc (cub_sort.cu, cub_scan.cu, cub_select.cu):
+// radix sort of rows (sort, argsort), inclusive scans of rows (cumsum,
+// cumprod) and the positions of true flags (nonzero, boolean masks). The
 // rest of the backend is plain C++ and generates its kernels for NVRTC;
 // these are the algorithms whose host-side orchestration (multi-pass radix
 // sort, decoupled look-back scan) CUB already tunes for every GPU, so they
@@ -61,6 +62,15 @@ size_t ScanScratchBytes(ScanType type, bool product, int64_t rows, int64_t n);
 // elements of `data`, in place.
 cudaError_t ScanRows(ScanType type, bool product, void* data, int64_t rows, int64_t n,
                      void* scratch, size_t scratch_bytes, cudaStream_t stream);
+
+// Scratch bytes SelectFlagged needs for `n` flags.
+size_t SelectScratchBytes(int64_t n);
+
+// The positions of the true elements of the `n` C-contiguous bools `flags`,
+// in increasing order, into `out` (room for all of them); their count into
+// the device int64 `count`.
+cudaError_t SelectFlagged(const bool* flags, int64_t n, int64_t* out, int64_t* count, void* scratch,
+                          size_t scratch_bytes, cudaStream_t stream);
 
 }  // namespace cub_algorithms
 }  // namespace cuda

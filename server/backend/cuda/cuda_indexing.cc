@@ -1,6 +1,7 @@
 // CudaStream's selection and reordering: Gather (an elementwise kernel over
 // a flat layout), Scatter (last write wins, as a sequential loop), Nonzero
-// (count per chunk, then write in order), Sort (CUB's radix sort of rows,
+// (CUB's select, cub_select.cu; for strided masks count per chunk, then
+// write in order), TakeChecked (bounds checked on the device), Sort (CUB's radix sort of rows,
 // cub_sort.cu; for complex numbers a stable segmented bitonic sort along
 // the last axis, NumPy's order) and Scan (CUB's scans, cub_scan.cu), with
 // the kernels of device/indexing.cuh and device/sort.cuh.
@@ -179,6 +180,17 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   long long out_n = out.size();
   long long n = mask.size();
   if (out_n == 0 || n == 0) return absl::OkStatus();
+  if (mask.IsCContiguous()) {
+    // CUB's select; `out` has room for every true flag (the op layer
+    // counted them).
+    const size_t bytes = (cub_algorithms::SelectScratchBytes(n) + 255) / 256 * 256;
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(bytes + sizeof(int64_t)));
+    char* s = static_cast<char*>(scratch->data());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SelectFlagged(
+        reinterpret_cast<const bool*>(mask.data()), n, reinterpret_cast<int64_t*>(out.data()),
+        reinterpret_cast<int64_t*>(s + bytes), s, bytes, stream_));
+    return absl::OkStatus();
+  }
   Shape shape;
   Strides strides;
   ARRAYD_RETURN_IF_ERROR(CollapseOne(mask, &shape, &strides));
