@@ -44,13 +44,14 @@ enum class SortType : int {
 // Scratch bytes SortRows needs for `rows` rows of `n` elements.
 size_t SortScratchBytes(SortType type, int64_t rows, int64_t n, bool with_indices);
 
-// Sorts each of `rows` C-contiguous rows of `n` elements of `data` in
-// place, stably, NaNs last (as NumPy's kind='stable'); `indices`, when not
-// null, receives each element's position in its row before the sort
-// (int64, argsort). With indices, a -0.0 of the input is +0.0 in `data`
-// (the order of the indices is NumPy's, which sorts them as equal).
-cudaError_t SortRows(SortType type, void* data, int64_t* indices, int64_t rows, int64_t n,
-                     void* scratch, size_t scratch_bytes, cudaStream_t stream);
+// Sorts each of `rows` C-contiguous rows of `n` elements of `in` into
+// `data` (the same memory or another C-contiguous array), stably, NaNs
+// last (as NumPy's kind='stable'); `indices`, when not null, receives each
+// element's position in its row before the sort (int64, argsort). With
+// indices, a -0.0 of the input is +0.0 in `data` (the order of the indices
+// is NumPy's, which sorts them as equal).
+cudaError_t SortRows(SortType type, const void* in, void* data, int64_t* indices, int64_t rows,
+                     int64_t n, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 
 // The accumulator types of cumsum and cumprod that CUB scans.
 enum class ScanType : int { kInt64, kUInt64, kFloat32, kFloat64 };

@@ -53,10 +53,10 @@ __device__ __forceinline__ bool IsNan(U bits) {
 // `zero_is_positive`: -0.0 becomes +0.0 (for argsort: NumPy's order keeps
 // them in input order, as equal).
 template <typename U, KeyMap M>
-__global__ void ToKeys(U* data, int64_t n, bool zero_is_positive) {
+__global__ void ToKeys(const U* src, U* data, int64_t n, bool zero_is_positive) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    U b = data[i];
+    U b = src[i];
     if constexpr (M == KeyMap::kSigned) {
       b ^= SignBit<U>();
     } else if constexpr (M == KeyMap::kFloat) {
@@ -82,6 +82,16 @@ __global__ void FromKeys(const U* keys, U* data, int64_t n) {
       k = (k & SignBit<U>()) ? static_cast<U>(k ^ SignBit<U>()) : static_cast<U>(~k);
     }
     data[i] = k;
+  }
+}
+
+// dst[i] = src[the row of i, at position pos[i]]: the sorted values with
+// their bits as they were (a -0.0 stays -0.0, a NaN its payload).
+template <typename U>
+__global__ void GatherRows(const U* src, const int64_t* pos, U* dst, int64_t items, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < items;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    dst[i] = src[i / n * n + pos[i]];
   }
 }
 
@@ -160,8 +170,8 @@ Layout LayoutOf(int64_t rows, int64_t n, bool with_indices) {
 }
 
 template <typename U, KeyMap M>
-cudaError_t Sort(void* data, int64_t* indices, int64_t rows, int64_t n, void* scratch,
-                 size_t scratch_bytes, cudaStream_t stream) {
+cudaError_t Sort(const void* in, void* data, int64_t* indices, int64_t rows, int64_t n,
+                 void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   const Layout l = LayoutOf<U>(rows, n, indices != nullptr);
   if (scratch_bytes < l.total()) return cudaErrorInvalidValue;
   char* s = static_cast<char*>(scratch);
@@ -172,7 +182,8 @@ cudaError_t Sort(void* data, int64_t* indices, int64_t rows, int64_t n, void* sc
   void* temp = s + l.keys + 2 * l.positions + l.offsets;
   U* keys_in = static_cast<U*>(data);
   const int64_t total = rows * n;
-  ToKeys<U, M><<<Blocks(total), kThreads, 0, stream>>>(keys_in, total, indices != nullptr);
+  ToKeys<U, M><<<Blocks(total), kThreads, 0, stream>>>(static_cast<const U*>(in), keys_in, total,
+                                                       indices != nullptr);
   const int64_t chunk = RowsPerCall(rows, n);
   if (Segments(rows, chunk) > 1) {
     RowOffsets<<<Blocks(chunk + 1), kThreads, 0, stream>>>(offsets, chunk, n);
@@ -188,7 +199,12 @@ cudaError_t Sort(void* data, int64_t* indices, int64_t rows, int64_t n, void* sc
     cudaError_t err = Cub<U>(temp, bytes, keys, indices != nullptr ? &positions : nullptr, items,
                              Segments(rows, chunk) == 1 ? 1 : here, offsets, stream);
     if (err != cudaSuccess) return err;
-    FromKeys<U, M><<<Blocks(items), kThreads, 0, stream>>>(keys.Current(), row_keys, items);
+    if (indices != nullptr && in != data) {
+      GatherRows<U><<<Blocks(items), kThreads, 0, stream>>>(
+          static_cast<const U*>(in) + r * n, positions.Current(), row_keys, items, n);
+    } else {
+      FromKeys<U, M><<<Blocks(items), kThreads, 0, stream>>>(keys.Current(), row_keys, items);
+    }
     if (indices != nullptr) {
       err = cudaMemcpyAsync(indices + r * n, positions.Current(), sizeof(int64_t) * items,
                             cudaMemcpyDeviceToDevice, stream);
@@ -218,40 +234,44 @@ size_t SortScratchBytes(SortType type, int64_t rows, int64_t n, bool with_indice
   return 0;
 }
 
-cudaError_t SortRows(SortType type, void* data, int64_t* indices, int64_t rows, int64_t n,
-                     void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+cudaError_t SortRows(SortType type, const void* in, void* data, int64_t* indices, int64_t rows,
+                     int64_t n, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   if (rows <= 0 || n <= 0) return cudaSuccess;
   switch (type) {
     case SortType::kBool:
     case SortType::kUInt8:
-      return Sort<uint8_t, KeyMap::kUnsigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint8_t, KeyMap::kUnsigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                               stream);
     case SortType::kInt8:
-      return Sort<uint8_t, KeyMap::kSigned>(data, indices, rows, n, scratch, scratch_bytes, stream);
+      return Sort<uint8_t, KeyMap::kSigned>(in, data, indices, rows, n, scratch, scratch_bytes,
+                                            stream);
     case SortType::kUInt16:
-      return Sort<uint16_t, KeyMap::kUnsigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint16_t, KeyMap::kUnsigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                                stream);
     case SortType::kInt16:
-      return Sort<uint16_t, KeyMap::kSigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint16_t, KeyMap::kSigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                              stream);
     case SortType::kFloat16:
-      return Sort<uint16_t, KeyMap::kFloat>(data, indices, rows, n, scratch, scratch_bytes, stream);
+      return Sort<uint16_t, KeyMap::kFloat>(in, data, indices, rows, n, scratch, scratch_bytes,
+                                            stream);
     case SortType::kUInt32:
-      return Sort<uint32_t, KeyMap::kUnsigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint32_t, KeyMap::kUnsigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                                stream);
     case SortType::kInt32:
-      return Sort<uint32_t, KeyMap::kSigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint32_t, KeyMap::kSigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                              stream);
     case SortType::kFloat32:
-      return Sort<uint32_t, KeyMap::kFloat>(data, indices, rows, n, scratch, scratch_bytes, stream);
+      return Sort<uint32_t, KeyMap::kFloat>(in, data, indices, rows, n, scratch, scratch_bytes,
+                                            stream);
     case SortType::kUInt64:
-      return Sort<uint64_t, KeyMap::kUnsigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint64_t, KeyMap::kUnsigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                                stream);
     case SortType::kInt64:
-      return Sort<uint64_t, KeyMap::kSigned>(data, indices, rows, n, scratch, scratch_bytes,
+      return Sort<uint64_t, KeyMap::kSigned>(in, data, indices, rows, n, scratch, scratch_bytes,
                                              stream);
     case SortType::kFloat64:
-      return Sort<uint64_t, KeyMap::kFloat>(data, indices, rows, n, scratch, scratch_bytes, stream);
+      return Sort<uint64_t, KeyMap::kFloat>(in, data, indices, rows, n, scratch, scratch_bytes,
+                                            stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -280,14 +280,21 @@ absl::Status CudaStream::Sort(const View& in, const View& out, const View* indic
   }
   if (in.size() == 0) return absl::OkStatus();
   if (const std::optional<cub_algorithms::SortType> type = CubSortType(in.dtype)) {
-    // The rows copied into `out`, then sorted there in place.
-    ARRAYD_RETURN_IF_ERROR(Copy(in, out));
+    // Read from `in` when it is C-contiguous, else copied into `out` first
+    // (the copy may wait in the group of small ops: flushed before CUB's
+    // launches, which go to the stream directly).
+    const char* src = in.data();
+    if (!in.IsCContiguous()) {
+      ARRAYD_RETURN_IF_ERROR(Copy(in, out));
+      ARRAYD_RETURN_IF_ERROR(FlushGroup());
+      src = out.data();
+    }
     const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
     const int64_t rows = in.size() / n;
     const size_t bytes = cub_algorithms::SortScratchBytes(*type, rows, n, indices != nullptr);
     ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(bytes));
     int64_t* positions = indices == nullptr ? nullptr : reinterpret_cast<int64_t*>(indices->data());
-    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SortRows(*type, out.data(), positions, rows, n,
+    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SortRows(*type, src, out.data(), positions, rows, n,
                                                          scratch->data(), bytes, stream_));
     return absl::OkStatus();
   }
