@@ -55,7 +55,7 @@ if ! git rev-parse --git-dir >/dev/null 2>&1; then
   echo "not a git checkout: formatting not checked"
 elif command -v clang-format >/dev/null 2>&1; then
   git ls-files -z -- "${clang_format_dirs[@]/%//*.cc}" "${clang_format_dirs[@]/%//*.h}" \
-      "${clang_format_dirs[@]/%//*.cuh}" "${clang_format_files[@]}" |
+      "${clang_format_dirs[@]/%//*.cuh}" "${clang_format_dirs[@]/%//*.cu}" "${clang_format_files[@]}" |
     xargs -0 -r clang-format --dry-run --Werror ||
     { echo "not clang-formatted: run clang-format -i on the files above"; exit 1; }
 else

@@ -72,8 +72,9 @@ def _dummy_index_shape(d: np.ndarray, key: list[Any]) -> tuple[int, ...]:
     try:
         block = np.broadcast_shapes(*shapes)
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast "
-                         "together with shapes " + " ".join(str(tuple(k)) for k in shapes)) from None
+        raise IndexError(
+            "shape mismatch: indexing arrays could not be broadcast together with shapes "
+            + " ".join(str(tuple(k)) for k in shapes)) from None
 
     def run(c: int) -> tuple[int, ...]:
         stand_in = [_zero_stride((c,) * len(k), np.intp) if isinstance(k, _IndexShape) else k

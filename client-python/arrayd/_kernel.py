@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import re
 import threading
 import warnings
