@@ -21,9 +21,13 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "backend/backend.h"
 #include "ops/registry.h"
 #include "rpc/admin.h"
@@ -73,6 +77,9 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --local-poll-us N    same-host socket: poll this long for a client's next
                        frame before a blocking read (default 50; at least
                        1000 after a sync; 0: block)
+  --config FILE        read flags from FILE: the same flags, one per line
+                       ('--flag value' or '--flag=value'; '#' starts a comment),
+                       in place of --config (later flags override earlier ones)
   --version            print the version and the backends compiled in
   --help               this text
 )";
@@ -105,6 +112,46 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return text.str();
 }
 
+// The command line with every --config FILE replaced by the flags in FILE:
+// one per line, '--flag', '--flag value' or '--flag=value', blank lines and
+// '#' comments skipped. A config file may not name another.
+absl::StatusOr<std::vector<std::string>> ExpandConfig(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string path;
+    if (arg == "--config") {
+      if (i + 1 >= argc) return absl::InvalidArgumentError("--config needs a file");
+      path = argv[++i];
+    } else if (absl::StartsWith(arg, "--config=")) {
+      path = arg.substr(9);
+    } else {
+      args.push_back(arg);
+      continue;
+    }
+    absl::StatusOr<std::string> text = ReadFile(path);
+    if (!text.ok()) return absl::InvalidArgumentError(absl::StrCat("--config: cannot read ", path));
+    int line_number = 0;
+    for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+      ++line_number;
+      line = absl::StripAsciiWhitespace(line.substr(0, line.find('#')));
+      if (line.empty()) continue;
+      const size_t space = line.find_first_of(" \t");
+      std::string flag(line.substr(0, space));
+      if (!absl::StartsWith(flag, "--") || flag == "--config" ||
+          absl::StartsWith(flag, "--config=")) {
+        return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": '", flag,
+                                                       "' is not a flag arrayd reads from a file"));
+      }
+      args.push_back(flag);
+      if (space != absl::string_view::npos) {
+        args.emplace_back(absl::StripAsciiWhitespace(line.substr(space)));
+      }
+    }
+  }
+  return args;
+}
+
 // A TCP address that only this host can reach (127.0.0.0/8, ::1, localhost).
 bool IsLoopback(const std::string& addr) {
   if (absl::StartsWith(addr, "unix:") || absl::StartsWith(addr, "unix-abstract:")) return true;
@@ -130,16 +177,22 @@ int main(int argc, char** argv) {
   bool insecure = false;
   std::string metrics_listen = "127.0.0.1:9470";
   bool metrics_explicit = false;  // an address given: failing to serve it is an error
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+  absl::StatusOr<std::vector<std::string>> expanded = ExpandConfig(argc, argv);
+  if (!expanded.ok()) {
+    std::cerr << "arrayd: " << expanded.status().message() << "\n";
+    return 2;
+  }
+  const std::vector<std::string>& args = *expanded;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
     auto value = [&](const char* flag) -> std::string {
       std::string prefix = std::string(flag) + "=";
       if (absl::StartsWith(arg, prefix)) return arg.substr(prefix.size());
-      if (i + 1 >= argc) {
+      if (i + 1 >= args.size()) {
         std::cerr << "arrayd: " << flag << " needs a value\n";
         std::exit(2);
       }
-      return argv[++i];
+      return args[++i];
     };
     auto is = [&](const char* flag) {
       return arg == flag || absl::StartsWith(arg, std::string(flag) + "=");
