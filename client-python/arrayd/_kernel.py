@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from arrayd import _connect
+from arrayd import _connect, _progress
 from arrayd._errors import (CUDA_ERROR_FILE_NOT_FOUND,
                             CUDA_ERROR_INVALID_IMAGE, CUDA_ERROR_NOT_FOUND,
                             CompileException, CUDADriverError,
@@ -193,6 +193,8 @@ class RawModule:
         if self.name_expressions:
             attrs["name_expressions"] = "\n".join(self.name_expressions)
         session.record("module_load", (), (out, log), attrs)
+        # A first-time compile on the server can take seconds: a bar then.
+        wait = _progress.waiting("arrayd: loading a CUDA module (compiling on the server)")
         try:
             origin, text = session.fetch([out, log])
         except CompileException as e:
@@ -203,6 +205,7 @@ class RawModule:
             # An image that did not load: CuPy's CUDADriverError.
             raise _driver_error(e, CUDA_ERROR_INVALID_IMAGE) from None
         finally:
+            wait.close()
             session.free(out)
             session.free(log)
         self.origin = ("compiled", "memory cache", "disk cache")[int(origin[0])]

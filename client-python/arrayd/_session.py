@@ -36,7 +36,7 @@ from typing import Any, Iterator, Sequence
 import grpc
 import numpy as np
 
-from arrayd import _dtypes, _shm, _transport, _wire
+from arrayd import _dtypes, _progress, _shm, _transport, _wire
 from arrayd._wire import set_attr
 from arrayd._errors import (CUDA_ERROR_INVALID_RESOURCE_HANDLE,
                             ConnectionError, CUDARuntimeError,
@@ -509,6 +509,7 @@ class Session:
                                  session_token=self._token)
         out = flat = None
         pos = total = 0
+        bar: Any = None
         try:
             for header, data in self._download_rpc(req):
                 if out is None:
@@ -520,11 +521,16 @@ class Session:
                         raise RuntimeError(
                             f"Download of {handle}: total_bytes {total} != "
                             f"{out.nbytes} for {out.shape} {out.dtype}")
+                    bar = _progress.transfer(total, "arrayd download")
                 n = len(data)
                 flat[pos:pos + n] = np.frombuffer(data, dtype=np.uint8)
                 pos += n
+                bar.update(n)
         except grpc.RpcError as e:
             raise from_rpc_error(e, "Download") from None
+        finally:
+            if bar is not None:
+                bar.close()
         if out is None:
             raise RuntimeError(f"Download of {handle}: empty reply")
         if pos != total:
@@ -651,10 +657,22 @@ class Session:
                                 dtype=_dtypes.to_pb(dt),
                                 shape=shape).SerializeToString()
         flat = memoryview(arr.reshape(-1).view(np.uint8))
+        bar = _progress.transfer(len(flat), "arrayd upload")
+
+        def chunks() -> Iterator[bytes]:
+            left = len(flat)
+            for chunk in _wire.upload_chunks(header, flat):
+                yield chunk
+                step = min(_wire.UPLOAD_CHUNK_BYTES, left)
+                bar.update(step)
+                left -= step
+
         try:
-            self._upload_rpc(_wire.upload_chunks(header, flat))
+            self._upload_rpc(chunks())
         except grpc.RpcError as e:
             raise from_rpc_error(e, "Upload") from None
+        finally:
+            bar.close()
         return h
 
     def upload_into(self, handle: int, arr: np.ndarray) -> None:
