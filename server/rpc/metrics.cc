@@ -1,19 +1,29 @@
 #include "rpc/metrics.h"
 
-#include <exception>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "backend/nvml.h"
 #include "common/metrics.h"
 
 #if ARRAYD_HAVE_PROMETHEUS
 #include "prometheus/collectable.h"
-#include "prometheus/exposer.h"
 #include "prometheus/metric_family.h"
+#include "prometheus/text_serializer.h"
 #endif
 
 namespace arrayd {
@@ -185,37 +195,136 @@ class Collector : public prometheus::Collectable {
   Backend* backend_;
 };
 
-class PrometheusServer : public MetricsServer {
+// The HTTP side: GET /metrics answered with the text format, one
+// connection at a time on a thread of its own (scrapes come seconds apart).
+// Not prometheus-cpp's exposer: its web server (civetweb) starts its
+// threads with 100 KiB stacks, which glibc refuses in a process whose
+// static TLS is larger than that (the CUDA build's, with cuBLAS and
+// cuSOLVER loaded at start): pthread_create's EINVAL, no metrics at all.
+class HttpMetricsServer : public MetricsServer {
  public:
-  PrometheusServer(std::unique_ptr<prometheus::Exposer> exposer,
-                   std::shared_ptr<Collector> collector)
-      : exposer_(std::move(exposer)), collector_(std::move(collector)) {
-    exposer_->RegisterCollectable(collector_);
+  HttpMetricsServer(int listen_fd, int port, std::shared_ptr<Collector> collector)
+      : listen_fd_(listen_fd), port_(port), collector_(std::move(collector)) {
+    if (pipe(wake_) != 0) wake_[0] = wake_[1] = -1;
+    thread_ = std::thread([this] { Serve(); });
   }
-  int port() const override {
-    std::vector<int> ports = exposer_->GetListeningPorts();
-    return ports.empty() ? 0 : ports[0];
+  ~HttpMetricsServer() override {
+    stop_.store(true);
+    if (wake_[1] >= 0) (void)!write(wake_[1], "x", 1);
+    thread_.join();
+    close(listen_fd_);
+    for (int fd : wake_) {
+      if (fd >= 0) close(fd);
+    }
   }
+  int port() const override { return port_; }
 
  private:
-  std::unique_ptr<prometheus::Exposer> exposer_;
+  void Serve() {
+    while (!stop_.load()) {
+      pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
+      if (poll(fds, wake_[0] >= 0 ? 2 : 1, 1000) <= 0 || !(fds[0].revents & POLLIN)) continue;
+      const int fd = accept(listen_fd_, nullptr, nullptr);
+      if (fd < 0) continue;
+      timeval timeout{2, 0};  // a client that stalls does not hold the thread
+      setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+      setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+      Answer(fd);
+      close(fd);
+    }
+  }
+
+  void Answer(int fd) {
+    std::string request;
+    char buf[2048];
+    while (request.size() < 16384 && request.find("\r\n\r\n") == std::string::npos) {
+      const ssize_t n = read(fd, buf, sizeof(buf));
+      if (n <= 0) break;
+      request.append(buf, static_cast<size_t>(n));
+    }
+    const std::string line = request.substr(0, request.find("\r\n"));
+    std::string status = "200 OK", type = "text/plain; version=0.0.4; charset=utf-8", body;
+    if (absl::StartsWith(line, "GET /metrics ") || absl::StartsWith(line, "GET /metrics?")) {
+      body = prometheus::TextSerializer().Serialize(collector_->Collect());
+    } else if (absl::StartsWith(line, "GET ")) {
+      status = "404 Not Found";
+      body = "arrayd serves its metrics at /metrics\n";
+    } else {
+      status = "405 Method Not Allowed";
+      body = "GET /metrics\n";
+    }
+    const std::string reply = absl::StrCat("HTTP/1.1 ", status, "\r\nContent-Type: ", type,
+                                           "\r\nContent-Length: ", body.size(),
+                                           "\r\nConnection: close\r\n\r\n", body);
+    size_t sent = 0;
+    while (sent < reply.size()) {
+      const ssize_t n = send(fd, reply.data() + sent, reply.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;
+      sent += static_cast<size_t>(n);
+    }
+  }
+
+  const int listen_fd_;
+  const int port_;
   std::shared_ptr<Collector> collector_;
+  int wake_[2] = {-1, -1};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
 };
+
+// A listening TCP socket on HOST:PORT ([::1]:PORT for IPv6), and its port.
+absl::StatusOr<std::pair<int, int>> Listen(const std::string& address) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("metrics address ", address, " is not HOST:PORT"));
+  }
+  std::string host = address.substr(0, colon);
+  const std::string port = address.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (const int err = getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found);
+      err != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("metrics address ", address, ": ", gai_strerror(err)));
+  }
+  std::string why = "no address";
+  for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    const int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, a->ai_addr, a->ai_addrlen) == 0 && listen(fd, 16) == 0) {
+      sockaddr_storage bound{};
+      socklen_t len = sizeof(bound);
+      getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len);
+      const int p = bound.ss_family == AF_INET6
+                        ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                        : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+      freeaddrinfo(found);
+      return std::make_pair(fd, p);
+    }
+    why = std::strerror(errno);
+    close(fd);
+  }
+  freeaddrinfo(found);
+  return absl::UnavailableError(absl::StrCat("cannot listen on ", address, ": ", why));
+}
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<MetricsServer>> StartMetrics(const std::string& address,
                                                             ArraydService* service,
                                                             Backend* backend) {
-  std::unique_ptr<prometheus::Exposer> exposer;
-  try {
-    exposer = std::make_unique<prometheus::Exposer>(address, 1);
-  } catch (const std::exception& e) {
-    return absl::UnavailableError(absl::StrCat("cannot serve metrics on ", address, ": ",
-                                               e.what()));
+  absl::StatusOr<std::pair<int, int>> listening = Listen(address);
+  if (!listening.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve metrics on ", address, ": ", listening.status().message()));
   }
-  return std::unique_ptr<MetricsServer>(
-      new PrometheusServer(std::move(exposer), std::make_shared<Collector>(service, backend)));
+  return std::unique_ptr<MetricsServer>(new HttpMetricsServer(
+      listening->first, listening->second, std::make_shared<Collector>(service, backend)));
 }
 #else
 absl::StatusOr<std::unique_ptr<MetricsServer>> StartMetrics(const std::string&, ArraydService*,

@@ -1,5 +1,5 @@
-// Prometheus metrics on --metrics-listen (HTTP, /metrics; prometheus-cpp's
-// exposer): rendered at each scrape from the service, the backend and the
+// Prometheus metrics on --metrics-listen (HTTP, GET /metrics, the text
+// format of prometheus-cpp's serializer): rendered at each scrape from the service, the backend and the
 // process's counters (common/metrics.h), so nothing is kept twice.
 #ifndef ARRAYD_RPC_METRICS_H_
 #define ARRAYD_RPC_METRICS_H_
