@@ -245,7 +245,7 @@ TEST_F(SessionTest, SyncWaitsOnTheDeviceOnlyWhenOpsRanSinceTheLastWait) {
 TEST_F(SessionTest, UserKernelsNeedTheFlagAndACudaServer) {
   v1::AttrValue src;
   src.set_s("extern \"C\" __global__ void k() {}");
-  v1::Op load = MakeOp("module_load", {}, {1}, {{"module", I(1)}, {"source", src}});
+  v1::Op load = MakeOp("module_load", {}, {1, 2}, {{"module", I(1)}, {"source", src}});
   auto r = RunAndSync({load}, {1});
   ASSERT_EQ(r.fetched_size(), 1);
   EXPECT_EQ(r.fetched(0).error().code(), static_cast<uint32_t>(absl::StatusCode::kPermissionDenied));
