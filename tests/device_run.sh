@@ -90,12 +90,21 @@ if want compat; then
   cp "$logs/compat/summary.json" "$out/compat-summary.json" 2>/dev/null
 fi
 
-if want bench; then
-  echo "==> benchmark vs CuPy"
-  sock=/tmp/arrayd-bench.sock
-  "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$logs/server-bench.log" 2>&1 &
+# A CUDA server of the benchmarks, with the flags given, on
+# /tmp/arrayd-NAME.sock (log: server-NAME.log): sets $sock and $pid once its
+# socket is there.
+serve() {
+  local name=$1
+  shift
+  sock=/tmp/arrayd-$name.sock
+  "$bundle/bin/arrayd" --backend cuda "$@" --listen "unix:$sock" >"$logs/server-$name.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+}
+
+if want bench; then
+  echo "==> benchmark vs CuPy"
+  serve bench
   timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_vs_cupy.py \
     --address "unix:$sock" --server-pid "$pid" --json "$out/bench.json" $quick 2>&1 |
     tee "$out/bench.txt" || status=1
@@ -112,10 +121,7 @@ fi
 if want ops; then
   # The ops off bench's rows (issue 15): sort, scans, gathers, masks, axes.
   echo "==> ops beside CuPy"
-  sock=/tmp/arrayd-ops.sock
-  "$bundle/bin/arrayd" --backend cuda --listen "unix:$sock" >"$logs/server-ops.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  serve ops
   timeout "${ARRAYD_BENCH_TIMEOUT:-300}" python3 tests/bench/bench_ops.py --address "unix:$sock" \
     --json "$out/ops.json" $quick 2>&1 | tee "$out/ops.txt" || status=1
   kill "$pid" 2>/dev/null
@@ -123,11 +129,7 @@ if want ops; then
 fi
 if want streams; then
   echo "==> streams: concurrency beside CuPy"
-  sock=/tmp/arrayd-streams.sock
-  "$bundle/bin/arrayd" --backend cuda --allow-user-kernels --listen "unix:$sock" \
-    >"$logs/server-streams.log" 2>&1 &
-  pid=$!
-  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  serve streams --allow-user-kernels
   timeout 200 python3 tests/bench/bench_streams.py --address "unix:$sock" --cupy 2>&1 |
     tee "$out/streams.txt" || status=1
   kill "$pid"; wait "$pid"

@@ -1,13 +1,15 @@
 // Selection and reordering ops: where, take, take_along_axis, put,
-// flatnonzero, sort, argsort, cumsum, cumprod, real, imag. Integer indices
-// are checked here, once for every backend: a backend's Gather/Scatter get
-// in-range, non-negative C-order flat positions.
+// flatnonzero, sort, argsort, cumsum, cumprod, real, imag. take's indices are
+// checked by the backend's TakeChecked (on the device on CUDA, reported at
+// the next sync); the others' here, once for every backend: a backend's
+// Gather/Scatter get in-range, non-negative C-order flat positions.
 #include <numeric>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 #include "kernels/op_list.h"
+#include "ops/compose.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -105,19 +107,9 @@ absl::Status RunWhere(OpContext& ctx) {
   return absl::OkStatus();
 }
 
-// `v` with shape `shape`, a view when its strides allow, else a copy.
-absl::StatusOr<View> Reshaped(OpContext& ctx, const View& v, const Shape& shape) {
-  View out;
-  if (TryReshapeView(v, shape, &out)) return out;
-  ARRAYD_ASSIGN_OR_RETURN(View copy, ctx.ContiguousCopy(v));
-  TryReshapeView(copy, shape, &out);
-  return out;
-}
-
 // np.take by the backend's checked gather: one kernel, the bounds checked on
 // the device (reported at the next sync) or by the CPU backend at once.
-// UNIMPLEMENTED where the backend has none.
-absl::Status TakeOnBackend(OpContext& ctx, const View& x, const View& index, bool has_axis,
+absl::Status TakeChecked(OpContext& ctx, const View& x, const View& index, bool has_axis,
                            int axis) {
   if (!IsInteger(index.dtype)) {
     return IndexError("arrays used as indices must be of integer (or boolean) type");
@@ -143,11 +135,11 @@ absl::Status TakeOnBackend(OpContext& ctx, const View& x, const View& index, boo
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, out_shape));
   if (out.size() > 0) {
     ARRAYD_ASSIGN_OR_RETURN(View idx, ctx.CastTo(index, DType::kInt64));
-    ARRAYD_ASSIGN_OR_RETURN(View flat_idx, Reshaped(ctx, idx, {idx.size()}));
+    ARRAYD_ASSIGN_OR_RETURN(View flat_idx, compose::Reshape(ctx, idx, {idx.size()}));
     if (!flat_idx.IsCContiguous()) {
       ARRAYD_ASSIGN_OR_RETURN(flat_idx, ctx.ContiguousCopy(flat_idx));
     }
-    ARRAYD_ASSIGN_OR_RETURN(View x3, Reshaped(ctx, x, {outer, n, inner}));
+    ARRAYD_ASSIGN_OR_RETURN(View x3, compose::Reshape(ctx, x, {outer, n, inner}));
     View out3;
     TryReshapeView(out, {outer, index.size(), inner}, &out3);
     ARRAYD_RETURN_IF_ERROR(ctx.stream().TakeChecked(x3, flat_idx, axis, out3));
@@ -159,63 +151,12 @@ absl::Status TakeOnBackend(OpContext& ctx, const View& x, const View& index, boo
 // np.take: x.shape[:axis] + indices.shape + x.shape[axis+1:].
 absl::Status RunTake(OpContext& ctx) {
   const View& x = ctx.input(0);
-  {
-    int axis = 0;
-    const bool has_axis = ctx.attrs().Has("axis");
-    if (has_axis) {
-      ARRAYD_ASSIGN_OR_RETURN(axis, AxisAttr(ctx, x.ndim()));
-    }
-    absl::Status taken = TakeOnBackend(ctx, x, ctx.input(1), has_axis, axis);
-    if (!absl::IsUnimplemented(taken)) return taken;
+  int axis = 0;
+  const bool has_axis = ctx.attrs().Has("axis");
+  if (has_axis) {
+    ARRAYD_ASSIGN_OR_RETURN(axis, AxisAttr(ctx, x.ndim()));
   }
-  if (!ctx.attrs().Has("axis")) {
-    ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, ctx.input(1), x.size(), 0));
-    if (x.size() == 0 && idx.size() > 0) {
-      return IndexError("cannot do a non-empty take from an empty axes.");
-    }
-    ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, idx.shape));
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().Gather(x, idx, out));
-    ctx.SetResult(0, out);
-    return absl::OkStatus();
-  }
-  ARRAYD_ASSIGN_OR_RETURN(int axis, AxisAttr(ctx, x.ndim()));
-  ARRAYD_ASSIGN_OR_RETURN(View idx, CheckedIndex(ctx, ctx.input(1), x.shape[axis], axis));
-  // x with `axis` first; then flat positions idx[..., None] * rest + arange(rest).
-  std::vector<int64_t> perm = {axis};
-  Shape rest_shape;
-  for (int d = 0; d < x.ndim(); ++d) {
-    if (d != axis) {
-      perm.push_back(d);
-      rest_shape.push_back(x.shape[d]);
-    }
-  }
-  ARRAYD_ASSIGN_OR_RETURN(View xt, Transpose(x, perm));
-  int64_t rest = ShapeSize(rest_shape);
-  Shape idx_col = idx.shape;
-  idx_col.push_back(1);
-  View idx2;
-  TryReshapeView(idx, idx_col, &idx2);
-  ARRAYD_ASSIGN_OR_RETURN(View rest_size, Scalar0D(ctx, DType::kInt64, Scalar::Int(rest)));
-  ARRAYD_ASSIGN_OR_RETURN(View scaled, Apply(ctx, BinaryOp::kMultiply, idx2, rest_size, DType::kInt64));
-  ARRAYD_ASSIGN_OR_RETURN(View ramp, AxisRamp(ctx, rest, 1, 1, 0));
-  ARRAYD_ASSIGN_OR_RETURN(View flat, Apply(ctx, BinaryOp::kAdd, scaled, ramp, DType::kInt64));
-  Shape gathered_shape = idx.shape;
-  gathered_shape.insert(gathered_shape.end(), rest_shape.begin(), rest_shape.end());
-  ARRAYD_ASSIGN_OR_RETURN(View gathered, ctx.NewArray(x.dtype, flat.shape));
-  if (flat.size() > 0) {
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().Gather(xt, flat, gathered));
-  }
-  View out;
-  TryReshapeView(gathered, gathered_shape, &out);
-  // Dims are now idx..., pre..., post...; NumPy wants pre..., idx..., post...
-  int ni = idx.ndim();
-  std::vector<int64_t> back;
-  for (int d = 0; d < axis; ++d) back.push_back(ni + d);
-  for (int d = 0; d < ni; ++d) back.push_back(d);
-  for (int d = axis; d < x.ndim() - 1; ++d) back.push_back(ni + d);
-  ARRAYD_ASSIGN_OR_RETURN(out, Transpose(out, back));
-  ctx.SetResult(0, out);
-  return absl::OkStatus();
+  return TakeChecked(ctx, x, ctx.input(1), has_axis, axis);
 }
 
 absl::Status RunTakeAlongAxis(OpContext& ctx) {

@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vs_cupy import timeit  # noqa: E402
+from bench_vs_cupy import run_both, timeit  # noqa: E402
 
 # (key, unit, higher is better)
 ROWS = [
@@ -103,13 +103,7 @@ def main() -> None:
     parser.add_argument("--no-cupy", action="store_true")
     args = parser.parse_args()
     only = [o for o in args.only.split(",") if o]
-    import arrayd as ad
-    ad.connect(args.address)
-    results = {"arrayd": workloads(ad, ad.synchronize, args.quick, only), "cupy": {}}
-    ad.disconnect()
-    if not args.no_cupy:
-        import cupy as cp
-        results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, args.quick, only)
+    results = run_both(workloads, args.address, args.quick, only, args.no_cupy)
     print("| workload | unit | CuPy | arrayd | ratio |\n|---|---|---|---|---|")
     for key, unit, higher in ROWS:
         a, c = results["arrayd"].get(key), results["cupy"].get(key)

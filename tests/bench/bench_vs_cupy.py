@@ -192,6 +192,22 @@ def many_clients(kind: str, address: str, nproc: int, ops: int) -> tuple[float, 
     return nproc * ops / wall, [mem.get(r[0], 0) for r in got]
 
 
+def run_both(workloads, address: str, quick: bool, only: list[str],
+             no_cupy: bool) -> dict[str, dict[str, float]]:
+    """``workloads(xp, sync, quick, only)`` with arrayd (connected to
+    `address`), then with CuPy in-process unless `no_cupy` (its pool freed
+    afterwards): {"arrayd": metrics, "cupy": metrics}."""
+    import arrayd as ad
+    ad.connect(address)
+    results = {"arrayd": workloads(ad, ad.synchronize, quick, only), "cupy": {}}
+    ad.disconnect()
+    if not no_cupy:
+        import cupy as cp
+        results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, quick, only)
+        cp.get_default_memory_pool().free_all_blocks()
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--address", required=True)
@@ -208,14 +224,7 @@ def main() -> None:
     args = parser.parse_args()
     only = [o for o in args.only.split(",") if o]
 
-    import arrayd as ad
-    ad.connect(args.address)
-    results = {"arrayd": workloads(ad, ad.synchronize, args.quick, only), "cupy": {}}
-    ad.disconnect()
-    if not args.no_cupy:
-        import cupy as cp
-        results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, args.quick, only)
-        cp.get_default_memory_pool().free_all_blocks()
+    results = run_both(workloads, args.address, args.quick, only, args.no_cupy)
     server_mem_1 = gpu_memory_by_pid().get(args.server_pid, 0)
     ops = 500 if args.quick else 10_000
     if not only or "clients" in only:
