@@ -129,6 +129,18 @@ struct LaunchDims {
   unsigned shared_mem = 0;
 };
 
+// One ufunc application of a fused elementwise chain (Stream::Fused):
+// op(Cast<in[0]>(arg 0)[, Cast<in[1]>(arg 1)]) stored as `out`, as the
+// unfused op would store it. An argument below the number of leaves is that
+// leaf; above, the result of step (arg - leaves), an earlier one.
+struct FusedStep {
+  bool unary = false;
+  int op = 0;  // kernels::UnaryOp or kernels::BinaryOp
+  int args[2] = {0, 0};
+  DType in[2] = {DType::kInvalid, DType::kInvalid};  // the loop's input dtypes
+  DType out = DType::kInvalid;                        // and its output dtype
+};
+
 // A session's ordered queue of work on one device. Not thread-safe: one
 // session's executor uses it. Calls may return before the work is done;
 // Synchronize() waits, and CopyToHost is synchronous.
@@ -181,6 +193,16 @@ class Stream {
     return absl::UnimplementedError("memory info: not on this backend");
   }
 
+  // out = the last step of `steps` applied elementwise, in registers: one
+  // kernel for a chain of ufuncs (ops/fusion.cc) that reads the leaves
+  // once and writes only `out`. Leaves have out's shape (zero strides where
+  // broadcast) and any dtypes; `out` has the last step's output dtype.
+  // Results are bit-identical to the steps run one by one. UNIMPLEMENTED
+  // where there is no fused kernel: the op layer then runs the steps.
+  virtual absl::Status Fused(absl::Span<const FusedStep> /*steps*/,
+                             absl::Span<const View> /*leaves*/, const View& /*out*/) {
+    return absl::UnimplementedError("fused elementwise: no kernel on this backend");
+  }
   // out = cond ? x : y elementwise; x, y and out share a dtype, cond is bool.
   virtual absl::Status Where(const View& /*cond*/, const View& /*x*/, const View& /*y*/,
                              const View& /*out*/) {

@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 #include "kernels/op_list.h"
+#include "absl/container/flat_hash_map.h"
+#include "ops/fusion.h"
 #include "ops/registry.h"
 #include "ops/signature.h"
 
@@ -113,6 +115,21 @@ OpSignature UfuncSignature(const UfuncRow& row, int nin) {
 std::vector<Loop> RowLoops(const UfuncRow& row) { return MustParseLoops(row.name, row.loops); }
 
 }  // namespace
+
+const UfuncInfo* FindUfunc(absl::string_view name) {
+  static const auto* const table = [] {
+    auto* t = new absl::flat_hash_map<std::string, UfuncInfo>();
+    for (int i = 0; i < static_cast<int>(UnaryOp::kNumUnaryOps); ++i) {
+      (*t)[kUnaryRows[i].name] = UfuncInfo{true, i, RowLoops(kUnaryRows[i])};
+    }
+    for (int i = 0; i < static_cast<int>(BinaryOp::kNumBinaryOps); ++i) {
+      (*t)[kBinaryRows[i].name] = UfuncInfo{false, i, RowLoops(kBinaryRows[i])};
+    }
+    return t;
+  }();
+  auto it = table->find(name);
+  return it == table->end() ? nullptr : &it->second;
+}
 
 void RegisterElementwiseOps(OpRegistry* r) {
   for (int i = 0; i < static_cast<int>(UnaryOp::kNumUnaryOps); ++i) {

@@ -213,6 +213,7 @@ const OpRegistry& DefaultRegistry() {
     auto* r = new OpRegistry;
     RegisterCreationOps(r);
     RegisterElementwiseOps(r);
+    RegisterFusionOps(r);
     RegisterReductionOps(r);
     RegisterShapeOps(r);
     RegisterIndexingOps(r);

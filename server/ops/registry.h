@@ -183,6 +183,7 @@ class OpRegistry {
 // Each file of ops adds its rows (explicit calls, no static initializers).
 void RegisterCreationOps(OpRegistry* registry);
 void RegisterElementwiseOps(OpRegistry* registry);
+void RegisterFusionOps(OpRegistry* registry);
 void RegisterReductionOps(OpRegistry* registry);
 void RegisterShapeOps(OpRegistry* registry);
 void RegisterIndexingOps(OpRegistry* registry);

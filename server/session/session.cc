@@ -1,5 +1,7 @@
 #include "session/session.h"
 
+#include "session/fusion_plan.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -228,29 +230,39 @@ void Session::Run(const v1::ClientMessage& message) {
     absl::Status made = CreateStream(spec);
     if (!made.ok()) AddPendingError(MakeOpError(made, "new_stream", op_count_, spec.id()));
   }
-  for (const v1::Op& op : message.ops()) {
+  // Chains of ufuncs whose intermediates the client let go run as one
+  // fused op where the chain ends (session/fusion_plan.h).
+  FusionPlan plan;
+  if (message.ops_size() > 1 && message.frees_size() > 0) {
+    absl::MutexLock lock(&mu_);
+    plan = PlanFusion(message, [this](uint64_t h) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return handles_.contains(h);
+    });
+  }
+  // The op indices of the ops waiting for their group's last op.
+  std::vector<std::vector<uint64_t>> deferred(plan.groups.size());
+  for (int k = 0; k < message.ops_size(); ++k) {
     // A client that left cancels the rest of its batch at the next op.
     if (stop_now_.load(std::memory_order_relaxed)) return;
+    const v1::Op& op = message.ops(k);
     uint64_t index = op_count_++;
     ops_run_.store(op_count_, std::memory_order_relaxed);
-    std::shared_ptr<const v1::OpError> inherited;
-    StreamState* on = op.stream() == 0 ? default_ : FindStream(op.stream());
-    absl::Status status =
-        on != nullptr ? RunOp(op, *on, index, &inherited)
-                      : absl::NotFoundError(absl::StrCat(
-                            "unknown stream ", op.stream(),
-                            " (a stream is made by a StreamSpec before the ops that use it)"));
-    if (on != nullptr) {
-      on->busy = on->flush = true;
-      ++on->work;
+    const int g = plan.group_of.empty() ? -1 : plan.group_of[k];
+    if (g < 0) {
+      RunOne(op, index);
+      continue;
     }
-    if (inherited) {
-      Poison(op, inherited);
-    } else if (!status.ok()) {
-      auto error = MakeOpError(status, op.name(), index, op.stream());
-      SPDLOG_DEBUG("session {}: op {} '{}' failed: {}", id_, index, op.name(), status.ToString());
-      AddPendingError(error);
-      Poison(op, error);
+    deferred[g].push_back(index);
+    const FusedGroup& group = plan.groups[g];
+    if (k != group.ops.back()) continue;
+    // The group's last op: the fused op, or (when it cannot run: a dtype
+    // no step fuses for, a poisoned input) the ops as sent, in order.
+    if (!RunOne(group.fused, index, /*report=*/false)) {
+      for (size_t i = 0; i < group.ops.size(); ++i) {
+        RunOne(message.ops(group.ops[i]), deferred[g][i]);
+      }
+    } else {
+      for (int i : group.ops) CountOp(message.ops(i));
     }
   }
   if (message.ops_size() > 0) {
@@ -281,6 +293,30 @@ void Session::Run(const v1::ClientMessage& message) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - sync_start).count());
     reply_(std::move(reply));
   }
+}
+
+bool Session::RunOne(const v1::Op& op, uint64_t index, bool report) {
+  std::shared_ptr<const v1::OpError> inherited;
+  StreamState* on = op.stream() == 0 ? default_ : FindStream(op.stream());
+  absl::Status status =
+      on != nullptr ? RunOp(op, *on, index, &inherited)
+                    : absl::NotFoundError(absl::StrCat(
+                          "unknown stream ", op.stream(),
+                          " (a stream is made by a StreamSpec before the ops that use it)"));
+  if (on != nullptr) {
+    on->busy = on->flush = true;
+    ++on->work;
+  }
+  if (!report && (inherited || !status.ok())) return false;
+  if (inherited) {
+    Poison(op, inherited);
+  } else if (!status.ok()) {
+    auto error = MakeOpError(status, op.name(), index, op.stream());
+    SPDLOG_DEBUG("session {}: op {} '{}' failed: {}", id_, index, op.name(), status.ToString());
+    AddPendingError(error);
+    Poison(op, error);
+  }
+  return true;
 }
 
 Session::StreamState* Session::FindStream(uint64_t id) {
@@ -413,13 +449,18 @@ void Session::Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error)
   }
 }
 
-absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
-                            std::shared_ptr<const v1::OpError>* inherited) {
+const OpDef* Session::CountOp(const v1::Op& op) {
   const OpDef* def = registry_->Find(op.name());
-  if (def == nullptr) return absl::NotFoundError(absl::StrCat("unknown op '", op.name(), "'"));
-  if (static_cast<size_t>(def->index) < num_op_counts_) {
+  if (def != nullptr && static_cast<size_t>(def->index) < num_op_counts_) {
     op_counts_[def->index].fetch_add(1, std::memory_order_relaxed);
   }
+  return def;
+}
+
+absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
+                            std::shared_ptr<const v1::OpError>* inherited) {
+  const OpDef* def = CountOp(op);
+  if (def == nullptr) return absl::NotFoundError(absl::StrCat("unknown op '", op.name(), "'"));
   if (def->num_inputs >= 0 && op.inputs_size() != def->num_inputs) {
     return ValueError(absl::StrCat(op.name(), " takes ", def->num_inputs, " inputs, got ",
                                    op.inputs_size()));

@@ -136,6 +136,12 @@ class Session : private SessionHooks {
   };
 
   void ExecutorLoop();
+  // Runs one op of a message (its op index `index`); a failure poisons its
+  // outputs and becomes a pending error. With `report` false a failure is
+  // left alone and false returned (a fused op, whose ops then run as sent).
+  bool RunOne(const v1::Op& op, uint64_t index, bool report = true);
+  // Counts a run of `op` for the metrics; its registry row (null: unknown).
+  const OpDef* CountOp(const v1::Op& op);
   absl::Status RunOp(const v1::Op& op, StreamState& on, uint64_t op_index,
                      std::shared_ptr<const v1::OpError>* inherited);
   void Poison(const v1::Op& op, std::shared_ptr<const v1::OpError> error);

@@ -468,5 +468,61 @@ TEST_F(StreamTest, MemoryPoolReportsAndLimits) {
   EXPECT_EQ(r.errors(0).kind(), "ValueError");
 }
 
+
+// x * 2 + 3 * x * x - 1 on float32, as a client sends it: the intermediates
+// freed in the same message.
+std::vector<v1::Op> ChainOps() {
+  auto full = [](uint64_t h, double v) {
+    return MakeOp("full", {}, {h}, {{"shape", Ints({})}, {"dtype", Dt(DType::kFloat32)}, {"value", F(v)}});
+  };
+  return {full(2, 2), MakeOp("multiply", {1, 2}, {10}), full(3, 3), MakeOp("multiply", {3, 1}, {11}),
+          MakeOp("multiply", {11, 1}, {12}), MakeOp("add", {10, 12}, {13}), full(4, 1),
+          MakeOp("subtract", {13, 4}, {14})};
+}
+
+uint64_t OpCount(Session& s, const std::string& name) {
+  std::vector<uint64_t> totals(DefaultRegistry().ops().size());
+  s.AddOpCounts(&totals);
+  return totals[DefaultRegistry().Find(name)->index];
+}
+
+TEST_F(SessionTest, AChainWhoseIntermediatesAreFreedRunsFusedBitForBit) {
+  v1::Op x = Arange(1, 1000, DType::kFloat32);
+  auto fused = RunAndSync({x}, {});
+  fused = RunAndSync(ChainOps(), {14}, {10, 11, 12, 13});
+  ASSERT_EQ(fused.fetched_size(), 1);
+  EXPECT_FALSE(fused.fetched(0).has_error());
+  EXPECT_EQ(OpCount(*session_, "fused_elementwise"), 1u);
+  EXPECT_EQ(OpCount(*session_, "multiply"), 3u);  // the fused ops still count
+  EXPECT_EQ(fused.errors_size(), 0);
+  // The same chain unfused (nothing freed).
+  session_ = MakeSession(SessionOptions{});
+  RunAndSync({x}, {});
+  auto plain = RunAndSync(ChainOps(), {14});
+  EXPECT_EQ(OpCount(*session_, "fused_elementwise"), 0u);
+  EXPECT_EQ(fused.fetched(0).data(), plain.fetched(0).data());
+  std::vector<float> v = Values<float>(plain.fetched(0));
+  ASSERT_EQ(v.size(), 1000u);
+  EXPECT_EQ(v[3], 2 * 3.0f + 3 * 3.0f * 3.0f - 1);
+}
+
+TEST_F(SessionTest, AFusedChainThatFailsReportsTheFailingOpAsSent) {
+  // The last add cannot broadcast (1000) with (3): the error names it and
+  // its index, as unfused; its output is poisoned.
+  std::vector<v1::Op> ops = {Arange(1, 1000, DType::kFloat32), Arange(5, 3, DType::kFloat32),
+                             MakeOp("multiply", {1, 1}, {10}), MakeOp("add", {10, 5}, {11})};
+  auto r = RunAndSync(ops, {11}, {10});
+  ASSERT_EQ(r.fetched_size(), 1);
+  ASSERT_TRUE(r.fetched(0).has_error());
+  EXPECT_EQ(r.fetched(0).error().op(), "add");
+  EXPECT_EQ(r.fetched(0).error().op_index(), 3u);
+  EXPECT_NE(r.fetched(0).error().message().find("could not be broadcast"), std::string::npos);
+  // A poisoned leaf poisons the result with the leaf's error.
+  ops = {MakeOp("add", {1, 5}, {20}), MakeOp("negative", {20}, {21}), MakeOp("absolute", {21}, {22})};
+  r = RunAndSync(ops, {22}, {21});
+  ASSERT_TRUE(r.fetched(0).has_error());
+  EXPECT_EQ(r.fetched(0).error().op(), "add");
+}
+
 }  // namespace
 }  // namespace arrayd

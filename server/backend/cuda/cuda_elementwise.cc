@@ -128,6 +128,49 @@ absl::Status CudaStream::Binary(kernels::BinaryOp op, const View& a, const View&
   return Elementwise({&out, &a, &b}, absl::StrCat(functor, "()(v1, v2)"), /*may_group=*/true);
 }
 
+// One kernel for the chain: Apply's expression is a lambda that runs the
+// steps in registers, each as its unfused kernel would (the same casts and
+// functors), so the result is the same bit for bit; the kernel is cached by
+// that text like any other.
+absl::Status CudaStream::Fused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
+                               const View& out) {
+  ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
+  const int num_leaves = static_cast<int>(leaves.size());
+  if (steps.empty() || steps.back().out != out.dtype) {
+    return absl::InternalError("fused: the output is not the last step's");
+  }
+  auto operand = [&](int a) {
+    return a < num_leaves ? absl::StrCat("v", a + 1) : absl::StrCat("s", a - num_leaves);
+  };
+  std::string expr = "[&]() {\n";
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const FusedStep& st = steps[k];
+    View in0, in1, res;
+    in0.dtype = st.in[0];
+    in1.dtype = st.in[1];
+    res.dtype = st.out;
+    const char* functor = nullptr;
+    std::string call;
+    if (st.unary) {
+      ARRAYD_RETURN_IF_ERROR(
+          CheckUnaryOp(static_cast<kernels::UnaryOp>(st.op), in0, res, &functor));
+      call = absl::StrCat(functor, "()(Cast<", KernelTypeName(st.in[0]), ">(", operand(st.args[0]),
+                          "))");
+    } else {
+      ARRAYD_RETURN_IF_ERROR(
+          CheckBinaryOp(static_cast<kernels::BinaryOp>(st.op), in0, in1, res, &functor));
+      call = absl::StrCat(functor, "()(Cast<", KernelTypeName(st.in[0]), ">(", operand(st.args[0]),
+                          "), Cast<", KernelTypeName(st.in[1]), ">(", operand(st.args[1]), "))");
+    }
+    absl::StrAppend(&expr, "    const ", KernelTypeName(st.out), " s", k, " = Cast<",
+                    KernelTypeName(st.out), ">(", call, ");\n");
+  }
+  absl::StrAppend(&expr, "    return s", steps.size() - 1, ";\n  }()");
+  std::vector<const View*> views = {&out};
+  for (const View& v : leaves) views.push_back(&v);
+  return Elementwise(std::move(views), expr, /*may_group=*/true);
+}
+
 absl::Status CudaStream::Where(const View& cond, const View& x, const View& y, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (cond.dtype != DType::kBool || x.dtype != out.dtype || y.dtype != out.dtype) {
@@ -144,13 +187,21 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   std::vector<Strides> strides;
   Shape shape = CollapseDims(absl::MakeConstSpan(views.data(), views.size()), &strides);
   const int nd = static_cast<int>(shape.size());
+  // Contiguous: every operand dense in one dimension, or (an input) one
+  // element broadcast, read once (x + 1 with a 0-d constant).
   bool contiguous = nd == 0;
+  unsigned scalar_mask = 0;
   if (nd == 1) {
     contiguous = true;
     for (size_t v = 0; v < views.size(); ++v) {
+      if (v > 0 && strides[v][0] == 0) {
+        scalar_mask |= 1u << v;
+        continue;
+      }
       contiguous &= strides[v][0] == ItemSize(views[v]->dtype);
     }
   }
+  if (!contiguous) scalar_mask = 0;
   if (!contiguous && nd > kMaxKernelDims) return TooManyDims(nd);
 
   ElementwiseSpec spec;
@@ -159,14 +210,18 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   spec.extra_type = extra_type;
   spec.extra_name = extra_name;
   spec.ndim = contiguous ? -1 : nd;
-  std::string key = absl::StrCat("ew|", expr, "|", extra_type, "|", extra_name, "|", spec.ndim);
+  spec.scalar_mask = scalar_mask;
+  std::string key =
+      absl::StrCat("ew|", expr, "|", extra_type, "|", extra_name, "|", spec.ndim, "|", scalar_mask);
   for (DType t : spec.dtypes) absl::StrAppend(&key, "|", static_cast<int>(t));
 
   std::vector<char*> ptrs;
   for (const View* v : views) ptrs.push_back(v->data());
   if (contiguous) {
     int aligned = 1;
-    for (char* p : ptrs) aligned &= reinterpret_cast<uintptr_t>(p) % 16 == 0;
+    for (size_t v = 0; v < ptrs.size(); ++v) {
+      if (!(scalar_mask & (1u << v))) aligned &= reinterpret_cast<uintptr_t>(ptrs[v]) % 16 == 0;
+    }
     if (may_group && extra_value == nullptr && n <= kMaxGroupElements &&
         views.size() <= static_cast<size_t>(kMaxGroupOperands)) {
       return Group(key, spec, views, ptrs, n, aligned);
@@ -209,7 +264,9 @@ absl::Status CudaStream::Group(const std::string& key, const ElementwiseSpec& sp
                                const std::vector<const View*>& views,
                                const std::vector<char*>& ptrs, long long n, int aligned) {
   auto range = [&](size_t v) {
-    return std::pair<const char*, const char*>(ptrs[v], ptrs[v] + n * ItemSize(views[v]->dtype));
+    const long long elements = spec.scalar_mask & (1u << v) ? 1 : n;
+    return std::pair<const char*, const char*>(ptrs[v],
+                                               ptrs[v] + elements * ItemSize(views[v]->dtype));
   };
   auto overlaps = [](const std::pair<const char*, const char*>& r,
                      const std::vector<std::pair<const char*, const char*>>& ranges) {

@@ -149,6 +149,8 @@ class CudaStream : public Stream {
   absl::Status Unary(kernels::UnaryOp op, const View& in, const View& out) override;
   absl::Status Binary(kernels::BinaryOp op, const View& a, const View& b, const View& out) override;
   absl::Status Where(const View& cond, const View& x, const View& y, const View& out) override;
+  absl::Status Fused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
+                     const View& out) override;
 
   // cuda_random.cc
   absl::Status Random(RandomDist dist, uint64_t key, uint64_t counter, const View& out) override;

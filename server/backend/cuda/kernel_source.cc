@@ -110,6 +110,13 @@ std::string ContiguousStep(const ElementwiseSpec& spec) {
       spec.extra_type.empty() ? "" : absl::StrCat(", ", spec.extra_name);
   std::string vec_loads, vec_args, scalar_args;
   for (int k = 1; k < n; ++k) {
+    if (spec.scalar_mask & (1u << k)) {
+      absl::StrAppend(&vec_loads, "      const T", k, " x", k, " = *reinterpret_cast<const T", k,
+                      "*>(p", k, ");\n");
+      absl::StrAppend(&vec_args, ", x", k);
+      absl::StrAppend(&scalar_args, ", reinterpret_cast<const T", k, "*>(p", k, ")[0]");
+      continue;
+    }
     absl::StrAppend(&vec_loads, "      const Vec<T", k, ", V> x", k, " = *reinterpret_cast<const Vec<T",
                     k, ", V>*>(p", k, " + i0 * sizeof(T", k, "));\n");
     absl::StrAppend(&vec_args, ", x", k, ".v[j]");

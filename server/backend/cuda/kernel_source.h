@@ -61,6 +61,9 @@ struct ElementwiseSpec {
   // -1: every operand contiguous (1-D, vectorized); 1..kMaxKernelDims:
   // strided with that many (collapsed) dimensions.
   int ndim = -1;
+  // Contiguous kernels: the inputs (bit k for v_k) that are one element
+  // broadcast (stride 0: a 0-d constant), read as one value.
+  unsigned scalar_mask = 0;
 };
 
 // The body of kernel `name` for `spec`. Parameters:
