@@ -193,18 +193,23 @@ def many_clients(kind: str, address: str, nproc: int, ops: int) -> tuple[float, 
 
 
 def run_both(workloads, address: str, quick: bool, only: list[str],
-             no_cupy: bool) -> dict[str, dict[str, float]]:
+             no_cupy: bool, against: str = "cupy") -> dict[str, dict[str, float]]:
     """``workloads(xp, sync, quick, only)`` with arrayd (connected to
-    `address`), then with CuPy in-process unless `no_cupy` (its pool freed
-    afterwards): {"arrayd": metrics, "cupy": metrics}."""
+    `address`), then with the reference in-process unless `no_cupy`: CuPy
+    (its pool freed afterwards) or, with `against` "numpy", NumPy (for the
+    CPU backend): {"arrayd": metrics, "cupy": the reference's metrics}."""
     import arrayd as ad
     ad.connect(address)
     results = {"arrayd": workloads(ad, ad.synchronize, quick, only), "cupy": {}}
     ad.disconnect()
-    if not no_cupy:
-        import cupy as cp
-        results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, quick, only)
-        cp.get_default_memory_pool().free_all_blocks()
+    if no_cupy:
+        return results
+    if against == "numpy":
+        results["cupy"] = workloads(np, lambda: None, quick, only)
+        return results
+    import cupy as cp
+    results["cupy"] = workloads(cp, cp.cuda.Device().synchronize, quick, only)
+    cp.get_default_memory_pool().free_all_blocks()
     return results
 
 
