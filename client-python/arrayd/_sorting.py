@@ -119,26 +119,11 @@ def _less(x: ndarray, y: Any) -> ndarray:
 
 
 def bsearch(a: ndarray, v: ndarray, right: bool) -> ndarray:
-    """Insertion points of v in the sorted 1-D a (left or right)."""
-    s = a._session
-    n = a.size
-    shape = v._shape
-    lo = _c.new(s, "zeros", (), shape, _INT64,
-                {"shape": list(shape), "dtype": _INT64})
-    if n == 0:
-        return lo
-    hi = _c.new(s, "full", (), shape, _INT64,
-                {"shape": list(shape), "dtype": _INT64, "value": n})
-    for _ in range(n.bit_length()):
-        mid = _m.right_shift(_m.add(lo, hi), 1)
-        val = _c.take(a, _m.minimum(mid, n - 1))
-        go = (_m.logical_not(_less(v, val)) if right else _less(val, v))
-        active = _m.less(lo, hi)
-        go = _m.logical_and(go, active)
-        stay = _m.logical_and(active, _m.logical_not(go))
-        lo = _c.where(go, _m.add(mid, 1), lo)
-        hi = _c.where(stay, mid, hi)
-    return lo
+    """Insertion points of v in the sorted 1-D a (left or right): the
+    server's searchsorted (one binary search per element of v, in the
+    common dtype of a and v, NaNs last as NumPy sorts them)."""
+    return _c.new(a._session, "searchsorted", (a, v), v._shape, _INT64,
+                  {"right": bool(right)})
 
 
 def searchsorted(a: Any, v: Any, side: str = "left",
@@ -421,24 +406,16 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> ndarray:
     if lo < 0:
         raise ValueError("'list' argument must have no negative elements")
     length = builtins.max(int(hi) + 1, minlength)
-    xi = x.astype(_INT64, copy=False)
-    bins = _c.upload(s, np.arange(length + 1, dtype=np.int64))
-    if w is None:
-        srt = _c.new(s, "sort", (xi,), xi._shape, _INT64)
-        pos = bsearch(srt, bins, False)
-        return _m.subtract(pos[1:], pos[:-1])
-    perm = _c.new(s, "argsort", (xi,), xi._shape, _INT64)
-    pos = bsearch(_c.take(xi, perm), bins, False)
-    return _segment_sums(_c.take(w, perm), pos)
+    return _counts(x, w, length)
 
 
-def _segment_sums(sorted_w: ndarray, pos: ndarray) -> ndarray:
-    """Sums of sorted_w[pos[i]:pos[i+1]] via a zero-prepended cumsum."""
-    s = sorted_w._session
-    zero = _c.new(s, "zeros", (), (1,), sorted_w._dtype,
-                  {"shape": [1], "dtype": sorted_w._dtype})
-    cw = _c.concatenate([zero, _st.cumsum(sorted_w)])
-    return _m.subtract(_c.take(cw, pos[1:]), _c.take(cw, pos[:-1]))
+def _counts(x: ndarray, w: ndarray | None, length: int) -> ndarray:
+    """The server's bincount: occurrences (float64 sums of w) of the values
+    of the 1-D integer x in [0, length); others are not counted."""
+    inputs = (x,) if w is None else (x, w)
+    return _c.new(x._session, "bincount", inputs, (length,),
+                  _INT64 if w is None else np.dtype(np.float64),
+                  {"length": int(length)})
 
 
 def histogram(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
@@ -469,18 +446,20 @@ def histogram(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
             raise ValueError("weights should have the same shape as a.")
         w = w.reshape(-1)
     e = _c.upload(s, edges)
+    # Each value's bin by its edges (NumPy's rule: [e[i], e[i+1]), the last
+    # bin closed); values outside the edges, and NaNs, fall in no bin.
+    nbins = edges.size - 1
+    b = _m.subtract(bsearch(e, flat, True), 1)
+    b = _c.where(_m.equal(flat, edges[-1]), nbins - 1, b)
     if w is None:
-        srt = _c.new(s, "sort", (flat,), flat._shape, flat._dtype)
+        counts = _counts(b, None, nbins)
+    elif w._dtype.kind == "c":
+        counts = _m.add(_counts(b, w.real, nbins),
+                        _m.multiply(_counts(b, w.imag, nbins), 1j))
+        counts = counts.astype(w._dtype, copy=False)
     else:
-        perm = _c.new(s, "argsort", (flat,), flat._shape, _INT64)
-        srt = _c.take(flat, perm)
-    left = bsearch(srt, e[:-1], False)
-    right = bsearch(srt, e[-1:], True)
-    pos = _c.concatenate([left, right])
-    if w is None:
-        counts = _m.subtract(pos[1:], pos[:-1])
-    else:
-        counts = _segment_sums(_c.take(w, perm), pos)
+        # NumPy sums the weights in float64 and returns their dtype.
+        counts = _counts(b, w, nbins).astype(w._dtype, copy=False)
     if density:
         db = _c.upload(s, np.diff(edges).astype(float))
         counts = _m.true_divide(_m.true_divide(counts, db), _r.sum(counts))

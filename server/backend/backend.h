@@ -226,6 +226,20 @@ class Stream {
   virtual absl::Status Nonzero(const View& /*mask*/, const View& /*out*/) {
     return absl::UnimplementedError("nonzero: no kernel on this backend");
   }
+  // out[...] = numpy.searchsorted(a, v[...]): `a` 1-D (any stride), sorted
+  // in NumPy's order (kernels::SortLess), v any shape of a's dtype, out
+  // int64 of v's shape; `right` for side='right'.
+  virtual absl::Status SearchSorted(const View& /*a*/, const View& /*v*/, bool /*right*/,
+                                    const View& /*out*/) {
+    return absl::UnimplementedError("searchsorted: no kernel on this backend");
+  }
+  // numpy.bincount: out[x[i]] += 1, or += weights[i]; x 1-D int64 (any
+  // stride), out 1-D C-contiguous of the length, int64 (float64 with
+  // float64 weights of x's shape), zeroed first. Values outside out are
+  // skipped (the op layer checked them).
+  virtual absl::Status Bincount(const View& /*x*/, const View* /*weights*/, const View& /*out*/) {
+    return absl::UnimplementedError("bincount: no kernel on this backend");
+  }
   // Stable sort of `in` along its last axis into `out` (same shape and
   // dtype, C-contiguous), NaNs last as in NumPy; when `indices` is not null
   // it receives the int64 argsort.

@@ -244,6 +244,31 @@ struct LessOp {
   template <typename T> ARRAYD_HD bool operator()(T a, T b) const { return a < b; }
   ARRAYD_HD bool operator()(Half a, Half b) const { return static_cast<float>(a) < static_cast<float>(b); }
 };
+// NumPy's sort order: NaNs (complex numbers with a NaN part) after
+// everything else, equal among themselves.
+template <typename T>
+ARRAYD_HD bool SortLess(T a, T b) {
+  const bool na = IsNan(a), nb = IsNan(b);
+  if (na || nb) return !na && nb;
+  return LessOp()(a, b);
+}
+// numpy.searchsorted: where v goes in a[0..n) (sorted in that order,
+// elements `stride` bytes apart): before the first element not less than v
+// (left), or after the last not greater (right).
+template <typename T>
+ARRAYD_HD long long SearchSorted(const char* a, long long n, long long stride, bool right, T v) {
+  long long lo = 0, hi = n;
+  while (lo < hi) {
+    const long long mid = lo + ((hi - lo) >> 1);
+    const T m = *reinterpret_cast<const T*>(a + mid * stride);
+    if (right ? !SortLess(v, m) : SortLess(m, v)) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
 struct LessEqualOp {
   template <typename T> ARRAYD_HD bool operator()(T a, T b) const { return a <= b; }
   ARRAYD_HD bool operator()(Half a, Half b) const { return static_cast<float>(a) <= static_cast<float>(b); }

@@ -146,7 +146,7 @@ absl::Status RunFusedElementwise(OpContext& ctx) {
 }  // namespace
 
 void RegisterFusionOps(OpRegistry* r) {
-  r->Register(OpFamily::kElementwise,
+  r->Register(OpFamily::kFused,
               "fused_elementwise(xs[], *, ufuncs: str, args: ints, dtypes: str = '') -> out",
               "A chain of ufuncs run as one kernel (ops/fusion.h).", RunFusedElementwise);
 }

@@ -4,6 +4,7 @@
 // the next sync); the others' here, once for every backend: a backend's
 // Gather/Scatter get in-range, non-negative C-order flat positions.
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -334,6 +335,56 @@ absl::Status RunScan(OpContext& ctx, BinaryOp op, const std::vector<Loop>& loops
   return absl::OkStatus();
 }
 
+// searchsorted(a, v): a and v in their common dtype, a 1-D (sorted in
+// NumPy's order; not checked, as NumPy does not); int64 positions of v's shape.
+absl::Status RunSearchSorted(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  const View& v = ctx.input(1);
+  if (a.ndim() != 1) return ValueError("searchsorted: a must be 1-D");
+  ARRAYD_ASSIGN_OR_RETURN(bool right, ctx.attrs().Bool("right", false));
+  const DType common = Promote(a.dtype, v.dtype);
+  if (common == DType::kInvalid) {
+    return TypeError(absl::StrCat("searchsorted: cannot compare ", DTypeName(a.dtype), " with ",
+                                  DTypeName(v.dtype)));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View ca, ctx.CastTo(a, common));
+  ARRAYD_ASSIGN_OR_RETURN(View cv, ctx.CastTo(v, common));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, DType::kInt64, v.shape));
+  if (out.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().SearchSorted(ca, cv, right, out));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// bincount(x[, weights], length): the counts (sums of float64 weights) of
+// the values of the 1-D integer x in [0, length); the client has checked
+// that none is negative and found the length (one sync, as NumPy needs).
+absl::Status RunBincount(OpContext& ctx) {
+  if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2) {
+    return ValueError("bincount takes x and optionally weights");
+  }
+  const View& x = ctx.input(0);
+  ARRAYD_ASSIGN_OR_RETURN(int64_t length, ctx.attrs().Int("length"));
+  if (x.ndim() != 1 || !(IsInteger(x.dtype) || x.dtype == DType::kBool) || length < 0) {
+    return ValueError("bincount: x must be a 1-D integer array and length >= 0");
+  }
+  const bool weighted = ctx.num_inputs() == 2;
+  if (weighted && ctx.input(1).shape != x.shape) {
+    return ValueError("The weights and list don't have the same length.");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View xi, ctx.CastTo(x, DType::kInt64));
+  std::optional<View> w;
+  if (weighted) {
+    ARRAYD_ASSIGN_OR_RETURN(w, ctx.CastTo(ctx.input(1), DType::kFloat64));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(weighted ? DType::kFloat64 : DType::kInt64,
+                                                 {length}));
+  if (length > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Bincount(xi, w ? &*w : nullptr, out));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // x.real / x.imag: views of the parts of a complex array (NumPy's too).
 absl::Status RunPart(OpContext& ctx, bool imag) {
   const View& x = ctx.input(0);
@@ -375,6 +426,11 @@ void RegisterIndexingOps(OpRegistry* r) {
   r->Register(f, "argsort(a, *, axis: int? = None) -> out",
               "Stable argsort along an axis (None: flattened).",
               [](OpContext& ctx) { return RunSort(ctx, true); });
+  r->Register(f, "searchsorted(a, v, *, right: bool = False) -> out",
+              "np.searchsorted of v in the sorted 1-D a (right: side='right').", RunSearchSorted);
+  r->Register(f, "bincount(xs[], *, length: int) -> out",
+              "np.bincount of the 1-D x (xs[0]) into `length` bins, with weights xs[1] if given.",
+              RunBincount);
   r->Register(OpFamily::kScan, "cumsum(a, *, axis: int? = None, dtype: dtype? = None) -> out",
               "Cumulative sum (None: flattened).",
               [loops = MustParseLoops("cumsum", ARRAYD_SUM_LOOPS)](OpContext& ctx) {

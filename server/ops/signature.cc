@@ -52,6 +52,7 @@ const char* OpFamilyName(OpFamily family) {
     case OpFamily::kLibrary: return "library";
     case OpFamily::kRandom: return "random";
     case OpFamily::kTransfer: return "transfer";
+    case OpFamily::kFused: return "fused";
   }
   return "unknown";
 }

@@ -41,6 +41,7 @@ enum class OpFamily {
   kLibrary,      // cuBLAS/cuSOLVER/cuFFT/LAPACK/FFTW calls
   kRandom,       // counter-based random streams
   kTransfer,     // data in and out (shared memory)
+  kFused,        // a chain of ufuncs as one kernel (ops/fusion.h)
 };
 
 // "elementwise", "reduction", ... as exported.

@@ -113,6 +113,12 @@ class CpuStream : public Stream {
     return CpuScatter(values, index, target);
   }
   absl::Status Nonzero(const View& mask, const View& out) override { return CpuNonzero(mask, out); }
+  absl::Status SearchSorted(const View& a, const View& v, bool right, const View& out) override {
+    return CpuSearchSorted(a, v, right, out);
+  }
+  absl::Status Bincount(const View& x, const View* weights, const View& out) override {
+    return CpuBincount(x, weights, out);
+  }
   absl::Status Sort(const View& in, const View& out, const View* indices) override {
     return CpuSort(in, out, indices);
   }

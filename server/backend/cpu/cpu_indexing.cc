@@ -29,13 +29,7 @@ int64_t OffsetOf(const View& v, int64_t flat) {
   return offset;
 }
 
-// NumPy's sort order: NaNs (and complex numbers with a NaN part) last.
-template <typename T>
-bool SortLess(const T& a, const T& b) {
-  bool na = kernels::IsNan(a), nb = kernels::IsNan(b);
-  if (na || nb) return !na && nb;
-  return kernels::LessOp()(a, b);
-}
+using kernels::SortLess;
 
 }  // namespace
 
@@ -155,6 +149,44 @@ absl::Status CpuSort(const View& in, const View& out, const View* indices) {
     }
     return absl::OkStatus();
   });
+}
+
+absl::Status CpuSearchSorted(const View& a, const View& v, bool right, const View& out) {
+  const int64_t n = a.shape[0];
+  const int64_t stride = n > 1 ? a.strides[0] : 0;
+  return DispatchDType(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    ForEachElement<2>({&v, &out}, [&](const std::array<char*, 2>& p) {
+      *reinterpret_cast<int64_t*>(p[1]) = kernels::SearchSorted<T>(
+          a.data(), n, stride, right, *reinterpret_cast<const T*>(p[0]));
+    });
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CpuBincount(const View& x, const View* weights, const View& out) {
+  const int64_t length = out.shape[0];
+  const int64_t n = x.shape[0];
+  const char* xs = x.data();
+  // In order, as NumPy adds the weights.
+  if (weights == nullptr) {
+    auto* counts = reinterpret_cast<int64_t*>(out.data());
+    std::fill(counts, counts + length, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t b = *reinterpret_cast<const int64_t*>(xs + i * x.strides[0]);
+      if (b >= 0 && b < length) ++counts[b];
+    }
+    return absl::OkStatus();
+  }
+  auto* sums = reinterpret_cast<double*>(out.data());
+  std::fill(sums, sums + length, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t b = *reinterpret_cast<const int64_t*>(xs + i * x.strides[0]);
+    if (b >= 0 && b < length) {
+      sums[b] += *reinterpret_cast<const double*>(weights->data() + i * weights->strides[0]);
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace cpu

@@ -171,6 +171,46 @@ absl::Status CudaStream::Scatter(const View& values, const View& index, const Vi
   return absl::OkStatus();
 }
 
+absl::Status CudaStream::SearchSorted(const View& a, const View& v, bool right, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (a.ndim() != 1 || a.dtype != v.dtype || out.dtype != DType::kInt64 || out.shape != v.shape) {
+    return absl::InternalError("searchsorted: unexpected dtypes or shapes");
+  }
+  const long long n = a.shape[0];
+  SearchArgs args{n > 0 ? a.data() : nullptr, n, n > 1 ? a.strides[0] : 0, right ? 1 : 0};
+  return Elementwise({&out, &v}, "SearchSorted<T1>(sp.a, sp.n, sp.stride, sp.right != 0, v1)",
+                     "SearchParams", "sp", &args);
+}
+
+absl::Status CudaStream::Bincount(const View& x, const View* weights, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const DType want = weights != nullptr ? DType::kFloat64 : DType::kInt64;
+  if (x.ndim() != 1 || x.dtype != DType::kInt64 || out.ndim() != 1 || out.dtype != want ||
+      !out.IsCContiguous() ||
+      (weights != nullptr && (weights->dtype != DType::kFloat64 || weights->shape != x.shape))) {
+    return absl::InternalError("bincount: unexpected dtypes or shapes");
+  }
+  long long length = out.shape[0], n = x.shape[0];
+  if (length == 0) return absl::OkStatus();
+  ARRAYD_CUDA_RETURN_IF_ERROR(
+      cudaMemsetAsync(out.data(), 0, static_cast<size_t>(length) * 8, stream_));
+  if (n == 0) return absl::OkStatus();
+  const std::string name = "arrayd_bincount";
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
+                          dev_->kernels->Get(BuildSource({BincountBody(name)}), name));
+  const long long* xp = reinterpret_cast<const long long*>(x.data());
+  long long xs = x.strides[0] / 8, ws = weights != nullptr ? weights->strides[0] / 8 : 0;
+  const double* wp =
+      weights != nullptr ? reinterpret_cast<const double*>(weights->data()) : nullptr;
+  char* op = out.data();
+  int shared = weights == nullptr && length <= kBincountSharedBins ? 1 : 0;
+  // Shared counts: each block adds `length` counts at its end, so fewer
+  // blocks, each over more elements.
+  const long long blocks = std::min(CeilDiv(n, kBlockSize), shared ? 1024 : kMaxBlocks);
+  void* args[] = {&xp, &xs, &wp, &ws, &n, &length, &op, &shared};
+  return LaunchFunction(fn, blocks, 1, args);
+}
+
 absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (mask.dtype != DType::kBool || out.dtype != DType::kInt64 || out.ndim() != 1 ||

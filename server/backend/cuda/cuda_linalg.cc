@@ -7,6 +7,7 @@
 // info outputs report singular or not-positive-definite matrices, as
 // LAPACK's do, and are checked by the caller (ops/linalg.cc).
 // Thread-safety: as CudaStream (one thread at a time).
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
@@ -17,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cuda/cublas_status.h"
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/cuda_stream.h"
 #include "backend/cuda/kernel_source.h"
@@ -89,6 +91,49 @@ absl::Status CheckInfo(const View& info, int64_t batch, const char* what) {
 // cuSOLVER's legacy routines (orgqr/ungqr) take int sizes.
 constexpr int64_t kLegacyIntMax = 2147483647LL;
 
+// Batches of matrices up to this size are factored and solved by cuBLAS's
+// batched LU (one launch for the batch, as CuPy does), larger ones one by
+// one by cuSOLVER (whose per-matrix kernels win there).
+constexpr int64_t kMaxBatchedLuSize = 128;
+
+bool UseBatchedLu(int64_t batch, int64_t n) {
+  return batch > 1 && n <= kMaxBatchedLuSize && batch <= kLegacyIntMax;
+}
+
+// cublas<t>getrfBatched on column-major matrices at `ptrs` (device array).
+cublasStatus_t GetrfBatched(cublasHandle_t h, DType t, int n, void* ptrs, int* piv, int* info,
+                            int batch) {
+  switch (t) {
+    case DType::kFloat32:
+      return cublasSgetrfBatched(h, n, static_cast<float**>(ptrs), n, piv, info, batch);
+    case DType::kFloat64:
+      return cublasDgetrfBatched(h, n, static_cast<double**>(ptrs), n, piv, info, batch);
+    case DType::kComplex64:
+      return cublasCgetrfBatched(h, n, static_cast<cuComplex**>(ptrs), n, piv, info, batch);
+    default:
+      return cublasZgetrfBatched(h, n, static_cast<cuDoubleComplex**>(ptrs), n, piv, info, batch);
+  }
+}
+
+// cublas<t>getrsBatched: B <- A^-1 B from getrfBatched's factors.
+cublasStatus_t GetrsBatched(cublasHandle_t h, DType t, int n, int k, void* a, const int* piv,
+                            void* b, int* host_info, int batch) {
+  switch (t) {
+    case DType::kFloat32:
+      return cublasSgetrsBatched(h, CUBLAS_OP_N, n, k, static_cast<float* const*>(a), n, piv,
+                                 static_cast<float* const*>(b), n, host_info, batch);
+    case DType::kFloat64:
+      return cublasDgetrsBatched(h, CUBLAS_OP_N, n, k, static_cast<double* const*>(a), n, piv,
+                                 static_cast<double* const*>(b), n, host_info, batch);
+    case DType::kComplex64:
+      return cublasCgetrsBatched(h, CUBLAS_OP_N, n, k, static_cast<cuComplex* const*>(a), n, piv,
+                                 static_cast<cuComplex* const*>(b), n, host_info, batch);
+    default:
+      return cublasZgetrsBatched(h, CUBLAS_OP_N, n, k, static_cast<cuDoubleComplex* const*>(a), n,
+                                 piv, static_cast<cuDoubleComplex* const*>(b), n, host_info, batch);
+  }
+}
+
 }  // namespace
 
 // A (batch, rows, cols) view of `buf` from byte `offset`, with strides in
@@ -148,6 +193,16 @@ absl::Status CudaStream::AfterSolverCall(size_t host_bytes) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::shared_ptr<Buffer>> CudaStream::PointerArray(char* base, int64_t stride,
+                                                                 int64_t count) {
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buf,
+                          Temp(static_cast<size_t>(count) * sizeof(void*)));
+  const View ptrs = MakeContiguousView(buf, DType::kUInt64, {count});
+  ARRAYD_RETURN_IF_ERROR(Iota(ptrs, Scalar::UInt(reinterpret_cast<uintptr_t>(base)),
+                              Scalar::UInt(static_cast<uint64_t>(stride))));
+  return buf;
+}
+
 absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const View& info) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   View a, pivots;
@@ -172,12 +227,20 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
                           Temp(static_cast<size_t>(batch * nn * item)));
   const View col = ColumnMajorView(scratch, t, batch, n, n, n, nn);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&col, &a}, "v1"));
+  char* base = static_cast<char*>(scratch->data());
+  int* info_p = reinterpret_cast<int*>(info.data());
+  if (UseBatchedLu(batch, n)) {
+    // cuBLAS writes its int32 pivots and infos straight into the outputs.
+    ARRAYD_ASSIGN_OR_RETURN(cublasHandle_t blas, Cublas());
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ptrs, PointerArray(base, nn * item, batch));
+    ARRAYD_CUBLAS_RETURN_IF_ERROR(GetrfBatched(blas, t, static_cast<int>(n), ptrs->data(),
+                                               reinterpret_cast<int*>(pivots_in.data()), info_p,
+                                               static_cast<int>(batch)));
+    return Elementwise({&a, &col}, "v1");
+  }
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ipiv_buf,
                           Temp(static_cast<size_t>(batch * n) * sizeof(int64_t)));
   int64_t* ipiv = static_cast<int64_t*>(ipiv_buf->data());
-  char* base = static_cast<char*>(scratch->data());
-  int* info_p = reinterpret_cast<int*>(info.data());
-
   size_t dev_bytes = 0, host_bytes = 0;
   ARRAYD_CUSOLVER_RETURN_IF_ERROR(cusolverDnXgetrf_bufferSize(h, solver_params_, n, n, type, base,
                                                               n, type, &dev_bytes, &host_bytes));
@@ -225,6 +288,22 @@ absl::Status CudaStream::LuSolve(const View& lu_in, const View& pivots_in, const
                           Temp(static_cast<size_t>(batch * nk * item)));
   const View b_col = ColumnMajorView(b_buf, t, batch, n, k, n, nk);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&b_col, &rhs}, "v1"));
+  if (UseBatchedLu(batch, n) && k <= kLegacyIntMax) {
+    ARRAYD_ASSIGN_OR_RETURN(cublasHandle_t blas, Cublas());
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> a_ptrs,
+                            PointerArray(static_cast<char*>(lu_buf->data()), nn * item, batch));
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> b_ptrs,
+                            PointerArray(static_cast<char*>(b_buf->data()), nk * item, batch));
+    int host_info = 0;  // argument errors only
+    ARRAYD_CUBLAS_RETURN_IF_ERROR(
+        GetrsBatched(blas, t, static_cast<int>(n), static_cast<int>(k), a_ptrs->data(),
+                     reinterpret_cast<const int*>(pivots_in.data()), b_ptrs->data(), &host_info,
+                     static_cast<int>(batch)));
+    if (host_info != 0) {
+      return absl::InternalError(absl::StrCat("LU solve: getrsBatched argument ", -host_info));
+    }
+    return Elementwise({&rhs, &b_col}, "v1");
+  }
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ipiv_buf,
                           Temp(static_cast<size_t>(batch * n) * sizeof(int64_t)));
   View piv64 = MakeContiguousView(ipiv_buf, DType::kInt64, {batch, n});

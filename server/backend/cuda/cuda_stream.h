@@ -165,6 +165,8 @@ class CudaStream : public Stream {
   absl::Status Gather(const View& in, const View& index, const View& out) override;
   absl::Status Scatter(const View& values, const View& index, const View& target) override;
   absl::Status Nonzero(const View& mask, const View& out) override;
+  absl::Status SearchSorted(const View& a, const View& v, bool right, const View& out) override;
+  absl::Status Bincount(const View& x, const View* weights, const View& out) override;
   absl::Status Sort(const View& in, const View& out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
@@ -349,6 +351,9 @@ class CudaStream : public Stream {
 
   // The cuBLAS handle of this stream, made on first use.
   absl::StatusOr<cublasHandle_t> Cublas();
+  // A device array of `count` pointers base + i * stride (bytes): the
+  // matrices of cuBLAS's batched calls, made on the device (Iota).
+  absl::StatusOr<std::shared_ptr<Buffer>> PointerArray(char* base, int64_t stride, int64_t count);
   // The cuSOLVER handle of this stream (and solver_params_), made on first use.
   absl::StatusOr<cusolverDnHandle_t> Cusolver();
   // Zeroes `batch` int32 info entries.

@@ -282,6 +282,15 @@ std::string NonzeroBody(int nd, const std::string& name) {
       "  arrayd::kernels::gen::NonzeroWrite<", nd, ">(mask, n, chunk, s, counts, out, out_n);\n}\n");
 }
 
+std::string BincountBody(const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const long long* x, long long xs, const double* w, long long ws, long long n, "
+      "long long length, char* out, int shared) {\n"
+      "  arrayd::kernels::gen::Bincount<", kBincountSharedBins,
+      ">(x, xs, w, ws, n, length, out, shared);\n}\n");
+}
+
 std::string SortBody(DType dtype, int nd, const std::string& name) {
   const std::string t = QualifiedTypeName(dtype);
   return absl::StrCat(

@@ -39,6 +39,12 @@ struct IotaArgs {
   double re0, dre, im0, dim;
 };
 
+// Host mirror of gen::SearchParams.
+struct SearchArgs {
+  const char* a;
+  long long n, stride, right;
+};
+
 // The C++ type name of `dtype` in generated sources (types.h's typedefs).
 const char* KernelTypeName(DType dtype);
 
@@ -124,6 +130,12 @@ std::string TakeBody(int item_bytes, const std::string& name);
 // chunk, gen::Strided<1, nd> s, long long* counts) with one block per chunk,
 // then name + "_write"(mask, n, chunk, s, counts, long long* out, out_n).
 std::string NonzeroBody(int nd, const std::string& name);
+// bincount: (const long long* x, long long x_stride, const double* w,
+// long long w_stride, long long n, long long length, char* out, int shared),
+// strides in elements, w null for counts; `shared` counts in the block's
+// shared memory first (length <= kBincountSharedBins).
+std::string BincountBody(const std::string& name);
+inline constexpr long long kBincountSharedBins = 2048;
 
 // Stable segmented bitonic sort, lines padded to a power of two p:
 //   name + "_init"(in, lines, n, p, gen::Strided<1, nd> s, keys, idx)

@@ -26,6 +26,12 @@ struct MatrixParams {
   long long rows, cols;
 };
 
+// searchsorted's sorted array, for SearchSorted (kernels/functors.h).
+struct SearchParams {
+  const char* a;
+  long long n, stride, right;
+};
+
 }  // namespace gen
 }  // namespace kernels
 }  // namespace arrayd

@@ -46,6 +46,38 @@ __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, l
   }
 }
 
+// bincount: out[x[i]] += 1 (unsigned long long) or += w[i] (double) for
+// x[i] in [0, length); strides in elements. With `shared` (counts only,
+// length <= S) each block counts in shared memory and adds its counts once.
+template <int S>
+__device__ __forceinline__ void Bincount(const long long* x, long long xs, const double* w,
+                                         long long ws, long long n, long long length, char* out,
+                                         int shared) {
+  __shared__ unsigned long long local[S];
+  if (shared) {
+    for (long long j = threadIdx.x; j < length; j += blockDim.x) local[j] = 0;
+    __syncthreads();
+  }
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long b = x[i * xs];
+    if (b < 0 || b >= length) continue;
+    if (w != nullptr) {
+      atomicAdd(reinterpret_cast<double*>(out) + b, w[i * ws]);
+    } else if (shared) {
+      atomicAdd(local + b, 1ull);
+    } else {
+      atomicAdd(reinterpret_cast<unsigned long long*>(out) + b, 1ull);
+    }
+  }
+  if (shared) {
+    __syncthreads();
+    for (long long j = threadIdx.x; j < length; j += blockDim.x) {
+      if (local[j] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(out) + j, local[j]);
+    }
+  }
+}
+
 // An element of `B` bytes, copied as one value.
 template <int B>
 struct Bytes {
