@@ -11,9 +11,11 @@ A basic key (integers, slices, None, Ellipsis) is one ``slice`` or
 
 Server ops used: ``take``, ``take_along_axis``, ``put``, ``flatnonzero``,
 ``where`` and arithmetic; the server checks index ranges (NumPy's
-IndexError). Result shapes and NumPy's errors come from indexing a
-data-less dummy with the same key. A boolean mask that lives on the server
-costs one sync (its true-count decides the result's shape), as in CuPy.
+IndexError). Result shapes of valid keys come from _shapes in O(ndim);
+NumPy's errors from indexing a data-less dummy with the same key, which
+runs only for keys _shapes refuses (it walks the result's size). A boolean
+mask that lives on the server costs one sync (its true-count decides the
+result's shape), as in CuPy.
 
 Advanced getitem: the basic part of the key (slices, None, ...) first
 makes a view ``y``; each advanced item then covers a group of axes of
@@ -32,7 +34,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from arrayd import _composite as _c
-from arrayd import _dtypes, _math, _reduction
+from arrayd import _dtypes, _math, _reduction, _shapes
 from arrayd._ndarray import (asarray_in, attach, ndarray, scalar, session_of,
                              shape_dummy, warn_complex_to_real)
 
@@ -49,32 +51,47 @@ def _zero_stride(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
         np.zeros(1, dtype), shape, (0,) * len(shape), writeable=False)
 
 
-class _IndexShape(tuple):
-    """In a key for _dummy_index_shape: an integer index array of this
-    shape (a server array, or a mask's positions), by its shape alone."""
+# In an index key: an integer index array of this shape (a server array, or
+# a mask's positions), by its shape alone.
+_IndexShape = _shapes.IndexShape
 
 
-def _dummy_index_shape(d: np.ndarray, key: list[Any]) -> tuple[int, ...]:
-    """NumPy's result shape of d[key] (d a shape_dummy), with NumPy's
-    errors, where _IndexShape entries stand for integer arrays of zeros.
-    Indexing with arrays of those shapes would walk every element (61 ms
-    for 2^24 on the host, for each x[idx]); instead the key is indexed
-    twice with stand-ins of shape (1, ..) and (2, ..), which place the
-    broadcast block in the result, and the block is their broadcast shape."""
+def _index_shape(shape: tuple[int, ...], key: list[Any]) -> tuple[int, ...]:
+    """NumPy's result shape of x[key] for x of ``shape``, with NumPy's
+    errors, where _IndexShape entries stand for integer arrays of zeros:
+    _shapes.fancy_index's for a valid key, else _dummy_index_shape's."""
+    fast = _shapes.fancy_index(shape, key)
+    return fast if fast is not None else _dummy_index_shape(shape, key)
+
+
+def _dummy_index_shape(shape: tuple[int, ...],
+                       key: list[Any]) -> tuple[int, ...]:
+    """NumPy's result shape of d[key] (d a shape_dummy of ``shape``), with
+    NumPy's errors, where _IndexShape entries stand for integer arrays of
+    zeros. Indexing with arrays of those shapes would walk every element
+    (61 ms for 2^24 on the host, for each x[idx]); instead the key is
+    indexed twice with stand-ins of shape (1, ..) and (2, ..), which place
+    the broadcast block in the result, and the block is their broadcast
+    shape (client arrays or empty ones among them: real zeros, a walk of
+    the result's size; _index_shape comes here only for keys that
+    _shapes.fancy_index refuses, mostly invalid ones)."""
+    d = shape_dummy(shape)
     shapes = [k for k in key if isinstance(k, _IndexShape)]
-    if not shapes or any(isinstance(k, np.ndarray) and k.dtype != _BOOL and k.ndim
-                         for k in key) or any(0 in k for k in shapes):
-        # Client arrays among them, or empty ones: index with real zeros.
+    # Client arrays among them, or empty ones: index with real zeros; also
+    # for shapes that do not broadcast (NumPy raises before any walk).
+    real_zeros = not shapes or any(
+        isinstance(k, np.ndarray) and k.dtype != _BOOL and k.ndim
+        for k in key) or any(0 in k for k in shapes)
+    if not real_zeros:
+        try:
+            block = np.broadcast_shapes(*shapes)
+        except ValueError:
+            real_zeros = True
+    if real_zeros:
         real = [_zero_stride(k, np.intp) if isinstance(k, _IndexShape) else k
                 for k in key]
         result = d[tuple(real)]
         return result.shape if isinstance(result, np.ndarray) else ()
-    try:
-        block = np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise IndexError(
-            "shape mismatch: indexing arrays could not be broadcast together with shapes "
-            + " ".join(str(tuple(k)) for k in shapes)) from None
 
     def run(c: int) -> tuple[int, ...]:
         stand_in = [_zero_stride((c,) * len(k), np.intp) if isinstance(k, _IndexShape) else k
@@ -303,19 +320,23 @@ def _plan(x: ndarray, key: Any) -> tuple[ndarray, list[_Item],
         key = (key,)
     s = x._session
     kinds = [_classify(s, k) for k in key]
-    d = shape_dummy(x.shape)
-    # NumPy's IndexError for shapes, ranges and mask sizes (server masks
-    # as all-false zero-stride masks, server integers by their shapes).
     dkey: list[Any] = []
     for kind in kinds:
         t, k = kind[0], kind[1]
         if t == "mask_srv":
-            dkey.append(_zero_stride(k.shape, _BOOL))
+            dkey.append(_shapes.MaskShape(k.shape))
         elif t == "int_srv":
             dkey.append(_IndexShape(k.shape))
         else:
             dkey.append(k)
-    _dummy_index_shape(d, dkey)
+    if any(isinstance(k, _shapes.MaskShape) for k in dkey) and (
+            _shapes.fancy_items(x.shape, dkey) is None):
+        # NumPy's IndexError for mask sizes and the rest of the key before
+        # the masks' counts are read, on all-false zero-stride masks (a
+        # walk of their size; a valid key's counts decide the rest below).
+        _dummy_index_shape(x.shape, [
+            _zero_stride(tuple(k), _BOOL)
+            if isinstance(k, _shapes.MaskShape) else k for k in dkey])
     # Server masks: their true-counts decide the shape (one sync each).
     dkey2: list[Any] = []
     for j, kind in enumerate(kinds):
@@ -325,7 +346,7 @@ def _plan(x: ndarray, key: Any) -> tuple[ndarray, list[_Item],
             dkey2.extend([_IndexShape((n,))] * kind[1].ndim)
         else:
             dkey2.append(dkey[j])
-    rshape = _dummy_index_shape(d, dkey2)
+    rshape = _index_shape(x.shape, dkey2)
     # Axes of x named by the key (for the expansion of an Ellipsis).
     named = 0
     for kind in kinds:
@@ -590,12 +611,18 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None,
         normalize_axis_index(axis, 1)
         axis = None
     if isinstance(indices, ndarray):
-        dummy_idx = _zero_stride(indices.shape, np.intp)
+        ishape, bounds = indices.shape, (0, 0)  # the server checks values
     else:
-        dummy_idx = _client_index(indices)
-    # Shape, AxisError and (for client indices) NumPy's IndexError.
-    res = np.take(shape_dummy(a.shape), dummy_idx, axis=axis, mode=mode)
-    rshape = res.shape if isinstance(res, np.ndarray) else ()
+        indices = _client_index(indices)
+        ishape = indices.shape
+        bounds = _shapes.index_bounds(indices) if mode == "raise" else (0, 0)
+    rshape = _shapes.take(a.shape, ishape, axis, mode, bounds)
+    if rshape is None:
+        # AxisError and (for client indices) NumPy's IndexError.
+        dummy_idx = (_zero_stride(indices.shape, np.intp)
+                     if isinstance(indices, ndarray) else indices)
+        res = np.take(shape_dummy(a.shape), dummy_idx, axis=axis, mode=mode)
+        rshape = res.shape if isinstance(res, np.ndarray) else ()
     n = a.size if axis is None else a.shape[normalize_axis_index(axis,
                                                                  a.ndim)]
     idx = _index_array(s, indices, n, mode)
@@ -631,7 +658,13 @@ def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ndarray:
                              "dimension.")
         a = a.reshape(-1)
         axis = 0
-    rshape = np.take_along_axis(shape_dummy(a.shape), dummy, axis).shape
+    rshape = None
+    if dummy.dtype.kind in "iu":  # (server indices: it checks their values)
+        bounds = (0, 0) if isinstance(indices, ndarray) else (
+            _shapes.index_bounds(dummy))
+        rshape = _shapes.take_along_axis(a.shape, dummy.shape, axis, bounds)
+    if rshape is None:  # NumPy's errors, on data-less dummies
+        rshape = np.take_along_axis(shape_dummy(a.shape), dummy, axis).shape
     ax = normalize_axis_index(axis, a.ndim)
     idx = indices if isinstance(indices, ndarray) else asarray_in(
         s, dummy.astype(_INT64))
@@ -699,8 +732,9 @@ def compress(condition: Any, a: Any, axis: Any = None,
         cond = np.asarray(condition)
         if cond.ndim != 1:
             raise ValueError("condition must be a 1-d array")
-        np.compress(cond, shape_dummy(x.shape), axis=ax)  # NumPy's errors
         idx = np.flatnonzero(cond)
+        if idx.size and idx[-1] >= x.shape[ax]:
+            np.compress(cond, shape_dummy(x.shape), axis=ax)  # IndexError
     return take(x, idx, axis=ax, out=out)
 
 

@@ -4,7 +4,9 @@ Everything is built from the server's view ops (reshape, transpose, slice,
 broadcast_to) and copies (empty + setitem, copy, astype); no op here needs
 server code of its own. Result shapes, dtypes and errors come from NumPy
 itself, run on data-less dummies (``shape_dummy``) or on 1-element arrays of
-the real dtypes, so they are NumPy's exactly.
+the real dtypes, so they are NumPy's exactly; for the copying functions
+(concatenate, stack, repeat), whose dummies NumPy would walk element by
+element, _shapes computes valid shapes and NumPy runs only to raise.
 
 Layer: functions (imports the core, _creation, _math, _indexing,
 _reduction and _statistics).
@@ -22,8 +24,8 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from arrayd import _composite as _c
-from arrayd import (_dtypes, _indexing, _math, _reduction, _statistics,
-                    _ufunc)
+from arrayd import (_dtypes, _indexing, _math, _reduction, _shapes,
+                    _statistics, _ufunc)
 from arrayd._creation import arange, empty, linspace, zeros
 from arrayd._ndarray import (asarray_in, attach, fortran, ndarray,
                              session_of, shape_dummy)
@@ -227,9 +229,10 @@ def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *,
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an "
                         "argument, but both were provided.")
-    # Shapes and axis errors: NumPy on data-less dummies.
-    shape = np.concatenate([shape_dummy(a.shape) for a in arrs],
-                           axis=axis).shape
+    shape = _shapes.concatenate([a.shape for a in arrs], axis)
+    if shape is None:  # NumPy's shape and axis errors, on data-less dummies
+        shape = np.concatenate([shape_dummy(a.shape) for a in arrs],
+                               axis=axis).shape
     if out is None:
         dt = _join_dtype(arrs, dtype, casting)
     else:
@@ -260,7 +263,10 @@ def stack(arrays: Any, axis: int = 0, out: Any = None, *,
     arrs = _arrs(arrays)
     if not arrs:
         raise ValueError("need at least one array to stack")
-    shape = np.stack([shape_dummy(a.shape) for a in arrs], axis=axis).shape
+    shape = _shapes.stack([a.shape for a in arrs], axis)
+    if shape is None:  # NumPy's shape and axis errors, on data-less dummies
+        shape = np.stack([shape_dummy(a.shape) for a in arrs],
+                         axis=axis).shape
     ax = normalize_axis_index(axis, len(shape))
     return concatenate([a.reshape(a.shape[:ax] + (1,) + a.shape[ax:])
                         for a in arrs], axis=ax, out=out, dtype=dtype,
@@ -407,8 +413,9 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
         ax = 0
     else:
         ax = normalize_axis_index(axis, a.ndim)
-    # Shape and errors (negative counts, mismatched lengths): NumPy.
-    shape = np.repeat(shape_dummy(a.shape), reps, axis=ax).shape
+    shape = _shapes.repeat(a.shape, reps, ax)
+    if shape is None:  # NumPy's errors (negative counts, lengths, dtypes)
+        shape = np.repeat(shape_dummy(a.shape), reps, axis=ax).shape
     n = a.shape[ax]
     if reps.size == 1:
         r = int(reps.reshape(-1)[0])
