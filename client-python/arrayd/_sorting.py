@@ -446,20 +446,19 @@ def histogram(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
             raise ValueError("weights should have the same shape as a.")
         w = w.reshape(-1)
     e = _c.upload(s, edges)
-    # Each value's bin by its edges (NumPy's rule: [e[i], e[i+1]), the last
-    # bin closed); values outside the edges, and NaNs, fall in no bin.
+    # The server bins each value by the edges (NumPy's rule: [e[i], e[i+1]),
+    # the last bin closed; values outside them and NaNs are not counted).
     nbins = edges.size - 1
-    b = _m.subtract(bsearch(e, flat, True), 1)
-    b = _c.where(_m.equal(flat, edges[-1]), nbins - 1, b)
     if w is None:
-        counts = _counts(b, None, nbins)
+        counts = _c.new(s, "histogram", (flat, e), (nbins,), _INT64)
     elif w._dtype.kind == "c":
-        counts = _m.add(_counts(b, w.real, nbins),
-                        _m.multiply(_counts(b, w.imag, nbins), 1j))
-        counts = counts.astype(w._dtype, copy=False)
+        re = _c.new(s, "histogram", (flat, e, w.real), (nbins,), np.dtype(np.float64))
+        im = _c.new(s, "histogram", (flat, e, w.imag), (nbins,), np.dtype(np.float64))
+        counts = _m.add(re, _m.multiply(im, 1j)).astype(w._dtype, copy=False)
     else:
         # NumPy sums the weights in float64 and returns their dtype.
-        counts = _counts(b, w, nbins).astype(w._dtype, copy=False)
+        counts = _c.new(s, "histogram", (flat, e, w), (nbins,),
+                        np.dtype(np.float64)).astype(w._dtype, copy=False)
     if density:
         db = _c.upload(s, np.diff(edges).astype(float))
         counts = _m.true_divide(_m.true_divide(counts, db), _r.sum(counts))

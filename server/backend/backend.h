@@ -240,6 +240,14 @@ class Stream {
   virtual absl::Status Bincount(const View& /*x*/, const View* /*weights*/, const View& /*out*/) {
     return absl::UnimplementedError("bincount: no kernel on this backend");
   }
+  // numpy.histogram's counts (float64 sums of weights) of the values of
+  // the 1-D `a` in the bins of the sorted 1-D `edges` (a's dtype, any
+  // strides): kernels::HistogramBin; out (edges - 1) C-contiguous int64
+  // (float64 with weights of a's shape), zeroed first.
+  virtual absl::Status Histogram(const View& /*a*/, const View& /*edges*/, const View* /*weights*/,
+                                 const View& /*out*/) {
+    return absl::UnimplementedError("histogram: no kernel on this backend");
+  }
   // Stable sort of `in` along its last axis into `out` (same shape and
   // dtype, C-contiguous), NaNs last as in NumPy; when `indices` is not null
   // it receives the int64 argsort.

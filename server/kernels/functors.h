@@ -269,6 +269,14 @@ ARRAYD_HD long long SearchSorted(const char* a, long long n, long long stride, b
   }
   return lo;
 }
+// numpy.histogram's bin of v by `n` sorted edges (bin i is [e[i], e[i+1]),
+// the last one closed): -1 for v outside them or NaN.
+template <typename T>
+ARRAYD_HD long long HistogramBin(const char* edges, long long n, long long stride, T v) {
+  long long b = SearchSorted(edges, n, stride, true, v) - 1;
+  if (b == n - 1 && !SortLess(*reinterpret_cast<const T*>(edges + (n - 1) * stride), v)) --b;
+  return b >= 0 && b < n - 1 ? b : -1;
+}
 struct LessEqualOp {
   template <typename T> ARRAYD_HD bool operator()(T a, T b) const { return a <= b; }
   ARRAYD_HD bool operator()(Half a, Half b) const { return static_cast<float>(a) <= static_cast<float>(b); }

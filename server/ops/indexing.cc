@@ -385,6 +385,37 @@ absl::Status RunBincount(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// histogram(a, edges[, weights]): numpy.histogram's counts (float64 sums
+// of the weights) of the 1-D a in the bins of the sorted edges, a and
+// edges compared in their common dtype (NumPy casts a to the edges').
+absl::Status RunHistogram(OpContext& ctx) {
+  if (ctx.num_inputs() < 2 || ctx.num_inputs() > 3) {
+    return ValueError("histogram takes a, edges and optionally weights");
+  }
+  const View& a = ctx.input(0);
+  const View& edges = ctx.input(1);
+  if (a.ndim() != 1 || edges.ndim() != 1 || edges.shape[0] < 2) {
+    return ValueError("histogram: a must be 1-D and edges 1-D with at least two edges");
+  }
+  const DType common = Promote(a.dtype, edges.dtype);
+  if (IsComplex(common)) return TypeError("histogram: complex values cannot be binned");
+  const bool weighted = ctx.num_inputs() == 3;
+  if (weighted && ctx.input(2).shape != a.shape) {
+    return ValueError("weights should have the same shape as a.");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View ca, ctx.CastTo(a, common));
+  ARRAYD_ASSIGN_OR_RETURN(View ce, ctx.CastTo(edges, common));
+  std::optional<View> w;
+  if (weighted) {
+    ARRAYD_ASSIGN_OR_RETURN(w, ctx.CastTo(ctx.input(2), DType::kFloat64));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(weighted ? DType::kFloat64 : DType::kInt64,
+                                                 {edges.shape[0] - 1}));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Histogram(ca, ce, w ? &*w : nullptr, out));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // x.real / x.imag: views of the parts of a complex array (NumPy's too).
 absl::Status RunPart(OpContext& ctx, bool imag) {
   const View& x = ctx.input(0);
@@ -431,6 +462,10 @@ void RegisterIndexingOps(OpRegistry* r) {
   r->Register(f, "bincount(xs[], *, length: int) -> out",
               "np.bincount of the 1-D x (xs[0]) into `length` bins, with weights xs[1] if given.",
               RunBincount);
+  r->Register(f, "histogram(xs[]) -> out",
+              "np.histogram's counts of the 1-D xs[0] by the sorted edges xs[1], with weights "
+              "xs[2] (float64 sums) if given.",
+              RunHistogram);
   r->Register(OpFamily::kScan, "cumsum(a, *, axis: int? = None, dtype: dtype? = None) -> out",
               "Cumulative sum (None: flattened).",
               [loops = MustParseLoops("cumsum", ARRAYD_SUM_LOOPS)](OpContext& ctx) {

@@ -119,6 +119,10 @@ class CpuStream : public Stream {
   absl::Status Bincount(const View& x, const View* weights, const View& out) override {
     return CpuBincount(x, weights, out);
   }
+  absl::Status Histogram(const View& a, const View& edges, const View* weights,
+                         const View& out) override {
+    return CpuHistogram(a, edges, weights, out);
+  }
   absl::Status Sort(const View& in, const View& out, const View* indices) override {
     return CpuSort(in, out, indices);
   }

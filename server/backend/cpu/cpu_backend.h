@@ -33,6 +33,7 @@ absl::Status CpuNonzero(const View& mask, const View& out);
 absl::Status CpuSort(const View& in, const View& out, const View* indices);
 absl::Status CpuSearchSorted(const View& a, const View& v, bool right, const View& out);
 absl::Status CpuBincount(const View& x, const View* weights, const View& out);
+absl::Status CpuHistogram(const View& a, const View& edges, const View* weights, const View& out);
 absl::Status CpuScan(kernels::BinaryOp op, const View& a);
 absl::Status CpuMatmul(const View& a, const View& b, const View& out);
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);

@@ -189,5 +189,27 @@ absl::Status CpuBincount(const View& x, const View* weights, const View& out) {
   return absl::OkStatus();
 }
 
+absl::Status CpuHistogram(const View& a, const View& edges, const View* weights,
+                          const View& out) {
+  const int64_t ne = edges.shape[0], n = a.shape[0], bins = out.shape[0];
+  const int64_t es = ne > 1 ? edges.strides[0] : 0;
+  std::memset(out.data(), 0, static_cast<size_t>(bins) * 8);
+  return DispatchDType(a.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < n; ++i) {
+      const T v = *reinterpret_cast<const T*>(a.data() + i * a.strides[0]);
+      const int64_t b = kernels::HistogramBin<T>(edges.data(), ne, es, v);
+      if (b < 0) continue;
+      if (weights == nullptr) {
+        ++reinterpret_cast<int64_t*>(out.data())[b];
+      } else {  // in order, as NumPy adds them
+        reinterpret_cast<double*>(out.data())[b] +=
+            *reinterpret_cast<const double*>(weights->data() + i * weights->strides[0]);
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
 }  // namespace cpu
 }  // namespace arrayd

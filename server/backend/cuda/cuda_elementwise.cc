@@ -211,8 +211,9 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   spec.extra_name = extra_name;
   spec.ndim = contiguous ? -1 : nd;
   spec.scalar_mask = scalar_mask;
-  std::string key =
-      absl::StrCat("ew|", expr, "|", extra_type, "|", extra_name, "|", spec.ndim, "|", scalar_mask);
+  spec.index32 = !contiguous && n < (1LL << 31);
+  std::string key = absl::StrCat("ew|", expr, "|", extra_type, "|", extra_name, "|", spec.ndim, "|",
+                                 scalar_mask, spec.index32 ? "|i32" : "");
   for (DType t : spec.dtypes) absl::StrAppend(&key, "|", static_cast<int>(t));
 
   std::vector<char*> ptrs;

@@ -211,6 +211,36 @@ absl::Status CudaStream::Bincount(const View& x, const View* weights, const View
   return LaunchFunction(fn, blocks, 1, args);
 }
 
+absl::Status CudaStream::Histogram(const View& a, const View& edges, const View* weights,
+                                   const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const DType want = weights != nullptr ? DType::kFloat64 : DType::kInt64;
+  if (a.ndim() != 1 || edges.ndim() != 1 || edges.dtype != a.dtype || edges.shape[0] < 2 ||
+      out.ndim() != 1 || out.shape[0] != edges.shape[0] - 1 || out.dtype != want ||
+      !out.IsCContiguous() ||
+      (weights != nullptr && (weights->dtype != DType::kFloat64 || weights->shape != a.shape))) {
+    return absl::InternalError("histogram: unexpected dtypes or shapes");
+  }
+  long long bins = out.shape[0], n = a.shape[0], ne = edges.shape[0];
+  ARRAYD_CUDA_RETURN_IF_ERROR(
+      cudaMemsetAsync(out.data(), 0, static_cast<size_t>(bins) * 8, stream_));
+  if (n == 0) return absl::OkStatus();
+  const std::string name = "arrayd_histogram";
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
+                          dev_->kernels->Get(BuildSource({HistogramBody(a.dtype, name)}), name));
+  const char* xp = a.data();
+  const char* ep = edges.data();
+  long long xs = a.strides[0], es = edges.strides[0];
+  long long ws = weights != nullptr ? weights->strides[0] / 8 : 0;
+  const double* wp =
+      weights != nullptr ? reinterpret_cast<const double*>(weights->data()) : nullptr;
+  char* op = out.data();
+  int shared = weights == nullptr && bins <= kBincountSharedBins ? 1 : 0;
+  const long long blocks = std::min(CeilDiv(n, kBlockSize), shared ? 1024 : kMaxBlocks);
+  void* args[] = {&xp, &xs, &ep, &ne, &es, &wp, &ws, &n, &op, &shared};
+  return LaunchFunction(fn, blocks, 1, args);
+}
+
 absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (mask.dtype != DType::kBool || out.dtype != DType::kInt64 || out.ndim() != 1 ||

@@ -96,8 +96,11 @@ constexpr int64_t kLegacyIntMax = 2147483647LL;
 // one by cuSOLVER (whose per-matrix kernels win there).
 constexpr int64_t kMaxBatchedLuSize = 128;
 
-bool UseBatchedLu(int64_t batch, int64_t n) {
-  return batch > 1 && n <= kMaxBatchedLuSize && batch <= kLegacyIntMax;
+// Real dtypes only: for complex matrices cuBLAS's batched LU picks other
+// pivots than LAPACK's (|re| + |im|) and cuSOLVER's, so the factors would
+// differ from the CPU backend's (seen on the H200).
+bool UseBatchedLu(DType t, int64_t batch, int64_t n) {
+  return !IsComplex(t) && batch > 1 && n <= kMaxBatchedLuSize && batch <= kLegacyIntMax;
 }
 
 // cublas<t>getrfBatched on column-major matrices at `ptrs` (device array).
@@ -229,7 +232,7 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
   ARRAYD_RETURN_IF_ERROR(Elementwise({&col, &a}, "v1"));
   char* base = static_cast<char*>(scratch->data());
   int* info_p = reinterpret_cast<int*>(info.data());
-  if (UseBatchedLu(batch, n)) {
+  if (UseBatchedLu(t, batch, n)) {
     // cuBLAS writes its int32 pivots and infos straight into the outputs.
     ARRAYD_ASSIGN_OR_RETURN(cublasHandle_t blas, Cublas());
     ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ptrs, PointerArray(base, nn * item, batch));
@@ -288,7 +291,7 @@ absl::Status CudaStream::LuSolve(const View& lu_in, const View& pivots_in, const
                           Temp(static_cast<size_t>(batch * nk * item)));
   const View b_col = ColumnMajorView(b_buf, t, batch, n, k, n, nk);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&b_col, &rhs}, "v1"));
-  if (UseBatchedLu(batch, n) && k <= kLegacyIntMax) {
+  if (UseBatchedLu(t, batch, n) && k <= kLegacyIntMax) {
     ARRAYD_ASSIGN_OR_RETURN(cublasHandle_t blas, Cublas());
     ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> a_ptrs,
                             PointerArray(static_cast<char*>(lu_buf->data()), nn * item, batch));

@@ -167,6 +167,8 @@ class CudaStream : public Stream {
   absl::Status Nonzero(const View& mask, const View& out) override;
   absl::Status SearchSorted(const View& a, const View& v, bool right, const View& out) override;
   absl::Status Bincount(const View& x, const View* weights, const View& out) override;
+  absl::Status Histogram(const View& a, const View& edges, const View* weights,
+                         const View& out) override;
   absl::Status Sort(const View& in, const View& out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;

@@ -163,6 +163,7 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
   }
 
   const int nd = spec.ndim;
+  const char* idx_t = spec.index32 ? "unsigned" : "long long";
   std::string loads;
   for (int k = 1; k < n; ++k) {
     absl::StrAppend(&loads, ", *reinterpret_cast<const T", k, "*>(p", k, " + off[", k, "])");
@@ -170,23 +171,24 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
   absl::StrAppend(&s, "extern \"C\" __global__ void ", name, "(", sig,
                   ", arrayd::kernels::gen::Strided<", n, ", ", nd,
                   "> s", extra_param, ") {\n  using namespace ", name, "_ns;\n  const int N = ", n,
-                  ", ND = ", nd, ";\n",
+                  ", ND = ", nd, ";\n  typedef ", idx_t, " I;\n",
                   R"(  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
     long long off[N];
 #pragma unroll
     for (int k = 0; k < N; ++k) off[k] = 0;
-    long long rest = i;
+    I rest = static_cast<I>(i);
 #pragma unroll
     for (int d = ND - 1; d >= 1; --d) {
-      const long long q = rest / s.shape[d];
-      const long long idx = rest - q * s.shape[d];
+      const I dim = static_cast<I>(s.shape[d]);
+      const I q = rest / dim;
+      const long long idx = rest - q * dim;
       rest = q;
 #pragma unroll
       for (int k = 0; k < N; ++k) off[k] += idx * s.stride[k][d];
     }
 #pragma unroll
-    for (int k = 0; k < N; ++k) off[k] += rest * s.stride[k][0];
+    for (int k = 0; k < N; ++k) off[k] += static_cast<long long>(rest) * s.stride[k][0];
     *reinterpret_cast<T0*>(p0 + off[0]) = Apply(i)", loads, args_suffix, R"();
   }
 }
@@ -289,6 +291,15 @@ std::string BincountBody(const std::string& name) {
       "long long length, char* out, int shared) {\n"
       "  arrayd::kernels::gen::Bincount<", kBincountSharedBins,
       ">(x, xs, w, ws, n, length, out, shared);\n}\n");
+}
+
+std::string HistogramBody(DType dtype, const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const char* x, long long xs, const char* edges, long long ne, long long es, "
+      "const double* w, long long ws, long long n, char* out, int shared) {\n"
+      "  arrayd::kernels::gen::Histogram<", QualifiedTypeName(dtype), ", ", kBincountSharedBins,
+      ">(x, xs, edges, ne, es, w, ws, n, out, shared);\n}\n");
 }
 
 std::string SortBody(DType dtype, int nd, const std::string& name) {

@@ -70,6 +70,10 @@ struct ElementwiseSpec {
   // Contiguous kernels: the inputs (bit k for v_k) that are one element
   // broadcast (stride 0: a 0-d constant), read as one value.
   unsigned scalar_mask = 0;
+  // Strided kernels of fewer than 2^31 elements: the index arithmetic (a
+  // division per dimension per element) in 32 bits, several times faster
+  // than 64-bit division on the GPU.
+  bool index32 = false;
 };
 
 // The body of kernel `name` for `spec`. Parameters:
@@ -136,6 +140,10 @@ std::string NonzeroBody(int nd, const std::string& name);
 // shared memory first (length <= kBincountSharedBins).
 std::string BincountBody(const std::string& name);
 inline constexpr long long kBincountSharedBins = 2048;
+// histogram of values of `dtype`: (const char* x, long long x_stride_bytes,
+// const char* edges, long long num_edges, long long edge_stride_bytes,
+// const double* w, long long w_stride, long long n, char* out, int shared).
+std::string HistogramBody(DType dtype, const std::string& name);
 
 // Stable segmented bitonic sort, lines padded to a power of two p:
 //   name + "_init"(in, lines, n, p, gen::Strided<1, nd> s, keys, idx)

@@ -46,13 +46,13 @@ __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, l
   }
 }
 
-// bincount: out[x[i]] += 1 (unsigned long long) or += w[i] (double) for
-// x[i] in [0, length); strides in elements. With `shared` (counts only,
-// length <= S) each block counts in shared memory and adds its counts once.
-template <int S>
-__device__ __forceinline__ void Bincount(const long long* x, long long xs, const double* w,
-                                         long long ws, long long n, long long length, char* out,
-                                         int shared) {
+// Counts into `length` bins: out[bin_of(i)] += 1 (unsigned long long) or
+// += w[i] (double) for i < n, skipping bins outside [0, length); w's
+// stride in elements. With `shared` (counts only, length <= S) each block
+// counts in shared memory and adds its counts once.
+template <int S, typename BinOf>
+__device__ __forceinline__ void CountBins(BinOf bin_of, const double* w, long long ws, long long n,
+                                          long long length, char* out, int shared) {
   __shared__ unsigned long long local[S];
   if (shared) {
     for (long long j = threadIdx.x; j < length; j += blockDim.x) local[j] = 0;
@@ -60,7 +60,7 @@ __device__ __forceinline__ void Bincount(const long long* x, long long xs, const
   }
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long b = x[i * xs];
+    const long long b = bin_of(i);
     if (b < 0 || b >= length) continue;
     if (w != nullptr) {
       atomicAdd(reinterpret_cast<double*>(out) + b, w[i * ws]);
@@ -76,6 +76,27 @@ __device__ __forceinline__ void Bincount(const long long* x, long long xs, const
       if (local[j] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(out) + j, local[j]);
     }
   }
+}
+
+// bincount: the bins are the int64 values of x (stride in elements).
+template <int S>
+__device__ __forceinline__ void Bincount(const long long* x, long long xs, const double* w,
+                                         long long ws, long long n, long long length, char* out,
+                                         int shared) {
+  CountBins<S>([&](long long i) { return x[i * xs]; }, w, ws, n, length, out, shared);
+}
+
+// histogram: the bins of the values of x (`xs` bytes apart) by `ne` sorted
+// edges (HistogramBin, kernels/functors.h).
+template <typename T, int S>
+__device__ __forceinline__ void Histogram(const char* x, long long xs, const char* edges,
+                                          long long ne, long long es, const double* w, long long ws,
+                                          long long n, char* out, int shared) {
+  CountBins<S>(
+      [&](long long i) {
+        return HistogramBin<T>(edges, ne, es, *reinterpret_cast<const T*>(x + i * xs));
+      },
+      w, ws, n, ne - 1, out, shared);
 }
 
 // An element of `B` bytes, copied as one value.
