@@ -108,16 +108,6 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
 
 # -- searchsorted ----------------------------------------------------------
 
-def _less(x: ndarray, y: Any) -> ndarray:
-    """NumPy's sort order for <: NaN is larger than everything else."""
-    lt = _m.less(x, y)
-    kinds = {v._dtype.kind if isinstance(v, ndarray) else "" for v in (x, y)}
-    if "f" in kinds:
-        lt = _m.logical_or(lt, _m.logical_and(
-            _m.isnan(y), _m.logical_not(_m.isnan(x))))
-    return lt
-
-
 def bsearch(a: ndarray, v: ndarray, right: bool) -> ndarray:
     """Insertion points of v in the sorted 1-D a (left or right): the
     server's searchsorted (one binary search per element of v, in the

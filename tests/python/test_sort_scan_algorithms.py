@@ -103,3 +103,29 @@ def test_scan_dtype_argument_views_empty_and_0d():
     check(ad.cumsum(ad.asarray(big)), np.cumsum(big))
     with pytest.raises(np.exceptions.AxisError):
         ad.cumsum(ad.asarray(x), axis=3)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32",
+                                   "int64", "uint64", "float16", "float32", "float64", "bool"])
+def test_sort_of_each_dtypes_extremes_is_numpys_stable_order(dtype):
+    # The radix keys of the CPU backend (and CUB's on CUDA): signs, extremes,
+    # subnormals next to zero, both zeros and NaNs of either sign.
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(11)
+    if dt.kind == "b":
+        x = rng.integers(0, 2, 3000).astype(bool)
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        x = rng.integers(info.min, info.max, 3000, dtype=dt, endpoint=True)
+        x[:4] = [info.min, info.max, 0, info.min + 1]
+    else:
+        x = (rng.standard_normal(3000) * 10).astype(dt)
+        tiny = np.finfo(dt).smallest_subnormal
+        x[:10] = [0.0, -0.0, tiny, -tiny, np.inf, -np.inf, np.nan, -np.nan,
+                  np.finfo(dt).max, np.finfo(dt).min]
+        x[10:20] = np.where(np.arange(10) % 2 == 0, 0.0, -0.0).astype(dt)
+    a = ad.asarray(x)
+    got = ad.sort(a).get()
+    np.testing.assert_array_equal(got.view(np.uint8) if dt.kind == "b" else got, np.sort(x))
+    np.testing.assert_array_equal(ad.argsort(a, kind="stable").get(),
+                                  np.argsort(x, kind="stable"))

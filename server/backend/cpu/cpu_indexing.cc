@@ -1,8 +1,10 @@
 // CPU kernels of selection and reordering: where, gather, scatter, nonzero
 // and sort.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -126,6 +128,68 @@ absl::Status CpuNonzero(const View& mask, const View& out) {
   return absl::OkStatus();
 }
 
+// An element as an unsigned key whose order is NumPy's sort order (NaNs
+// last, whatever their sign; -0.0 equal to 0.0), for the radix sort below; the dtypes of
+// kernels/types.h but complex.
+template <typename T>
+constexpr bool kRadixSortable = true;
+template <typename T>
+constexpr bool kRadixSortable<kernels::Complex<T>> = false;
+
+template <typename T>
+auto OrderedKey(T v) {
+  using U = std::conditional_t<
+      sizeof(T) == 1, uint8_t,
+      std::conditional_t<sizeof(T) == 2, uint16_t,
+                         std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  constexpr U kSign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+  U bits;
+  std::memcpy(&bits, &v, sizeof(T));
+  if constexpr (std::is_same_v<T, kernels::Half> || std::is_floating_point_v<T>) {
+    if (kernels::IsNan(v)) return static_cast<U>(~U{0});
+    bool zero;  // -0.0 == 0.0: one key
+    if constexpr (std::is_same_v<T, kernels::Half>) {
+      zero = static_cast<float>(v) == 0.0f;
+    } else {
+      zero = v == T(0);
+    }
+    if (zero) return kSign;
+    return static_cast<U>((bits & kSign) ? ~bits : (bits | kSign));
+  } else if constexpr (std::is_signed_v<T>) {
+    return static_cast<U>(bits ^ kSign);
+  } else {
+    return bits;
+  }
+}
+
+// A stable LSD radix sort of line `values` (8-bit digits, a counting pass
+// per digit, digits all keys share skipped): `order` gets the positions in
+// sorted order, equal keys in their original order (NumPy's stable sort).
+template <typename T>
+void RadixOrder(const std::vector<T>& values, std::vector<int64_t>* order) {
+  using U = decltype(OrderedKey(T()));
+  const size_t n = values.size();
+  std::vector<U> keys(n), keys_tmp(n);
+  std::vector<int64_t> tmp(n);
+  for (size_t i = 0; i < n; ++i) {
+    keys[i] = OrderedKey(values[i]);
+    (*order)[i] = static_cast<int64_t>(i);
+  }
+  for (int shift = 0; shift < static_cast<int>(8 * sizeof(U)); shift += 8) {
+    size_t count[257] = {};
+    for (size_t i = 0; i < n; ++i) ++count[((keys[i] >> shift) & 0xff) + 1];
+    if (count[((keys[0] >> shift) & 0xff) + 1] == n) continue;  // one digit: nothing moves
+    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; ++i) {
+      const size_t at = count[(keys[i] >> shift) & 0xff]++;
+      keys_tmp[at] = keys[i];
+      tmp[at] = (*order)[i];
+    }
+    keys.swap(keys_tmp);
+    order->swap(tmp);
+  }
+}
+
 absl::Status CpuSort(const View& in, const View& out, const View* indices) {
   if (in.size() == 0) return absl::OkStatus();
   const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
@@ -134,13 +198,25 @@ absl::Status CpuSort(const View& in, const View& out, const View* indices) {
     using T = typename decltype(tag)::type;
     std::vector<T> values(static_cast<size_t>(n));
     std::vector<int64_t> order(static_cast<size_t>(n));
+    const bool contiguous = in.IsCContiguous();
     for (int64_t line = 0; line < lines; ++line) {
-      for (int64_t i = 0; i < n; ++i) {
-        values[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
+      if constexpr (!std::is_same_v<T, bool>) {  // std::vector<bool> has no data()
+        if (contiguous) {
+          std::memcpy(values.data(), in.data() + line * n * sizeof(T), n * sizeof(T));
+        }
       }
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int64_t a, int64_t b) { return SortLess(values[a], values[b]); });
+      if (!contiguous || std::is_same_v<T, bool>) {
+        for (int64_t i = 0; i < n; ++i) {
+          values[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
+        }
+      }
+      if constexpr (kRadixSortable<T>) {
+        RadixOrder(values, &order);
+      } else {
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int64_t a, int64_t b) { return SortLess(values[a], values[b]); });
+      }
       T* o = reinterpret_cast<T*>(out.data()) + line * n;
       for (int64_t i = 0; i < n; ++i) o[i] = values[order[i]];
       if (indices != nullptr) {
