@@ -268,13 +268,30 @@ def _fill(self: ndarray, value: Any) -> None:
 class _Item:
     """One advanced key item: where it is and its flat index."""
 
-    __slots__ = ("pos", "ystart", "naxes", "index")
+    __slots__ = ("pos", "ystart", "naxes", "index", "unchecked")
 
-    def __init__(self, pos: int, ystart: int, naxes: int, index: Any):
+    def __init__(self, pos: int, ystart: int, naxes: int, index: Any,
+                 unchecked: int = 0):
         self.pos = pos          # position in the key tuple (adjacency rule)
         self.ystart = ystart    # first axis of y = x[basic key] it covers
         self.naxes = naxes      # axes of y it covers
         self.index = index      # np.ndarray or ndarray: flat index in group
+        # A server integer index as the client gave it (negative values,
+        # bounds not checked): the size of its axis; 0 when normalized.
+        self.unchecked = unchecked
+
+    def normalized(self, s: Any) -> Any:
+        """The index in [0, size): take() from a server arange, which wraps
+        negative values and raises NumPy's IndexError, on the server."""
+        if not self.unchecked or not self.index.size:
+            return self.index
+        rng = _arange_in(s, self.unchecked)
+        # (The arange must outlive the recording of the take that names
+        # its handle, or its free could be sent first.)
+        idx = _record1(s, "take", (rng._handle, self.index._handle),
+                       self.index.shape, _INT64)
+        del rng
+        return idx
 
 
 def is_advanced(key: Any) -> bool:
@@ -391,17 +408,13 @@ def _plan(x: ndarray, key: Any) -> tuple[ndarray, list[_Item],
                 idx = np.where(idx < 0, idx + n, idx)
             naxes = 1
         elif t == "int_srv":
-            idx = k
-            if idx.size:
-                # take() from a server arange: NumPy's range check and
-                # wrapping of negative indices, on the server.
-                # (The arange must outlive the recording of the take that
-                # names its handle, or its free could be sent first.)
-                rng = _arange_in(s, n)
-                idx = _record1(s, "take", (rng._handle, idx._handle),
-                               idx.shape, _INT64)
-                del rng
-            naxes = 1
+            # Checked and wrapped by the take that uses it (one item) or
+            # by _Item.normalized (several).
+            items.append(_Item(i, ydim, 1, k, n))
+            basic.append(slice(None))
+            xdim += 1
+            ydim += 1
+            continue
         else:  # masks: flat indices within the group of axes they cover
             idx = (np.flatnonzero(k) if t == "mask_cli"
                    else _flatnonzero_in(k, kind[2]))
@@ -446,8 +459,8 @@ def _positions(y: ndarray, items: list[_Item],
         if isinstance(it.index, np.ndarray):
             term = it.index.astype(_INT64, copy=False) * stride
         else:
-            term = _math.multiply(it.index, stride) if stride != 1 \
-                else it.index
+            index = it.normalized(s)
+            term = _math.multiply(index, stride) if stride != 1 else index
         adv = term if adv is None else (adv + term if all_client
                                         else _math.add(adv, term))
     bshape = np.broadcast_shapes(*(it.index.shape for it in items))
