@@ -39,9 +39,12 @@ FusionPlan PlanFusion(const v1::ClientMessage& message,
   const int n = message.ops_size();
   if (n < 2 || message.frees_size() == 0) return plan;
   std::vector<bool> fusable(n);
-  bool any = false;
-  for (int k = 0; k < n; ++k) any |= fusable[k] = Fusable(message.ops(k));
-  if (!any) return plan;
+  int count = 0;
+  for (int k = 0; k < n; ++k) {
+    fusable[k] = Fusable(message.ops(k));
+    count += fusable[k] ? 1 : 0;
+  }
+  if (count < 2) return plan;  // nothing to join (the common small batch)
 
   const absl::flat_hash_set<uint64_t> freed(message.frees().begin(), message.frees().end());
   const absl::flat_hash_set<uint64_t> fetched(message.sync().fetch().begin(),

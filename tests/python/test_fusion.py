@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import arrayd as ad
+from arrayd import _session
 from helpers import check
 from test_metrics import _start, scrape, value
 
@@ -102,8 +103,11 @@ def test_a_failing_step_raises_numpys_error():
     check(ad.arange(3) * 2 + 1, np.arange(3) * 2 + 1)  # the session goes on
 
 
-def test_python_chains_run_fused_on_the_server():
-    # A server of our own to read its op counts.
+def test_python_chains_run_fused_on_the_server(monkeypatch):
+    # A server of our own to read its op counts. The flusher waits long
+    # enough that each chain and its frees go in one message (the sync
+    # sends them), as they do when the client is not starved of CPU.
+    monkeypatch.setattr(_session, "_FLUSH_DELAY_S", 30.0)
     with tempfile.TemporaryDirectory() as tmp:
         proc, address, port = _start(tmp)
         try:
@@ -116,9 +120,8 @@ def test_python_chains_run_fused_on_the_server():
                 np.testing.assert_array_equal(r.get(), 2 * cn + 3 * cn * cn - 1)
                 counts = scrape(port)
             s.close()
-            # Each chain is one fused op (its first may not be, if the
-            # batch was cut between its ops by the flusher).
-            assert value(counts, "arrayd_ops_total", op="fused_elementwise") >= 8
+            # Each chain is one fused op.
+            assert value(counts, "arrayd_ops_total", op="fused_elementwise") == 10
             assert value(counts, "arrayd_ops_total", op="multiply") == 30
         finally:
             proc.terminate()
