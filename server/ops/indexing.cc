@@ -343,16 +343,22 @@ absl::Status RunSearchSorted(OpContext& ctx) {
   if (a.ndim() != 1) return ValueError("searchsorted: a must be 1-D");
   ARRAYD_ASSIGN_OR_RETURN(bool right, ctx.attrs().Bool("right", false));
   const DType common = Promote(a.dtype, v.dtype);
-  if (common == DType::kInvalid) {
-    return TypeError(absl::StrCat("searchsorted: cannot compare ", DTypeName(a.dtype), " with ",
-                                  DTypeName(v.dtype)));
-  }
   ARRAYD_ASSIGN_OR_RETURN(View ca, ctx.CastTo(a, common));
   ARRAYD_ASSIGN_OR_RETURN(View cv, ctx.CastTo(v, common));
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, DType::kInt64, v.shape));
   if (out.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().SearchSorted(ca, cv, right, out));
   ctx.SetResult(0, out);
   return absl::OkStatus();
+}
+
+// The float64 weights of bincount and histogram: input `i` when given
+// (of `shape`, else NumPy's ValueError `mismatch`), else none.
+absl::StatusOr<std::optional<View>> OptionalWeights(OpContext& ctx, int i, const Shape& shape,
+                                                    const char* mismatch) {
+  if (ctx.num_inputs() <= i) return std::optional<View>();
+  if (ctx.input(i).shape != shape) return ValueError(mismatch);
+  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.CastTo(ctx.input(i), DType::kFloat64));
+  return std::optional<View>(std::move(w));
 }
 
 // bincount(x[, weights], length): the counts (sums of float64 weights) of
@@ -367,17 +373,11 @@ absl::Status RunBincount(OpContext& ctx) {
   if (x.ndim() != 1 || !(IsInteger(x.dtype) || x.dtype == DType::kBool) || length < 0) {
     return ValueError("bincount: x must be a 1-D integer array and length >= 0");
   }
-  const bool weighted = ctx.num_inputs() == 2;
-  if (weighted && ctx.input(1).shape != x.shape) {
-    return ValueError("The weights and list don't have the same length.");
-  }
+  ARRAYD_ASSIGN_OR_RETURN(
+      std::optional<View> w,
+      OptionalWeights(ctx, 1, x.shape, "The weights and list don't have the same length."));
   ARRAYD_ASSIGN_OR_RETURN(View xi, ctx.CastTo(x, DType::kInt64));
-  std::optional<View> w;
-  if (weighted) {
-    ARRAYD_ASSIGN_OR_RETURN(w, ctx.CastTo(ctx.input(1), DType::kFloat64));
-  }
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(weighted ? DType::kFloat64 : DType::kInt64,
-                                                 {length}));
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(w ? DType::kFloat64 : DType::kInt64, {length}));
   if (length > 0) {
     ARRAYD_RETURN_IF_ERROR(ctx.stream().Bincount(xi, w ? &*w : nullptr, out));
   }
@@ -399,17 +399,12 @@ absl::Status RunHistogram(OpContext& ctx) {
   }
   const DType common = Promote(a.dtype, edges.dtype);
   if (IsComplex(common)) return TypeError("histogram: complex values cannot be binned");
-  const bool weighted = ctx.num_inputs() == 3;
-  if (weighted && ctx.input(2).shape != a.shape) {
-    return ValueError("weights should have the same shape as a.");
-  }
+  ARRAYD_ASSIGN_OR_RETURN(
+      std::optional<View> w,
+      OptionalWeights(ctx, 2, a.shape, "weights should have the same shape as a."));
   ARRAYD_ASSIGN_OR_RETURN(View ca, ctx.CastTo(a, common));
   ARRAYD_ASSIGN_OR_RETURN(View ce, ctx.CastTo(edges, common));
-  std::optional<View> w;
-  if (weighted) {
-    ARRAYD_ASSIGN_OR_RETURN(w, ctx.CastTo(ctx.input(2), DType::kFloat64));
-  }
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(weighted ? DType::kFloat64 : DType::kInt64,
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(w ? DType::kFloat64 : DType::kInt64,
                                                  {edges.shape[0] - 1}));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Histogram(ca, ce, w ? &*w : nullptr, out));
   ctx.SetResult(0, out);
