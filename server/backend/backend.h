@@ -203,6 +203,17 @@ class Stream {
                              absl::Span<const View> /*leaves*/, const View& /*out*/) {
     return absl::UnimplementedError("fused elementwise: no kernel on this backend");
   }
+  // Reduce(op, value, axes, out) of a chain's value computed in registers
+  // (fused_reduction, ops/fusion.cc): one pass over the leaves, nothing
+  // materialized. `value` says what the unfused ops would have reduced:
+  // its dtype (the reduction's input dtype: the last step's result is cast
+  // to it), shape and strides (its data is not read); the leaves have its
+  // shape. Bit-identical to the unfused ops. UNIMPLEMENTED as Fused.
+  virtual absl::Status FusedReduce(kernels::ReduceOp /*op*/, absl::Span<const FusedStep> /*steps*/,
+                                   absl::Span<const View> /*leaves*/, const View& /*value*/,
+                                   absl::Span<const int> /*axes*/, const View& /*out*/) {
+    return absl::UnimplementedError("fused reduction: no kernel on this backend");
+  }
   // out = cond ? x : y elementwise; x, y and out share a dtype, cond is bool.
   virtual absl::Status Where(const View& /*cond*/, const View& /*x*/, const View& /*y*/,
                              const View& /*out*/) {

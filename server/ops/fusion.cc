@@ -1,7 +1,8 @@
-// fused_elementwise (ops/fusion.h): a chain of ufuncs resolved step by step
-// as the unfused ops would be (loop, broadcast shape, result layout), then
-// run as one backend kernel (Stream::Fused), or step by step through the
-// registered ufuncs where the backend has no fused kernel.
+// fused_elementwise and fused_reduction (ops/fusion.h): a chain of ufuncs
+// resolved step by step as the unfused ops would be (loop, broadcast shape,
+// result layout), then run as one backend kernel (Stream::Fused, or
+// Stream::FusedReduce with the reduction), or step by step through the
+// registered ops where the backend has no fused kernel.
 #include "ops/fusion.h"
 
 #include <string>
@@ -12,6 +13,7 @@
 #include "common/status.h"
 #include "kernels/op_list.h"
 #include "ops/compose.h"
+#include "ops/reduction.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -74,21 +76,28 @@ absl::StatusOr<std::vector<ProgramStep>> ParseProgram(const OpContext& ctx) {
   return steps;
 }
 
-absl::Status RunFusedElementwise(OpContext& ctx) {
-  ARRAYD_ASSIGN_OR_RETURN(std::vector<ProgramStep> program, ParseProgram(ctx));
-  const int leaves = ctx.num_inputs();
-  // Each operand as the unfused op would see it: its dtype, shape and
-  // strides (intermediates are laid out as their op would lay them out).
-  std::vector<View> values;
-  for (int i = 0; i < leaves; ++i) values.push_back(ctx.input(i));
+// A chain resolved as the unfused ops would run it: the backend's steps,
+// and each operand's value as the unfused op would see it (the leaves, then
+// each step's result: dtype, shape and strides, order='K', with no data).
+struct Chain {
+  std::vector<ProgramStep> program;
   std::vector<FusedStep> steps;
-  for (const ProgramStep& s : program) {
+  std::vector<View> values;
+  std::vector<View> broadcast;  // the leaves broadcast to the result's shape
+};
+
+absl::StatusOr<Chain> ResolveChain(OpContext& ctx) {
+  Chain c;
+  ARRAYD_ASSIGN_OR_RETURN(c.program, ParseProgram(ctx));
+  const int leaves = ctx.num_inputs();
+  for (int i = 0; i < leaves; ++i) c.values.push_back(ctx.input(i));
+  for (const ProgramStep& s : c.program) {
     const int nargs = s.ufunc->unary ? 1 : 2;
     std::vector<DType> in;
     std::vector<Shape> shapes;
     for (int j = 0; j < nargs; ++j) {
-      in.push_back(values[s.args[j]].dtype);
-      shapes.push_back(values[s.args[j]].shape);
+      in.push_back(c.values[s.args[j]].dtype);
+      shapes.push_back(c.values[s.args[j]].shape);
     }
     const Loop* loop = FindLoop(s.ufunc->loops, in, s.forced);
     // Signed integer powers check their exponents on the host; run unfused.
@@ -102,9 +111,9 @@ absl::Status RunFusedElementwise(OpContext& ctx) {
     View result;
     result.dtype = loop->out[0];
     result.shape = shape;
-    result.strides = nargs == 1 ? ResultStrides({&values[s.args[0]]}, shape, result.dtype)
-                                : ResultStrides({&values[s.args[0]], &values[s.args[1]]}, shape,
-                                                result.dtype);
+    result.strides = nargs == 1 ? ResultStrides({&c.values[s.args[0]]}, shape, result.dtype)
+                                : ResultStrides({&c.values[s.args[0]], &c.values[s.args[1]]},
+                                                shape, result.dtype);
     FusedStep step;
     step.unary = s.ufunc->unary;
     step.op = s.ufunc->op;
@@ -113,34 +122,73 @@ absl::Status RunFusedElementwise(OpContext& ctx) {
       step.in[j] = loop->in[j];
     }
     step.out = result.dtype;
-    steps.push_back(step);
-    values.push_back(std::move(result));
+    c.steps.push_back(step);
+    c.values.push_back(std::move(result));
   }
-  const View& last = values.back();
-  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, last.dtype, last.shape, last.strides));
-  std::vector<View> broadcast;
   for (int i = 0; i < leaves; ++i) {
-    ARRAYD_ASSIGN_OR_RETURN(View b, BroadcastTo(ctx.input(i), last.shape));
-    broadcast.push_back(std::move(b));
+    ARRAYD_ASSIGN_OR_RETURN(View b, BroadcastTo(ctx.input(i), c.values.back().shape));
+    c.broadcast.push_back(std::move(b));
   }
-  absl::Status fused = ctx.stream().Fused(steps, broadcast, out);
+  return c;
+}
+
+// The chain's result the slow way, where the backend has no fused kernel:
+// the steps one by one through the registered ufuncs, as the client sent them.
+absl::StatusOr<View> RunSteps(OpContext& ctx, const Chain& c) {
+  std::vector<View> values(c.values.begin(), c.values.begin() + ctx.num_inputs());
+  for (const ProgramStep& s : c.program) {
+    std::vector<View> operands = {values[s.args[0]]};
+    if (!s.ufunc->unary) operands.push_back(values[s.args[1]]);
+    compose::AttrList attrs;
+    if (s.forced != DType::kInvalid) {
+      attrs.push_back({"dtype", compose::Str(std::string(DTypeName(s.forced)))});
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View r, compose::Run(ctx, s.name, std::move(operands), attrs));
+    values.push_back(std::move(r));
+  }
+  return values.back();
+}
+
+absl::Status RunFusedElementwise(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(Chain c, ResolveChain(ctx));
+  const View& last = c.values.back();
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, last.dtype, last.shape, last.strides));
+  absl::Status fused = ctx.stream().Fused(c.steps, c.broadcast, out);
   if (!absl::IsUnimplemented(fused)) {
     ARRAYD_RETURN_IF_ERROR(fused);
     ctx.SetResult(0, out);
     return absl::OkStatus();
   }
-  // No fused kernel here: the steps one by one, as the client sent them.
-  values.resize(leaves);
-  for (const ProgramStep& s : program) {
-    std::vector<View> operands = {values[s.args[0]]};
-    if (!s.ufunc->unary) operands.push_back(values[s.args[1]]);
-    compose::AttrList attrs;
-    if (s.forced != DType::kInvalid) attrs.push_back({"dtype", compose::Str(std::string(DTypeName(s.forced)))});
-    ARRAYD_ASSIGN_OR_RETURN(View r, compose::Run(ctx, s.name, std::move(operands), attrs));
-    values.push_back(std::move(r));
-  }
-  ctx.SetResult(0, values.back());
+  ARRAYD_ASSIGN_OR_RETURN(View r, RunSteps(ctx, c));
+  ctx.SetResult(0, r);
   return absl::OkStatus();
+}
+
+// The chain's value reduced as the reduction op `reduce` would reduce it,
+// in one pass where the backend has the kernel (Stream::FusedReduce).
+absl::Status RunFusedReduction(OpContext& ctx) {
+  ARRAYD_ASSIGN_OR_RETURN(std::string reduce, ctx.attrs().String("reduce"));
+  if (!IsReduction(reduce)) {
+    return ValueError(absl::StrCat("fused_reduction: '", reduce, "' is not a reduction"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(Chain c, ResolveChain(ctx));
+  const View& last = c.values.back();
+  auto kernel = [&](kernels::ReduceOp op, DType in_dtype, absl::Span<const int> axes,
+                    const View& out) -> absl::Status {
+    // What the unfused reduction reads: the chain's result, cast (CastTo,
+    // order='K') to the reduction's input dtype.
+    View value = last;
+    if (in_dtype != last.dtype) {
+      value.dtype = in_dtype;
+      value.strides = LikeStrides(last, Order::kK, ItemSize(in_dtype));
+    }
+    absl::Status fused = ctx.stream().FusedReduce(op, c.steps, c.broadcast, value, axes, out);
+    if (!absl::IsUnimplemented(fused)) return fused;
+    ARRAYD_ASSIGN_OR_RETURN(View r, RunSteps(ctx, c));
+    ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(r, in_dtype));
+    return ctx.stream().Reduce(op, in, axes, out);
+  };
+  return RunNamedReduction(ctx, reduce, last, kernel);
 }
 
 }  // namespace
@@ -149,6 +197,12 @@ void RegisterFusionOps(OpRegistry* r) {
   r->Register(OpFamily::kFused,
               "fused_elementwise(xs[], *, ufuncs: str, args: ints, dtypes: str = '') -> out",
               "A chain of ufuncs run as one kernel (ops/fusion.h).", RunFusedElementwise);
+  r->Register(OpFamily::kFused,
+              "fused_reduction(xs[], *, ufuncs: str, args: ints, dtypes: str = '', reduce: str, "
+              "axes: ints? = None, keepdims: bool = False, dtype: dtype? = None) -> out",
+              "A chain of ufuncs and a reduction of its result, run as one kernel "
+              "(ops/fusion.h).",
+              RunFusedReduction);
 }
 
 }  // namespace arrayd

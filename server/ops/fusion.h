@@ -1,10 +1,14 @@
 // Fused elementwise chains: the op `fused_elementwise`, which runs a chain
 // of ufuncs (kernels/op_list.h rows) as one kernel where the backend has
-// one (Stream::Fused), and the lookup of the ufunc rows it is made of. The
-// session fuses a client's batches into it (session/fusion_plan.h); a
-// client may also send it itself.
+// one (Stream::Fused); `fused_reduction`, the same chain with a reduction
+// of its result (sum, prod, mean, min, max, all, any, with the reduction
+// op's axes, keepdims and dtype=) in the same kernel (Stream::FusedReduce);
+// and the lookup of the ufunc rows they are made of. The session fuses a
+// client's batches into them (session/fusion_plan.h); a client may also
+// send them itself.
 //
 //   fused_elementwise(xs[], *, ufuncs: str, args: ints, dtypes: str) -> out
+//   fused_reduction(xs[], *, ufuncs, args, dtypes, reduce: str, axes, keepdims, dtype) -> out
 //
 // `ufuncs` names the steps ("multiply,multiply,add"); `args` holds two
 // entries per step, its operands: below len(xs) a leaf, else the result of

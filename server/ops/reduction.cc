@@ -1,11 +1,14 @@
 // Reductions: sum, prod, mean, min, max, all, any over axes with keepdims and
 // dtype=; argmin and argmax over one axis or the flattened array.
 #include <algorithm>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 #include "kernels/op_list.h"
+#include "ops/reduction.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -69,8 +72,8 @@ absl::StatusOr<DType> ResultDType(const char* name, const std::vector<Loop>& loo
   return loop->out[0];
 }
 
-absl::Status RunReduce(OpContext& ctx, const char* name, ReduceOp op, const std::vector<Loop>& loops) {
-  const View& x = ctx.input(0);
+absl::Status RunReduce(OpContext& ctx, const char* name, ReduceOp op, const std::vector<Loop>& loops,
+                       const View& x, const ReduceKernel& kernel) {
   ARRAYD_ASSIGN_OR_RETURN(ReducePlan plan, PlanReduce(ctx, x));
   ARRAYD_ASSIGN_OR_RETURN(DType acc, ResultDType(name, loops, x.dtype));
   if (op == ReduceOp::kAll || op == ReduceOp::kAny) acc = x.dtype;  // read as is, result bool
@@ -82,16 +85,15 @@ absl::Status RunReduce(OpContext& ctx, const char* name, ReduceOp op, const std:
   if (ctx.attrs().Has("dtype")) {
     ARRAYD_ASSIGN_OR_RETURN(acc, ctx.attrs().GetDType("dtype"));
   }
-  ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, acc));
   DType out_dtype = (op == ReduceOp::kAll || op == ReduceOp::kAny) ? DType::kBool : acc;
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(out_dtype, plan.out_shape));
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(op, in, plan.axes, out));
+  ARRAYD_RETURN_IF_ERROR(kernel(op, acc, plan.axes, out));
   return Finish(ctx, plan, out);
 }
 
 // mean = sum in the inexact dtype / count (float16 sums in float32, as NumPy).
-absl::Status RunMean(OpContext& ctx, const std::vector<Loop>& loops) {
-  const View& x = ctx.input(0);
+absl::Status RunMean(OpContext& ctx, const std::vector<Loop>& loops, const View& x,
+                     const ReduceKernel& kernel) {
   ARRAYD_ASSIGN_OR_RETURN(ReducePlan plan, PlanReduce(ctx, x));
   ARRAYD_ASSIGN_OR_RETURN(DType result, ResultDType("mean", loops, x.dtype));
   if (ctx.attrs().Has("dtype")) {
@@ -99,15 +101,52 @@ absl::Status RunMean(OpContext& ctx, const std::vector<Loop>& loops) {
   }
   DType acc = result == DType::kFloat16 ? DType::kFloat32 : result;
   if (!IsInexact(acc)) acc = DType::kFloat64;
-  ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, acc));
   ARRAYD_ASSIGN_OR_RETURN(View sum, ctx.NewArray(acc, plan.out_shape));
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(ReduceOp::kSum, in, plan.axes, sum));
+  ARRAYD_RETURN_IF_ERROR(kernel(ReduceOp::kSum, acc, plan.axes, sum));
   ARRAYD_ASSIGN_OR_RETURN(View count, ctx.NewArray(acc, {}));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(count, Scalar::Float(static_cast<double>(plan.count))));
   ARRAYD_ASSIGN_OR_RETURN(View count_b, BroadcastTo(count, plan.out_shape));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Binary(kernels::BinaryOp::kTrueDivide, sum, count_b, sum));
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.CastTo(sum, result));
   return Finish(ctx, plan, out);
+}
+
+// The reduction rows: name, op, result dtypes by input dtype
+// (kernels/op_list.h); mean is RunMean's.
+struct ReductionRow {
+  const char* name;
+  ReduceOp op;
+  const char* loops;
+};
+constexpr ReductionRow kReductions[] = {
+    {"sum", ReduceOp::kSum, ARRAYD_SUM_LOOPS},  {"prod", ReduceOp::kProd, ARRAYD_SUM_LOOPS},
+    {"min", ReduceOp::kMin, ARRAYD_SAME_LOOPS}, {"max", ReduceOp::kMax, ARRAYD_SAME_LOOPS},
+    {"all", ReduceOp::kAll, ARRAYD_TO_BOOL1},   {"any", ReduceOp::kAny, ARRAYD_TO_BOOL1},
+    {"mean", ReduceOp::kSum, ARRAYD_MEAN_LOOPS},
+};
+
+// Each row's parsed loops, in kReductions' order.
+const std::vector<std::vector<Loop>>& ReductionLoops() {
+  static const auto* loops = [] {
+    auto* v = new std::vector<std::vector<Loop>>;
+    for (const ReductionRow& row : kReductions) v->push_back(MustParseLoops(row.name, row.loops));
+    return v;
+  }();
+  return *loops;
+}
+
+absl::Status RunRow(OpContext& ctx, int row, const View& x, const ReduceKernel& kernel) {
+  const ReductionRow& r = kReductions[row];
+  if (std::string(r.name) == "mean") return RunMean(ctx, ReductionLoops()[row], x, kernel);
+  return RunReduce(ctx, r.name, r.op, ReductionLoops()[row], x, kernel);
+}
+
+// The kernel of the ops themselves: the input array, cast, reduced.
+ReduceKernel ArrayKernel(OpContext& ctx, const View& x) {
+  return [&ctx, &x](ReduceOp op, DType in_dtype, absl::Span<const int> axes, const View& out) {
+    ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, in_dtype));
+    return ctx.stream().Reduce(op, in, axes, out);
+  };
 }
 
 absl::Status RunArgReduce(OpContext& ctx, kernels::ArgReduceOp op) {
@@ -144,37 +183,35 @@ absl::Status RunArgReduce(OpContext& ctx, kernels::ArgReduceOp op) {
 
 }  // namespace
 
+bool IsReduction(absl::string_view name) {
+  for (const ReductionRow& row : kReductions) {
+    if (name == row.name) return true;
+  }
+  return false;
+}
+
+absl::Status RunNamedReduction(OpContext& ctx, absl::string_view name, const View& x,
+                               const ReduceKernel& kernel) {
+  for (int row = 0; row < static_cast<int>(std::size(kReductions)); ++row) {
+    if (name == kReductions[row].name) return RunRow(ctx, row, x, kernel);
+  }
+  return ValueError(absl::StrCat("'", name, "' is not a reduction"));
+}
+
 void RegisterReductionOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kReduction;
-  // name, op, result dtypes by input dtype (kernels/op_list.h).
-  struct Row {
-    const char* name;
-    ReduceOp op;
-    const char* loops;
-  };
-  for (Row row : {Row{"sum", ReduceOp::kSum, ARRAYD_SUM_LOOPS},
-                  Row{"prod", ReduceOp::kProd, ARRAYD_SUM_LOOPS},
-                  Row{"min", ReduceOp::kMin, ARRAYD_SAME_LOOPS},
-                  Row{"max", ReduceOp::kMax, ARRAYD_SAME_LOOPS},
-                  Row{"all", ReduceOp::kAll, ARRAYD_TO_BOOL1},
-                  Row{"any", ReduceOp::kAny, ARRAYD_TO_BOOL1}}) {
-    const char* name = row.name;
-    const ReduceOp op = row.op;
+  for (int row = 0; row < static_cast<int>(std::size(kReductions)); ++row) {
+    const ReductionRow& rr = kReductions[row];
     r->Register(f,
-                absl::StrCat(row.name, "(a, *, axes: ints? = None, keepdims: bool = False, "
-                                       "dtype: dtype? = None) -> out"),
-                absl::StrCat("NumPy's ", row.name, " over axes (None: all)."),
-                [name, op, loops = MustParseLoops(name, row.loops)](OpContext& ctx) {
-                  return RunReduce(ctx, name, op, loops);
+                absl::StrCat(rr.name, "(a, *, axes: ints? = None, keepdims: bool = False, "
+                                      "dtype: dtype? = None) -> out"),
+                absl::StrCat("NumPy's ", rr.name, " over axes (None: all)."),
+                [row](OpContext& ctx) {
+                  const View& x = ctx.input(0);
+                  return RunRow(ctx, row, x, ArrayKernel(ctx, x));
                 },
-                row.loops);
+                rr.loops);
   }
-  r->Register(f, "mean(a, *, axes: ints? = None, keepdims: bool = False, dtype: dtype? = None) -> out",
-              "NumPy's mean over axes (None: all).",
-              [loops = MustParseLoops("mean", ARRAYD_MEAN_LOOPS)](OpContext& ctx) {
-                return RunMean(ctx, loops);
-              },
-              ARRAYD_MEAN_LOOPS);
   r->Register(f, "argmin(a, *, axis: int? = None, keepdims: bool = False) -> out",
               "Index of the minimum (None: of the flattened array).",
               [](OpContext& ctx) { return RunArgReduce(ctx, kernels::ArgReduceOp::kArgMin); },

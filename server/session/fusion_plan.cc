@@ -9,21 +9,31 @@
 #include "absl/strings/str_join.h"
 #include "array/dtype.h"
 #include "ops/fusion.h"
+#include "ops/reduction.h"
 
 namespace arrayd {
 namespace {
 
-// A ufunc op the plan may fuse: one output, its ufunc's inputs, no
-// attribute but dtype=.
-bool Fusable(const v1::Op& op) {
+// What the plan may fuse: a ufunc op (one output, its ufunc's inputs, no
+// attribute but dtype=), or a reduction of one (ops/reduction.h), which
+// ends its chain.
+enum class Role { kNone, kUfunc, kReduction };
+
+Role RoleOf(const v1::Op& op) {
+  if (op.outputs_size() != 1) return Role::kNone;
+  if (IsReduction(op.name())) {
+    if (op.inputs_size() != 1) return Role::kNone;
+    for (const auto& [name, value] : op.attrs()) {
+      if (name != "axes" && name != "keepdims" && name != "dtype") return Role::kNone;
+    }
+    return Role::kReduction;
+  }
   const UfuncInfo* u = FindUfunc(op.name());
-  if (u == nullptr || op.outputs_size() != 1 || op.inputs_size() != (u->unary ? 1 : 2)) {
-    return false;
-  }
+  if (u == nullptr || op.inputs_size() != (u->unary ? 1 : 2)) return Role::kNone;
   for (const auto& [name, value] : op.attrs()) {
-    if (name != "dtype" || value.value_case() != v1::AttrValue::kDtype) return false;
+    if (name != "dtype" || value.value_case() != v1::AttrValue::kDtype) return Role::kNone;
   }
-  return true;
+  return Role::kUfunc;
 }
 
 int Find(std::vector<int>& parent, int k) {
@@ -38,10 +48,12 @@ FusionPlan PlanFusion(const v1::ClientMessage& message,
   FusionPlan plan;
   const int n = message.ops_size();
   if (n < 2 || message.frees_size() == 0) return plan;
+  std::vector<Role> role(n);
   std::vector<bool> fusable(n);
   int count = 0;
   for (int k = 0; k < n; ++k) {
-    fusable[k] = Fusable(message.ops(k));
+    role[k] = RoleOf(message.ops(k));
+    fusable[k] = role[k] != Role::kNone;
     count += fusable[k] ? 1 : 0;
   }
   if (count < 2) return plan;  // nothing to join (the common small batch)
@@ -61,7 +73,7 @@ FusionPlan PlanFusion(const v1::ClientMessage& message,
   }
   auto intermediate = [&](uint64_t h) {
     auto p = producer.find(h);
-    if (p == producer.end() || p->second < 0 || !fusable[p->second]) return false;
+    if (p == producer.end() || p->second < 0 || role[p->second] != Role::kUfunc) return false;
     if (!freed.contains(h) || fetched.contains(h) || exists(h)) return false;
     auto r = readers.find(h);
     if (r == readers.end()) return false;
@@ -98,12 +110,15 @@ FusionPlan PlanFusion(const v1::ClientMessage& message,
     for (size_t i = 0; ok && i + 1 < ops.size(); ++i) {
       ok = intermediate(message.ops(ops[i]).outputs(0));
     }
-    if (!ok || ops.size() > static_cast<size_t>(kMaxFusedSteps)) continue;
+    // A reduction can only end a chain: its output is no intermediate.
+    const bool reduces = role[ops.back()] == Role::kReduction;
+    const size_t num_steps = ops.size() - (reduces ? 1 : 0);
+    if (!ok || num_steps > static_cast<size_t>(kMaxFusedSteps)) continue;
     // The leaves, in first-read order, and where each is first read.
     std::vector<uint64_t> leaves;
     absl::flat_hash_map<uint64_t, int> leaf_index, first_read;
     absl::flat_hash_map<uint64_t, int> step_of;  // intermediate -> its step
-    for (size_t i = 0; i < ops.size(); ++i) {
+    for (size_t i = 0; i < num_steps; ++i) {
       const v1::Op& op = message.ops(ops[i]);
       for (uint64_t h : op.inputs()) {
         if (step_of.contains(h)) continue;
@@ -132,13 +147,13 @@ FusionPlan PlanFusion(const v1::ClientMessage& message,
     group.ops = ops;
     v1::Op& fused = group.fused;
     const v1::Op& last = message.ops(ops.back());
-    fused.set_name("fused_elementwise");
+    fused.set_name(reduces ? "fused_reduction" : "fused_elementwise");
     fused.set_stream(last.stream());
     for (uint64_t h : leaves) fused.add_inputs(h);
     fused.add_outputs(last.outputs(0));
     std::vector<std::string> names, dtypes;
     v1::AttrValue args;
-    for (size_t i = 0; i < ops.size(); ++i) {
+    for (size_t i = 0; i < num_steps; ++i) {
       const v1::Op& op = message.ops(ops[i]);
       names.push_back(op.name());
       auto d = op.attrs().find("dtype");
@@ -161,6 +176,11 @@ FusionPlan PlanFusion(const v1::ClientMessage& message,
     (*fused.mutable_attrs())["ufuncs"].set_s(absl::StrJoin(names, ","));
     (*fused.mutable_attrs())["args"] = std::move(args);
     (*fused.mutable_attrs())["dtypes"].set_s(absl::StrJoin(dtypes, ","));
+    if (reduces) {
+      // The reduction's own attrs (axes, keepdims, dtype) and its name.
+      for (const auto& [name, value] : last.attrs()) (*fused.mutable_attrs())[name] = value;
+      (*fused.mutable_attrs())["reduce"].set_s(last.name());
+    }
     const int g = static_cast<int>(plan.groups.size());
     for (int k : ops) plan.group_of[k] = g;
     plan.groups.push_back(std::move(group));

@@ -102,6 +102,43 @@ TEST(FusionPlanTest, AWriteToALeafAfterTheGroupReadItRefusesTheGroup) {
   EXPECT_TRUE(Plan(ops, {10}).groups.empty());
 }
 
+TEST(FusionPlanTest, AReductionOfAnIntermediateEndsItsChain) {
+  // d = x - c2; q = d * d; m = q.mean(axes=[0], keepdims): one fused_reduction.
+  v1::Op mean = MakeOp("mean", {11}, {12});
+  (*mean.mutable_attrs())["axes"].mutable_ints()->add_values(0);
+  (*mean.mutable_attrs())["keepdims"].set_b(true);
+  std::vector<v1::Op> ops = {MakeOp("subtract", {1, 2}, {10}), MakeOp("multiply", {10, 10}, {11}),
+                             mean};
+  FusionPlan plan = Plan(ops, {10, 11});
+  ASSERT_EQ(plan.groups.size(), 1u);
+  const v1::Op& f = plan.groups[0].fused;
+  EXPECT_EQ(plan.groups[0].ops, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(f.name(), "fused_reduction");
+  EXPECT_EQ(f.attrs().at("reduce").s(), "mean");
+  EXPECT_EQ(f.attrs().at("ufuncs").s(), "subtract,multiply");
+  EXPECT_EQ(f.attrs().at("axes").ints().values_size(), 1);
+  EXPECT_TRUE(f.attrs().at("keepdims").b());
+  EXPECT_EQ(Args(f), (std::vector<int64_t>{0, 1, 2, 2}));
+  EXPECT_EQ(f.outputs(0), 12u);
+  // One ufunc and its sum fuse too; a held or fetched value does not.
+  ops = {MakeOp("multiply", {1, 1}, {10}), MakeOp("sum", {10}, {11})};
+  ASSERT_EQ(Plan(ops, {10}).groups.size(), 1u);
+  EXPECT_TRUE(Plan(ops, {}).groups.empty());
+  EXPECT_TRUE(Plan(ops, {10}, {10}).groups.empty());
+  // A reduction's result is no intermediate: what reads it is not joined.
+  ops = {MakeOp("multiply", {1, 1}, {10}), MakeOp("sum", {10}, {11}),
+         MakeOp("add", {11, 1}, {12})};
+  plan = Plan(ops, {10, 11});
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_EQ(plan.groups[0].ops, (std::vector<int>{0, 1}));
+  // Two reductions of one value, or an unknown attribute: not fused.
+  ops = {MakeOp("multiply", {1, 1}, {10}), MakeOp("sum", {10}, {11}), MakeOp("max", {10}, {12})};
+  EXPECT_TRUE(Plan(ops, {10}).groups.empty());
+  v1::Op odd = MakeOp("sum", {10}, {11});
+  (*odd.mutable_attrs())["where"].set_b(true);
+  EXPECT_TRUE(Plan({MakeOp("multiply", {1, 1}, {10}), odd}, {10}).groups.empty());
+}
+
 TEST(FusionPlanTest, StreamsAndAttributesAreRespected) {
   std::vector<v1::Op> ops = {MakeOp("multiply", {1, 1}, {10}), MakeOp("add", {10, 1}, {11}, 7)};
   EXPECT_TRUE(Plan(ops, {10}).groups.empty());

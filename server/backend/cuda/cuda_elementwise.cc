@@ -128,17 +128,7 @@ absl::Status CudaStream::Binary(kernels::BinaryOp op, const View& a, const View&
   return Elementwise({&out, &a, &b}, absl::StrCat(functor, "()(v1, v2)"), /*may_group=*/true);
 }
 
-// One kernel for the chain: Apply's expression is a lambda that runs the
-// steps in registers, each as its unfused kernel would (the same casts and
-// functors), so the result is the same bit for bit; the kernel is cached by
-// that text like any other.
-absl::Status CudaStream::Fused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
-                               const View& out) {
-  ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
-  const int num_leaves = static_cast<int>(leaves.size());
-  if (steps.empty() || steps.back().out != out.dtype) {
-    return absl::InternalError("fused: the output is not the last step's");
-  }
+absl::StatusOr<std::string> FusedExpression(absl::Span<const FusedStep> steps, int num_leaves) {
   auto operand = [&](int a) {
     return a < num_leaves ? absl::StrCat("v", a + 1) : absl::StrCat("s", a - num_leaves);
   };
@@ -166,6 +156,18 @@ absl::Status CudaStream::Fused(absl::Span<const FusedStep> steps, absl::Span<con
                     KernelTypeName(st.out), ">(", call, ");\n");
   }
   absl::StrAppend(&expr, "    return s", steps.size() - 1, ";\n  }()");
+  return expr;
+}
+
+// One kernel for the chain: Apply's expression is FusedExpression's lambda.
+absl::Status CudaStream::Fused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
+                               const View& out) {
+  ARRAYD_RETURN_IF_ERROR(EnterKeepingGroup());
+  if (steps.empty() || steps.back().out != out.dtype) {
+    return absl::InternalError("fused: the output is not the last step's");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(std::string expr,
+                          FusedExpression(steps, static_cast<int>(leaves.size())));
   std::vector<const View*> views = {&out};
   for (const View& v : leaves) views.push_back(&v);
   return Elementwise(std::move(views), expr, /*may_group=*/true);

@@ -32,17 +32,50 @@ void PushWord(std::vector<long long>* words, T v) {
   words->push_back(w);
 }
 
+constexpr const char* kReduceKinds[] = {"sum", "prod", "min", "max", "all", "any"};
+
+absl::Status CheckReduceOutput(kernels::ReduceOp op, DType in, DType out) {
+  const bool logical = op == kernels::ReduceOp::kAll || op == kernels::ReduceOp::kAny;
+  if (logical ? out != DType::kBool : out != in) {
+    return absl::InternalError("reduce: unexpected output dtype");
+  }
+  return absl::OkStatus();
+}
+
+// Collapsed dims of a reduction: the kept dims over the `kept` views, the
+// reduced ones over the `reduced` views; each at least one dim (the
+// kernels index one), of extent 1 (or 0 for an empty reduction).
+struct ReduceDims {
+  Shape kshape, rshape;
+  std::vector<Strides> kstrides, rstrides;
+};
+
+ReduceDims Collapse(absl::Span<const View* const> kept, absl::Span<const View* const> reduced,
+                    long long k) {
+  ReduceDims d;
+  d.kshape = CollapseDims(kept, &d.kstrides);
+  d.rshape = CollapseDims(reduced, &d.rstrides);
+  // Rank 0 becomes rank 1 of extent 1: the kernels index at least one dim.
+  if (d.kshape.empty()) {
+    d.kshape.push_back(1);
+    for (Strides& s : d.kstrides) s.push_back(0);
+  }
+  if (d.rshape.empty()) {
+    d.rshape.push_back(k == 0 ? 0 : 1);
+    for (Strides& s : d.rstrides) s.push_back(0);
+  }
+  return d;
+}
+
 }  // namespace
 
 absl::Status CudaStream::Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
                                 const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
-  const bool logical = op == kernels::ReduceOp::kAll || op == kernels::ReduceOp::kAny;
-  if (logical ? out.dtype != DType::kBool : out.dtype != in.dtype) {
-    return absl::InternalError("reduce: unexpected output dtype");
-  }
-  static constexpr const char* kKinds[] = {"sum", "prod", "min", "max", "all", "any"};
-  return RunReduce(kKinds[static_cast<int>(op)], in, axes, out);
+  ARRAYD_RETURN_IF_ERROR(CheckReduceOutput(op, in.dtype, out.dtype));
+  const View* ins[1] = {&in};
+  return RunReduce({kReduceKinds[static_cast<int>(op)], in.dtype, out.dtype}, ins, nullptr, axes,
+                   out);
 }
 
 absl::Status CudaStream::ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
@@ -51,37 +84,66 @@ absl::Status CudaStream::ArgReduce(kernels::ArgReduceOp op, const View& in, int 
   if (out.dtype != DType::kInt64) return absl::InternalError("argreduce: output must be int64");
   if (in.shape[axis] == 0) return ValueError("attempt to get argmax of an empty sequence");
   const int axes[1] = {axis};
-  return RunReduce(op == kernels::ArgReduceOp::kArgMax ? "argmax" : "argmin", in, axes, out);
+  const View* ins[1] = {&in};
+  return RunReduce({op == kernels::ArgReduceOp::kArgMax ? "argmax" : "argmin", in.dtype, out.dtype},
+                   ins, nullptr, axes, out);
 }
 
-absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
+// The chain's element value is FusedExpression's lambda of the leaves; the
+// kernel reads the leaves once and materializes nothing.
+absl::Status CudaStream::FusedReduce(kernels::ReduceOp op, absl::Span<const FusedStep> steps,
+                                     absl::Span<const View> leaves, const View& value,
+                                     absl::Span<const int> axes, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  ARRAYD_RETURN_IF_ERROR(CheckReduceOutput(op, value.dtype, out.dtype));
+  if (steps.empty() || leaves.empty()) return absl::InternalError("fused reduce: no steps");
+  ReduceSpec spec{kReduceKinds[static_cast<int>(op)], value.dtype, out.dtype};
+  ARRAYD_ASSIGN_OR_RETURN(spec.value,
+                          FusedExpression(steps, static_cast<int>(leaves.size())));
+  std::vector<const View*> ins;
+  for (const View& l : leaves) {
+    spec.leaves.push_back(l.dtype);
+    ins.push_back(&l);
+  }
+  return RunReduce(std::move(spec), ins, &value, axes, out);
+}
+
+absl::Status CudaStream::RunReduce(ReduceSpec spec, absl::Span<const View* const> ins,
+                                   const View* value, absl::Span<const int> axes,
                                    const View& out) {
-  View kept, reduced;
-  SplitAxes(in, axes, &kept, &reduced);
-  if (out.ndim() != kept.ndim()) return absl::InternalError("reduce: bad output rank");
+  const bool fused = !spec.leaves.empty();
+  if (value == nullptr) value = ins[0];
+  View vkept, vreduced;
+  SplitAxes(*value, axes, &vkept, &vreduced);
+  if (out.ndim() != vkept.ndim()) return absl::InternalError("reduce: bad output rank");
   View out_as_kept = out;  // same element count and order as `kept`
-  out_as_kept.shape = kept.shape;
-  const long long m = kept.size(), k = reduced.size();
+  out_as_kept.shape = vkept.shape;
+  const long long m = vkept.size(), k = vreduced.size();
   if (m == 0) return absl::OkStatus();
 
-  std::vector<Strides> kstrides, rstrides;
-  const View* kept_views[2] = {&kept, &out_as_kept};
-  Shape kshape = CollapseDims(kept_views, &kstrides);
-  const View* reduced_views[1] = {&reduced};
-  Shape rshape = CollapseDims(reduced_views, &rstrides);
-  // Rank 0 becomes rank 1 of extent 1: the kernels index at least one dim.
-  if (kshape.empty()) {
-    kshape.push_back(1);
-    kstrides[0].push_back(0);
-    kstrides[1].push_back(0);
+  // The value's own layout picks the strategy and the order (for a fused
+  // chain: as the unfused reduction of the value would); the dims the
+  // kernel indexes are collapsed over every array it reads.
+  const View* value_only[1] = {&vreduced};
+  std::vector<Strides> vstrides;
+  const Shape vshape = CollapseDims(value_only, &vstrides);
+  const bool inner_contiguous = !vshape.empty() && vstrides[0].back() == ItemSize(value->dtype);
+  const bool vector = vshape.size() == 1 && inner_contiguous;  // gen::FusedReduceArgs::vector
+  std::vector<View> kept(ins.size()), reduced(ins.size());
+  std::vector<const View*> kviews, rviews;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    SplitAxes(*ins[i], axes, &kept[i], &reduced[i]);
+    kviews.push_back(&kept[i]);
+    rviews.push_back(&reduced[i]);
   }
-  if (rshape.empty()) {
-    rshape.push_back(k == 0 ? 0 : 1);
-    rstrides[0].push_back(0);
-  }
-  const int kd = static_cast<int>(kshape.size()), rd = static_cast<int>(rshape.size());
+  kviews.push_back(&out_as_kept);
+  if (fused) kviews.push_back(&vkept);
+  const ReduceDims dims = Collapse(kviews, rviews, k);
+  const int kd = static_cast<int>(dims.kshape.size()), rd = static_cast<int>(dims.rshape.size());
   if (kd > kMaxKernelDims) return TooManyDims(kd);
   if (rd > kMaxKernelDims) return TooManyDims(rd);
+  spec.kd = kd;
+  spec.rd = rd;
 
   // Strategy. Block mode: a block per output, threads along the reduced
   // elements (coalesced when those are contiguous). Thread mode: a thread per
@@ -92,7 +154,6 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
   // 4 blocks per SM: 1% faster than 8 for a 1 GiB sum, as fast as CUB
   // (tests/bench/kernel_variants.cu, RESULTS.md).
   const long long target_blocks = 4LL * dev_->sm_count;
-  const bool inner_contiguous = rstrides[0][rd - 1] == ItemSize(in.dtype);
   bool block_mode;
   long long splits = 1;
   if (m == 1) {
@@ -117,24 +178,37 @@ absl::Status CudaStream::RunReduce(const char* kind, const View& in, absl::Span<
     ARRAYD_ASSIGN_OR_RETURN(
         partial, dev_->allocator->Allocate(static_cast<size_t>(m * splits * kMaxAccBytes), id_));
   }
-  ReduceSpec spec{kind, in.dtype, out.dtype, kd, rd};
   const std::string name = "arrayd_reduce";
-  const std::string key = absl::StrCat("reduce|", kind, "|", static_cast<int>(in.dtype), "|",
-                                       static_cast<int>(out.dtype), "|", kd, "|", rd, "|");
+  std::string key = absl::StrCat("reduce|", spec.kind, "|", static_cast<int>(spec.in), "|",
+                                 static_cast<int>(spec.out), "|", kd, "|", rd, "|");
+  if (fused) {
+    for (DType t : spec.leaves) absl::StrAppend(&key, static_cast<int>(t), ",");
+    absl::StrAppend(&key, "|", spec.value, "|");
+  }
   auto body = [&] { return ReduceBody(spec, name); };
 
+  // The args struct (gen::ReduceArgs or gen::FusedReduceArgs) as words.
+  const size_t n = ins.size();
   auto make_args = [&](long long k_value) {
     std::vector<long long> w;
-    PushWord(&w, static_cast<const char*>(in.data()));
+    for (const View* v : ins) PushWord(&w, static_cast<const char*>(v->data()));
     PushWord(&w, out.data());
     PushWord(&w, partial ? static_cast<char*>(partial->data()) : static_cast<char*>(nullptr));
     w.push_back(m);
     w.push_back(k_value);
-    for (int d = 0; d < kd; ++d) w.push_back(kshape[d]);
-    for (int d = 0; d < kd; ++d) w.push_back(kstrides[0][d]);
-    for (int d = 0; d < kd; ++d) w.push_back(kstrides[1][d]);
-    for (int d = 0; d < rd; ++d) w.push_back(rshape[d]);
-    for (int d = 0; d < rd; ++d) w.push_back(rstrides[0][d]);
+    for (int d = 0; d < kd; ++d) w.push_back(dims.kshape[d]);
+    for (size_t i = 0; i < n; ++i) {
+      for (int d = 0; d < kd; ++d) w.push_back(dims.kstrides[i][d]);
+    }
+    for (int d = 0; d < kd; ++d) w.push_back(dims.kstrides[n][d]);  // out
+    for (int d = 0; d < rd; ++d) w.push_back(dims.rshape[d]);
+    for (size_t i = 0; i < n; ++i) {
+      for (int d = 0; d < rd; ++d) w.push_back(dims.rstrides[i][d]);
+    }
+    if (fused) {
+      for (int d = 0; d < kd; ++d) w.push_back(dims.kstrides[n + 1][d]);  // the value's
+      w.push_back(vector ? 1 : 0);
+    }
     return w;
   };
   std::vector<long long> words = make_args(k);

@@ -7,7 +7,7 @@
 //   cuda_memory.cc       Allocate, host <-> device copies, pinned host memory
 //   cuda_elementwise.cc  Fill, Iota, Copy, Unary, Binary, Where, and the
 //                        groups of small ops launched together
-//   cuda_reduce.cc       Reduce, ArgReduce
+//   cuda_reduce.cc       Reduce, ArgReduce, FusedReduce
 //   cuda_indexing.cc     Gather, Scatter, Nonzero, Sort, Scan (CUB: cub_*.cu)
 //   cuda_random.cc       Random
 //   cuda_matmul.cc       Matmul (cuBLAS, a tiled kernel for integers)
@@ -63,6 +63,12 @@ inline long long CeilDiv(long long a, long long b) { return (a + b - 1) / b; }
 
 // UNIMPLEMENTED: more than kMaxKernelDims dims after collapsing.
 absl::Status TooManyDims(int nd);
+
+// A fused chain's last step (Stream::Fused) as one expression of v1..vN,
+// the leaves' values: a lambda that runs the steps in registers, each as its
+// unfused kernel would (the same casts and functors), so that the result is
+// the same bit for bit (cuda_elementwise.cc).
+absl::StatusOr<std::string> FusedExpression(absl::Span<const FusedStep> steps, int num_leaves);
 
 // A (batch, rows, cols) view of `buf` from byte `offset`, with strides in
 // elements: [b][i][j] is element b * sb + i * si + j * sj (cuda_linalg.cc).
@@ -160,6 +166,9 @@ class CudaStream : public Stream {
                       const View& out) override;
   absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
                          const View& out) override;
+  absl::Status FusedReduce(kernels::ReduceOp op, absl::Span<const FusedStep> steps,
+                           absl::Span<const View> leaves, const View& value,
+                           absl::Span<const int> axes, const View& out) override;
 
   // cuda_indexing.cc
   absl::Status Gather(const View& in, const View& index, const View& out) override;
@@ -288,8 +297,11 @@ class CudaStream : public Stream {
 
   // ---- reductions (cuda_reduce.cc) ----
 
-  absl::Status RunReduce(const char* kind, const View& in, absl::Span<const int> axes,
-                         const View& out);
+  // Reduces `ins` (one array, or with spec.leaves a fused chain's leaves)
+  // over `axes` into `out`; `value` (null: ins[0]) is the array whose
+  // layout picks the strategy and the combining order.
+  absl::Status RunReduce(ReduceSpec spec, absl::Span<const View* const> ins, const View* value,
+                         absl::Span<const int> axes, const View& out);
 
   // ---- kernel lookup and launch (here and cuda_stream.cc) ----
 

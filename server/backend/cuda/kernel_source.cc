@@ -233,14 +233,28 @@ std::string ReduceBody(const ReduceSpec& spec, const std::string& name) {
       "namespace ", name, "_ns {\nusing namespace arrayd::kernels;\n",
       "using namespace arrayd::kernels::gen;\n", "typedef ", KernelTypeName(spec.in), " T;\n",
       "typedef ", arg ? KernelTypeName(spec.in) : AccTypeName(spec.kind, spec.in), " A;\n", "typedef ",
-      KernelTypeName(spec.out), " O;\n", "typedef ", ReduceOpType(spec.kind), " Op;\n",
-      "typedef ReduceArgs<", spec.kd, ", ", spec.rd, "> Args;\n}  // namespace ", name, "_ns\n");
+      KernelTypeName(spec.out), " O;\n", "typedef ", ReduceOpType(spec.kind), " Op;\n");
+  if (spec.leaves.empty()) {
+    absl::StrAppend(&s, "typedef ArraySource<Op, ", spec.kd, ", ", spec.rd, "> Src;\n");
+  } else {
+    // The fused chain's value of one element, from its leaves' elements.
+    absl::StrAppend(&s, "struct Value {\n  static __device__ __forceinline__ T At(const char* const* p) {\n");
+    for (size_t l = 0; l < spec.leaves.size(); ++l) {
+      const char* t = KernelTypeName(spec.leaves[l]);
+      absl::StrAppend(&s, "    const ", t, " v", l + 1, " = *reinterpret_cast<const ", t, "*>(p[", l,
+                      "]);\n");
+    }
+    absl::StrAppend(&s, "    return Cast<T>(", spec.value, ");\n  }\n};\n",
+                    "typedef FusedSource<Op, Value, ", spec.leaves.size(), ", ", spec.kd, ", ",
+                    spec.rd, "> Src;\n");
+  }
+  absl::StrAppend(&s, "typedef Src::Args Args;\n}  // namespace ", name, "_ns\n");
   for (const char* which : {"Block", "Thread", "Finish"}) {
     std::string lower = absl::StrReplaceAll(which, {{"Block", "block"}, {"Thread", "thread"},
                                                     {"Finish", "finish"}});
     absl::StrAppend(&s, "extern \"C\" __global__ void __launch_bounds__(256) ", name, "_", lower,
-                    "(", name, "_ns::Args a) {\n  arrayd::kernels::gen::", which,
-                    "Reduce<", name, "_ns::Op>(a);\n}\n");
+                    "(", name, "_ns::Args a) {\n  arrayd::kernels::gen::", which, "Reduce<", name,
+                    "_ns::Op, ", name, "_ns::Src>(a);\n}\n");
   }
   return s;
 }

@@ -109,6 +109,11 @@ struct ReduceSpec {
   std::string kind;
   DType in, out;
   int kd = 1, rd = 1;  // collapsed kept / reduced dims, 1..kMaxKernelDims
+  // A fused reduction (gen::FusedSource, args gen::FusedReduceArgs<leaves,
+  // kd, rd>): the leaves' dtypes, and the element's value as an expression
+  // of v1..vN (the leaves' elements), cast to `in`. Empty: an array.
+  std::vector<DType> leaves;
+  std::string value;
 };
 std::string ReduceBody(const ReduceSpec& spec, const std::string& name);
 

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "backend/cuda/cuda_stream.h"
 #include "backend/cuda/cuda_vs_cpu_testing.h"
 #include "backend/cuda/kernel_cache.h"
 #include "gtest/gtest.h"
@@ -80,6 +81,34 @@ TEST_P(KernelSourceTest, ReduceKernelsCompile) {
     bodies.push_back(ReduceBody({k, t, out, 2, 3}, absl::StrCat("r_", kind)));
   }
   ExpectCompiles(bodies, absl::StrCat("reductions of ", DTypeName(t)));
+}
+
+// A fused chain's reduction: x * y + x of this dtype (the chain's loop) and
+// its sum, all and max, read as the reduction reads it.
+TEST_P(KernelSourceTest, FusedReduceKernelsCompile) {
+  const DType t = GetParam();
+  if (t == DType::kBool) GTEST_SKIP() << "bool has no multiply-add chain of its own";
+  FusedStep mul, add;
+  mul.op = static_cast<int>(kernels::BinaryOp::kMultiply);
+  mul.args[0] = 0;
+  mul.args[1] = 1;
+  mul.in[0] = mul.in[1] = mul.out = t;
+  add = mul;
+  add.op = static_cast<int>(kernels::BinaryOp::kAdd);
+  add.args[0] = 2;
+  add.args[1] = 0;
+  const FusedStep steps[] = {mul, add};
+  absl::StatusOr<std::string> expr = FusedExpression(steps, 2);
+  ASSERT_TRUE(expr.ok()) << expr.status();
+  std::vector<std::string> bodies;
+  for (const char* kind : {"sum", "all", "max"}) {
+    const std::string k = kind;
+    ReduceSpec spec{k, t, k == "all" ? DType::kBool : t, 2, 1};
+    spec.leaves = {t, t};
+    spec.value = *expr;
+    bodies.push_back(ReduceBody(spec, absl::StrCat("f_", kind)));
+  }
+  ExpectCompiles(bodies, absl::StrCat("fused reductions of ", DTypeName(t)));
 }
 
 // Where, gather, scatter (from this dtype to several), sort and the tiled

@@ -1,5 +1,7 @@
 // Device code of the CUDA backend's generated kernels (NVRTC): reductions
-// along collapsed axes (ReduceBody in kernel_source.h). ReduceArgs is the
+// along collapsed axes (ReduceBody in kernel_source.h), of an array
+// (ArraySource, ReduceArgs) or of a fused chain's value computed in
+// registers (FusedSource, FusedReduceArgs). The args struct is the
 // kernels' one by-value parameter (host mirror: 8-byte words in field
 // order); BlockReduce (a block per output), ThreadReduce (a thread per
 // output) and FinishReduce (combines the partials of split outputs) are the
@@ -17,6 +19,7 @@ namespace gen {
 
 template <int KD, int RD>
 struct ReduceArgs {
+  static constexpr int kKD = KD;
   const char* in;
   char* out;
   char* partial;
@@ -24,6 +27,120 @@ struct ReduceArgs {
   long long k;
   long long kshape[KD], kin[KD], kout[KD];
   long long rshape[RD], rin[RD];
+};
+
+// The parameters of a fused reduction (FusedSource): NL leaves with their
+// own strides, and the layout of the value the unfused ops would have
+// reduced (`vector`: its reduced elements are one contiguous run; `kvalue`:
+// its kept strides), which picks the combining order, so that the result
+// is the unfused one bit for bit. The fields before the leaves are
+// ReduceArgs'.
+template <int NL, int KD, int RD>
+struct FusedReduceArgs {
+  static constexpr int kKD = KD;
+  const char* in[NL];
+  char* out;
+  char* partial;
+  long long m;
+  long long k;
+  long long kshape[KD], kin[NL][KD], kout[KD];
+  long long rshape[RD], rin[NL][RD];
+  long long kvalue[KD];
+  long long vector;
+};
+
+// Where a reduction's elements come from: Source::Row(a, m) is output m's
+// row of reduced elements, with Get(k) (element k as the Op's Acc),
+// Chunk(c, x) (elements c*V .. c*V+V-1, V = 16 / sizeof(Op::In)) and
+// Vector() (whether the row is read in 16-byte chunks: the combining order
+// of a contiguous row, which both sources keep).
+
+// An array in memory (ReduceArgs).
+template <typename Op, int KD, int RD>
+struct ArraySource {
+  typedef ReduceArgs<KD, RD> Args;
+  typedef typename Op::In In;
+  typedef typename Op::Acc Acc;
+  struct Row {
+    const char* base;
+    const Args* a;
+    __device__ __forceinline__ bool Vector() const {
+      return RD == 1 && a->rin[0] == (long long)sizeof(In) &&
+             (reinterpret_cast<unsigned long long>(base) & 15) == 0;
+    }
+    __device__ __forceinline__ Acc Get(long long k) const {
+      return Op::Load(base + Offset<RD>(k, a->rshape, a->rin), k);
+    }
+    template <int V>
+    __device__ __forceinline__ void Chunk(long long c, Acc (&x)[V]) const {
+      const Vec<In, V> v = reinterpret_cast<const Vec<In, V>*>(base)[c];
+#pragma unroll
+      for (int j = 0; j < V; ++j) x[j] = Op::Load(reinterpret_cast<const char*>(&v.v[j]), c * V + j);
+    }
+  };
+  static __device__ __forceinline__ Row At(const Args& a, long long m) {
+    Row r;
+    r.base = a.in + Offset<KD>(m, a.kshape, a.kin);
+    r.a = &a;
+    return r;
+  }
+};
+
+// A fused chain's value (FusedReduceArgs): Value::At(p) computes the
+// element (the reduction's In) from pointers to the leaves' elements.
+template <typename Op, typename Value, int NL, int KD, int RD>
+struct FusedSource {
+  typedef FusedReduceArgs<NL, KD, RD> Args;
+  typedef typename Op::In In;
+  typedef typename Op::Acc Acc;
+  struct Row {
+    const char* base[NL];
+    const Args* a;
+    bool vector;
+    __device__ __forceinline__ bool Vector() const { return vector; }
+    __device__ __forceinline__ Acc Get(long long k) const {
+      const char* p[NL];
+#pragma unroll
+      for (int l = 0; l < NL; ++l) p[l] = base[l];
+      long long rest = k;
+#pragma unroll
+      for (int d = RD - 1; d >= 1; --d) {
+        const long long q = rest / a->rshape[d];
+        const long long idx = rest - q * a->rshape[d];
+        rest = q;
+#pragma unroll
+        for (int l = 0; l < NL; ++l) p[l] += idx * a->rin[l][d];
+      }
+#pragma unroll
+      for (int l = 0; l < NL; ++l) p[l] += rest * a->rin[l][0];
+      const In v = Value::At(p);
+      return Op::Load(reinterpret_cast<const char*>(&v), k);
+    }
+    template <int V>
+    __device__ __forceinline__ void Chunk(long long c, Acc (&x)[V]) const {
+#pragma unroll
+      for (int j = 0; j < V; ++j) x[j] = Get(c * V + j);
+    }
+  };
+  static __device__ __forceinline__ Row At(const Args& a, long long m) {
+    Row r;
+    long long value_offset = 0, rest = m;
+#pragma unroll
+    for (int l = 0; l < NL; ++l) r.base[l] = a.in[l];
+#pragma unroll
+    for (int d = KD - 1; d >= 0; --d) {
+      const long long q = d > 0 ? rest / a.kshape[d] : 0;
+      const long long idx = d > 0 ? rest - q * a.kshape[d] : rest;
+      rest = q;
+      value_offset += idx * a.kvalue[d];
+#pragma unroll
+      for (int l = 0; l < NL; ++l) r.base[l] += idx * a.kin[l][d];
+    }
+    r.a = &a;
+    // The unfused value is a fresh (256-byte aligned) allocation.
+    r.vector = a.vector && (value_offset & 15) == 0;
+    return r;
+  }
 };
 
 // Tree reduction of one value per thread of the block; thread 0 gets the
@@ -44,94 +161,83 @@ __device__ __forceinline__ typename Op::Acc BlockCombine(typename Op::Acc acc) {
   return r;
 }
 
-template <typename Op, int KD, int RD>
-__device__ __forceinline__ void BlockReduce(const ReduceArgs<KD, RD>& a) {
+// Output m's result, or its split's partial when gridDim.y > 1.
+template <typename Op, typename Args>
+__device__ __forceinline__ void StoreResult(const Args& a, long long m, typename Op::Acc acc) {
+  if (gridDim.y == 1) {
+    Op::Store(a.out + Offset<Args::kKD>(m, a.kshape, a.kout), acc);
+  } else {
+    reinterpret_cast<typename Op::Acc*>(a.partial)[m * gridDim.y + blockIdx.y] = acc;
+  }
+}
+
+template <typename Op, typename Src, typename Args>
+__device__ __forceinline__ void BlockReduce(const Args& a) {
   typedef typename Op::Acc Acc;
+  typedef typename Op::In In;
   for (long long m = blockIdx.x; m < a.m; m += gridDim.x) {
-    const char* base = a.in + Offset<KD>(m, a.kshape, a.kin);
+    const typename Src::Row row = Src::At(a, m);
     // Four independent accumulators keep four loads in flight per thread,
     // which a bandwidth-bound reduction needs to approach the memory's speed.
     Acc acc = Op::Identity(), acc1 = Op::Identity(), acc2 = Op::Identity(), acc3 = Op::Identity();
     const long long step = (long long)gridDim.y * blockDim.x;
     long long k = blockIdx.y * (long long)blockDim.x + threadIdx.x;
-    typedef typename Op::In In;
     const int V = 16 / sizeof(In) > 0 ? 16 / sizeof(In) : 1;
-    if (RD == 1 && V > 1 && a.rin[0] == (long long)sizeof(In) &&
-        (reinterpret_cast<unsigned long long>(base) & 15) == 0) {
-      // Contiguous: 16-byte vector loads, four in flight per thread.
-      typedef Vec<In, V> VecT;
-      const VecT* vbase = reinterpret_cast<const VecT*>(base);
+    if (V > 1 && row.Vector()) {
+      // Contiguous: 16-byte chunks, four in flight per thread.
       const long long chunks = a.k / V;
       long long c = k;
       for (; c + 3 * step < chunks; c += 4 * step) {
-        VecT x[4];
+        Acc x[4][V];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) x[u] = vbase[c + u * step];
+        for (int u = 0; u < 4; ++u) row.Chunk(c + u * step, x[u]);
 #pragma unroll
         for (int u = 0; u < 4; ++u) {
           Acc& r = u == 0 ? acc : u == 1 ? acc1 : u == 2 ? acc2 : acc3;
 #pragma unroll
-          for (int j = 0; j < V; ++j) {
-            r = Op::Combine(
-                r, Op::Load(reinterpret_cast<const char*>(&x[u].v[j]), (c + u * step) * V + j));
-          }
+          for (int j = 0; j < V; ++j) r = Op::Combine(r, x[u][j]);
         }
       }
       for (; c < chunks; c += step) {
-        const VecT x0 = vbase[c];
+        Acc x[V];
+        row.Chunk(c, x);
 #pragma unroll
-        for (int j = 0; j < V; ++j) {
-          acc = Op::Combine(acc, Op::Load(reinterpret_cast<const char*>(&x0.v[j]), c * V + j));
-        }
+        for (int j = 0; j < V; ++j) acc = Op::Combine(acc, x[j]);
       }
       k = chunks * V + k;  // the last a.k % V elements, one per thread
     }
     for (; k + 3 * step < a.k; k += 4 * step) {
-      const Acc v0 = Op::Load(base + Offset<RD>(k, a.rshape, a.rin), k);
-      const Acc v1 = Op::Load(base + Offset<RD>(k + step, a.rshape, a.rin), k + step);
-      const Acc v2 = Op::Load(base + Offset<RD>(k + 2 * step, a.rshape, a.rin), k + 2 * step);
-      const Acc v3 = Op::Load(base + Offset<RD>(k + 3 * step, a.rshape, a.rin), k + 3 * step);
+      const Acc v0 = row.Get(k);
+      const Acc v1 = row.Get(k + step);
+      const Acc v2 = row.Get(k + 2 * step);
+      const Acc v3 = row.Get(k + 3 * step);
       acc = Op::Combine(acc, v0);
       acc1 = Op::Combine(acc1, v1);
       acc2 = Op::Combine(acc2, v2);
       acc3 = Op::Combine(acc3, v3);
     }
-    for (; k < a.k; k += step) {
-      acc = Op::Combine(acc, Op::Load(base + Offset<RD>(k, a.rshape, a.rin), k));
-    }
+    for (; k < a.k; k += step) acc = Op::Combine(acc, row.Get(k));
     acc = Op::Combine(Op::Combine(acc, acc1), Op::Combine(acc2, acc3));
     acc = BlockCombine<Op>(acc);
-    if (threadIdx.x == 0) {
-      if (gridDim.y == 1) {
-        Op::Store(a.out + Offset<KD>(m, a.kshape, a.kout), acc);
-      } else {
-        reinterpret_cast<Acc*>(a.partial)[m * gridDim.y + blockIdx.y] = acc;
-      }
-    }
+    if (threadIdx.x == 0) StoreResult<Op>(a, m, acc);
   }
 }
 
-template <typename Op, int KD, int RD>
-__device__ __forceinline__ void ThreadReduce(const ReduceArgs<KD, RD>& a) {
+template <typename Op, typename Src, typename Args>
+__device__ __forceinline__ void ThreadReduce(const Args& a) {
   typedef typename Op::Acc Acc;
   for (long long m = blockIdx.x * (long long)blockDim.x + threadIdx.x; m < a.m;
        m += (long long)gridDim.x * blockDim.x) {
-    const char* base = a.in + Offset<KD>(m, a.kshape, a.kin);
+    const typename Src::Row row = Src::At(a, m);
     Acc acc = Op::Identity();
-    for (long long k = blockIdx.y; k < a.k; k += gridDim.y) {
-      acc = Op::Combine(acc, Op::Load(base + Offset<RD>(k, a.rshape, a.rin), k));
-    }
-    if (gridDim.y == 1) {
-      Op::Store(a.out + Offset<KD>(m, a.kshape, a.kout), acc);
-    } else {
-      reinterpret_cast<Acc*>(a.partial)[m * gridDim.y + blockIdx.y] = acc;
-    }
+    for (long long k = blockIdx.y; k < a.k; k += gridDim.y) acc = Op::Combine(acc, row.Get(k));
+    StoreResult<Op>(a, m, acc);
   }
 }
 
-// a.k is the number of partials per output here.
-template <typename Op, int KD, int RD>
-__device__ __forceinline__ void FinishReduce(const ReduceArgs<KD, RD>& a) {
+// a.k is the number of partials per output here; Src is not read.
+template <typename Op, typename Src, typename Args>
+__device__ __forceinline__ void FinishReduce(const Args& a) {
   typedef typename Op::Acc Acc;
   const Acc* partial = reinterpret_cast<const Acc*>(a.partial);
   for (long long m = blockIdx.x; m < a.m; m += gridDim.x) {
@@ -140,7 +246,7 @@ __device__ __forceinline__ void FinishReduce(const ReduceArgs<KD, RD>& a) {
       acc = Op::Combine(acc, partial[m * a.k + j]);
     }
     acc = BlockCombine<Op>(acc);
-    if (threadIdx.x == 0) Op::Store(a.out + Offset<KD>(m, a.kshape, a.kout), acc);
+    if (threadIdx.x == 0) StoreResult<Op>(a, m, acc);  // gridDim.y is 1
   }
 }
 
