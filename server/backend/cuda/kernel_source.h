@@ -11,6 +11,7 @@
 #define ARRAYD_BACKEND_CUDA_KERNEL_SOURCE_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "array/dtype.h"
@@ -106,6 +107,8 @@ int VectorWidth(const std::vector<DType>& dtypes);
 //   name + "_finish": one block per output reduces its `splits` partials
 //                     (a.k is the number of splits) into out.
 struct ReduceSpec {
+  ReduceSpec(std::string kind, DType in, DType out, int kd = 1, int rd = 1)
+      : kind(std::move(kind)), in(in), out(out), kd(kd), rd(rd) {}
   std::string kind;
   DType in, out;
   int kd = 1, rd = 1;  // collapsed kept / reduced dims, 1..kMaxKernelDims
