@@ -1,12 +1,30 @@
 #include "backend/backend.h"
 
+#include <cstdint>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "common/status.h"
 #include "backend/cpu/cpu_backend.h"
 #ifdef ARRAYD_WITH_CUDA
 #include "backend/cuda/cuda_backend.h"
 #endif
 
 namespace arrayd {
+
+absl::Status Stream::CheckInfo(const View& info, absl::string_view /*op*/,
+                               absl::string_view message) {
+  std::vector<int32_t> host(static_cast<size_t>(info.size()));
+  if (info.dtype != DType::kInt32 || !info.IsCContiguous()) {
+    return absl::InternalError("check info: not a C-contiguous int32 array");
+  }
+  if (host.empty()) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(CopyToHost(info, host.data()));
+  for (int32_t i : host) {
+    if (i > 0) return LinAlgError(message);
+  }
+  return absl::OkStatus();
+}
 
 std::vector<std::string> CompiledBackends() {
   std::vector<std::string> out = {"cpu"};

@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "array/view.h"
 #include "kernels/op_list.h"
@@ -277,6 +278,13 @@ class Stream {
                                    const View& /*out*/) {
     return absl::UnimplementedError("take: no checked kernel on this backend");
   }
+  // LinAlgError(message) when an element of `info` (int32, C-contiguous:
+  // a LAPACK-style status per matrix) is positive: a singular matrix, one
+  // not positive definite, no convergence. Checked on the host here; a GPU
+  // backend checks on the device and reports it, as op `op`'s error, from
+  // CheckError after the next Synchronize (no host round trip in the op).
+  virtual absl::Status CheckInfo(const View& info, absl::string_view op,
+                                 absl::string_view message);
   // Whether ops with device-side checks were queued since the last
   // CheckError (then the next Synchronize should be followed by one).
   virtual bool HasPendingChecks() const { return false; }
@@ -311,6 +319,14 @@ class Stream {
   virtual absl::Status LuFactor(const View& /*a*/, const View& /*pivots*/,
                                 const View& /*info*/) {
     return absl::UnimplementedError("LU factorization: no kernel on this backend");
+  }
+  // out = the inverse of each matrix of `a` (batch, n, n), both
+  // C-contiguous of a linalg dtype; info (int32, batch) > 0 where a matrix
+  // is singular (then its inverse is not defined). UNIMPLEMENTED where the
+  // backend has no direct inverse for these: the op layer factors and
+  // solves (LuFactor, LuSolve).
+  virtual absl::Status Inverse(const View& /*a*/, const View& /*out*/, const View& /*info*/) {
+    return absl::UnimplementedError("inverse: no direct kernel on this backend");
   }
   // Solves A X = B from LuFactor's output; b (batch, n, k) is overwritten.
   virtual absl::Status LuSolve(const View& /*lu*/, const View& /*pivots*/, const View& /*b*/) {

@@ -96,15 +96,6 @@ View Reshaped(const View& v, const Shape& shape) {
 }
 
 // LinAlgError(message) when any of LAPACK's info codes is positive.
-absl::Status CheckInfo(OpContext& ctx, const View& info, absl::string_view message) {
-  std::vector<int32_t> host(static_cast<size_t>(info.size()));
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(info, host.data()));
-  for (int32_t i : host) {
-    if (i > 0) return LinAlgError(message);
-  }
-  return absl::OkStatus();
-}
-
 // LinAlgError(message) when `a` holds an inf or a NaN, as NumPy raises:
 // LAPACK and cuSOLVER would return garbage, fail with another error or,
 // for some drivers, not converge at all on such input.
@@ -168,7 +159,7 @@ absl::Status RunSolve(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(View ab, BroadcastTo(a, Concat(batch, {n, n})));
   ARRAYD_ASSIGN_OR_RETURN(View bb, BroadcastTo(b, Concat(batch, {n, k})));
   ARRAYD_ASSIGN_OR_RETURN(Lu f, Factor(ctx, ab, dtype));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, f.info, "Singular matrix"));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(f.info, "solve", "Singular matrix"));
   ARRAYD_ASSIGN_OR_RETURN(View x, Batched(ctx, bb, dtype));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().LuSolve(f.lu, f.pivots, x));
   ctx.SetResult(0, Reshaped(x, vector ? Concat(batch, {n}) : Concat(batch, {n, k})));
@@ -179,8 +170,26 @@ absl::Status RunInv(OpContext& ctx) {
   const View& a = ctx.input(0);
   ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  {
+    // One call where the backend inverts directly (small matrices).
+    const int nd = a.ndim();
+    View a3;
+    const Shape shape3 = {ShapeSize(BatchShape(a)), a.shape[nd - 2], a.shape[nd - 1]};
+    if (a.dtype != dtype || !TryReshapeView(a, shape3, &a3) || !a3.IsCContiguous()) {
+      ARRAYD_ASSIGN_OR_RETURN(a3, Batched(ctx, a, dtype));
+    }
+    ARRAYD_ASSIGN_OR_RETURN(View x, ctx.NewArray(dtype, a3.shape));
+    ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {a3.shape[0]}));
+    absl::Status direct = ctx.stream().Inverse(a3, x, info);
+    if (!absl::IsUnimplemented(direct)) {
+      ARRAYD_RETURN_IF_ERROR(direct);
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(info, "inv", "Singular matrix"));
+      ctx.SetResult(0, Reshaped(x, a.shape));
+      return absl::OkStatus();
+    }
+  }
   ARRAYD_ASSIGN_OR_RETURN(Lu f, Factor(ctx, a, dtype));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, f.info, "Singular matrix"));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(f.info, "inv", "Singular matrix"));
   ARRAYD_ASSIGN_OR_RETURN(View x, ctx.NewArray(dtype, f.lu.shape));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(x, Scalar::Int(0)));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(Diagonals(x), Scalar::Int(1)));
@@ -268,7 +277,7 @@ absl::Status RunCholesky(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(View l, Batched(ctx, a, dtype));
   ARRAYD_ASSIGN_OR_RETURN(View info, ctx.NewArray(DType::kInt32, {l.shape[0]}));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Cholesky(l, info));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Matrix is not positive definite"));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(info, "cholesky", "Matrix is not positive definite"));
   ctx.SetResult(0, Reshaped(l, a.shape));
   return absl::OkStatus();
 }
@@ -309,7 +318,7 @@ absl::Status RunSvd(OpContext& ctx, bool compute_uv) {
   const Shape batch = BatchShape(a);
   if (!compute_uv) {
     ARRAYD_RETURN_IF_ERROR(ctx.stream().Svd(a3, s, nullptr, nullptr, info));
-    ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "SVD did not converge"));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(info, "svd", "SVD did not converge"));
     ctx.SetResult(0, Reshaped(s, Concat(batch, {k})));
     return absl::OkStatus();
   }
@@ -317,7 +326,7 @@ absl::Status RunSvd(OpContext& ctx, bool compute_uv) {
   ARRAYD_ASSIGN_OR_RETURN(View u, ctx.NewArray(dtype, {nb, m, ucols}));
   ARRAYD_ASSIGN_OR_RETURN(View vh, ctx.NewArray(dtype, {nb, vrows, n}));
   ARRAYD_RETURN_IF_ERROR(ctx.stream().Svd(a3, s, &u, &vh, info));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "SVD did not converge"));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(info, "svd", "SVD did not converge"));
   ctx.SetResult(0, Reshaped(u, Concat(batch, {m, ucols})));
   ctx.SetResult(1, Reshaped(s, Concat(batch, {k})));
   ctx.SetResult(2, Reshaped(vh, Concat(batch, {vrows, n})));
@@ -328,7 +337,7 @@ absl::Status RunSvd(OpContext& ctx, bool compute_uv) {
 // `vectors`, eigenvectors v (v_dtype) of the batched matrices a3 from
 // solve(w, &v or nullptr, info), checked and shaped as a's batch.
 template <typename Solve>
-absl::Status EigenResults(OpContext& ctx, const View& a, const View& a3, DType w_dtype,
+absl::Status EigenResults(OpContext& ctx, const char* op, const View& a, const View& a3, DType w_dtype,
                           DType v_dtype, bool vectors, const Solve& solve) {
   const int64_t nb = a3.shape[0], n = a3.shape[1];
   ARRAYD_ASSIGN_OR_RETURN(View w, ctx.NewArray(w_dtype, {nb, n}));
@@ -336,7 +345,7 @@ absl::Status EigenResults(OpContext& ctx, const View& a, const View& a3, DType w
   View v;
   if (vectors) { ARRAYD_ASSIGN_OR_RETURN(v, ctx.NewArray(v_dtype, {nb, n, n})); }
   ARRAYD_RETURN_IF_ERROR(solve(w, vectors ? &v : nullptr, info));
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(ctx, info, "Eigenvalues did not converge"));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().CheckInfo(info, op, "Eigenvalues did not converge"));
   ctx.SetResult(0, Reshaped(w, Concat(BatchShape(a), {n})));
   if (vectors) ctx.SetResult(1, Reshaped(v, a.shape));
   return absl::OkStatus();
@@ -363,7 +372,7 @@ absl::Status RunEigh(OpContext& ctx, bool vectors) {
   if (uplo == "U" && IsComplex(dtype)) {
     ARRAYD_RETURN_IF_ERROR(ctx.stream().Unary(kernels::UnaryOp::kConjugate, a3, a3));
   }
-  return EigenResults(ctx, a, a3, RealDType(dtype), dtype, vectors,
+  return EigenResults(ctx, "eigh", a, a3, RealDType(dtype), dtype, vectors,
                       [&](const View& w, const View* v, const View& info) {
                         return ctx.stream().Eigh(a3, w, v, info);
                       });
@@ -374,14 +383,14 @@ absl::Status RunEigh(OpContext& ctx, bool vectors) {
 // eig (outputs w, v) and eigvals (output w), with NumPy's rule for their
 // dtype: complex for complex input; for real input, the real parts (new
 // arrays) when every eigenvalue's imaginary part is 0, else complex. The
-// rule reads one bool back (a sync of the stream, as the info check is).
+// rule reads one bool back (a sync of the stream).
 absl::Status RunEig(OpContext& ctx, bool vectors) {
   const View& a = ctx.input(0);
   ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
   ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
   ARRAYD_ASSIGN_OR_RETURN(View a3, Batched(ctx, a, dtype));
   const DType complex = RealDType(dtype) == DType::kFloat32 ? DType::kComplex64 : DType::kComplex128;
-  ARRAYD_RETURN_IF_ERROR(EigenResults(ctx, a, a3, complex, complex, vectors,
+  ARRAYD_RETURN_IF_ERROR(EigenResults(ctx, "eig", a, a3, complex, complex, vectors,
                                       [&](const View& w, const View* v, const View& info) {
                                         return ctx.stream().Eig(a3, w, v, info);
                                       }));

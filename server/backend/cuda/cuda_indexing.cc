@@ -81,13 +81,7 @@ absl::Status CudaStream::TakeChecked(const View& x, const View& index, int axis,
   }
   long long total = out.size();
   if (total == 0) return absl::OkStatus();
-  if (check_word_ == nullptr) {
-    ARRAYD_ASSIGN_OR_RETURN(check_word_, Allocate(2 * sizeof(unsigned long long)));
-    ARRAYD_CUDA_RETURN_IF_ERROR(
-        cudaMemsetAsync(check_word_->data(), 0, 2 * sizeof(unsigned long long), stream_));
-  }
-  checks_.push_back({"take", axis, x.shape[1]});
-  unsigned long long check = checks_.size();
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"take", axis, x.shape[1], ""}));
   const int item = static_cast<int>(ItemSize(x.dtype));
   const std::string name = absl::StrCat("arrayd_take_", item);
   ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
@@ -101,6 +95,35 @@ absl::Status CudaStream::TakeChecked(const View& x, const View& index, int axis,
   void* args[] = {&src,    &n,       &inner, &m,   &total, &s_outer,
                   &s_axis, &s_inner, &idx,   &dst, &error, &check};
   return LaunchFunction(fn, std::min(CeilDiv(total, kBlockSize), kMaxBlocks), 1, args);
+}
+
+absl::StatusOr<unsigned long long> CudaStream::AddCheck(Check check) {
+  if (check_word_ == nullptr) {
+    ARRAYD_ASSIGN_OR_RETURN(check_word_, Allocate(2 * sizeof(unsigned long long)));
+    ARRAYD_CUDA_RETURN_IF_ERROR(
+        cudaMemsetAsync(check_word_->data(), 0, 2 * sizeof(unsigned long long), stream_));
+  }
+  checks_.push_back(std::move(check));
+  return checks_.size();
+}
+
+absl::Status CudaStream::CheckInfo(const View& info, absl::string_view op,
+                                   absl::string_view message) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (info.dtype != DType::kInt32 || !info.IsCContiguous()) {
+    return absl::InternalError("check info: not a C-contiguous int32 array");
+  }
+  long long n = info.size();
+  if (n == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check,
+                          AddCheck({std::string(op), 0, 0, std::string(message)}));
+  const std::string name = "arrayd_info_check";
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
+                          dev_->kernels->Get(BuildSource({InfoCheckBody(name)}), name));
+  const int* codes = reinterpret_cast<const int*>(info.data());
+  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
+  void* args[] = {&codes, &n, &error, &check};
+  return LaunchFunction(fn, std::min(CeilDiv(n, kBlockSize), kMaxBlocks), 1, args);
 }
 
 absl::Status CudaStream::CheckError(std::string* op) {
@@ -118,6 +141,7 @@ absl::Status CudaStream::CheckError(std::string* op) {
   if (word[0] > checks.size()) return absl::InternalError("device check: an unknown check id");
   const Check& c = checks[word[0] - 1];
   *op = c.op;
+  if (!c.linalg.empty()) return LinAlgError(c.linalg);
   return IndexError(absl::StrCat("index ", static_cast<long long>(word[1]),
                                  " is out of bounds for axis ", c.axis, " with size ", c.n));
 }

@@ -80,7 +80,7 @@ View ColumnMajorView(const std::shared_ptr<Buffer>& buf, DType t, int64_t batch,
 }
 
 // `info` must be C-contiguous int32 with one entry per matrix.
-absl::Status CheckInfo(const View& info, int64_t batch, const char* what) {
+absl::Status CheckInfoLayout(const View& info, int64_t batch, const char* what) {
   if (info.dtype != DType::kInt32 || !info.IsCContiguous() || info.size() != batch) {
     return absl::InternalError(
         absl::StrCat(what, ": info must be C-contiguous int32 with ", batch, " entries"));
@@ -95,6 +95,8 @@ constexpr int64_t kLegacyIntMax = 2147483647LL;
 // batched LU (one launch for the batch, as CuPy does), larger ones one by
 // one by cuSOLVER (whose per-matrix kernels win there).
 constexpr int64_t kMaxBatchedLuSize = 128;
+// cuBLAS's matinvBatched takes matrices up to 32 x 32.
+constexpr int64_t kMaxMatinvSize = 32;
 
 // Real dtypes only: for complex matrices cuBLAS's batched LU picks other
 // pivots than LAPACK's (|re| + |im|) and cuSOLVER's, so the factors would
@@ -218,7 +220,7 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
     return absl::InternalError(
         "LU factorization: needs square matrices and int32 pivots (batch, n)");
   }
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "LU factorization"));
+  ARRAYD_RETURN_IF_ERROR(CheckInfoLayout(info, batch, "LU factorization"));
   if (batch == 0) return absl::OkStatus();
   ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
   if (n == 0) return absl::OkStatus();
@@ -261,6 +263,45 @@ absl::Status CudaStream::LuFactor(const View& a_in, const View& pivots_in, const
   pivots.strides = CStrides(pivots.shape, 4);
   ARRAYD_RETURN_IF_ERROR(Elementwise({&pivots, &piv64}, "v1"));
   return Elementwise({&a, &col}, "v1");
+}
+
+// Small real matrices: cublas<t>matinvBatched, one call for the batch (LU
+// and inverse in one kernel). Row-major A read as column-major is A^T, and
+// (A^T)^-1 = (A^-1)^T: written column-major, that is A^-1 row-major, so no
+// copies are needed.
+absl::Status CudaStream::Inverse(const View& a, const View& out, const View& info) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const DType t = a.dtype;
+  if (a.ndim() != 3 || a.shape[1] != a.shape[2] || out.shape != a.shape || out.dtype != t ||
+      !a.IsCContiguous() || !out.IsCContiguous()) {
+    return absl::InternalError("inverse: needs C-contiguous (batch, n, n) a and out");
+  }
+  const int64_t batch = a.shape[0], n = a.shape[1];
+  if ((t != DType::kFloat32 && t != DType::kFloat64) || n > kMaxMatinvSize ||
+      batch > kLegacyIntMax) {
+    return absl::UnimplementedError("inverse: only small real matrices are inverted directly");
+  }
+  ARRAYD_RETURN_IF_ERROR(CheckInfoLayout(info, batch, "inverse"));
+  if (batch == 0) return absl::OkStatus();
+  ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
+  if (n == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(cublasHandle_t blas, Cublas());
+  const int64_t bytes = n * n * ItemSize(t);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> a_ptrs,
+                          PointerArray(const_cast<char*>(a.data()), bytes, batch));
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> out_ptrs, PointerArray(out.data(), bytes, batch));
+  int* info_p = reinterpret_cast<int*>(info.data());
+  const int ni = static_cast<int>(n), bi = static_cast<int>(batch);
+  if (t == DType::kFloat32) {
+    ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasSmatinvBatched(
+        blas, ni, static_cast<const float* const*>(a_ptrs->data()), ni,
+        static_cast<float* const*>(out_ptrs->data()), ni, info_p, bi));
+  } else {
+    ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasDmatinvBatched(
+        blas, ni, static_cast<const double* const*>(a_ptrs->data()), ni,
+        static_cast<double* const*>(out_ptrs->data()), ni, info_p, bi));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CudaStream::LuSolve(const View& lu_in, const View& pivots_in, const View& b_in) {
@@ -337,7 +378,7 @@ absl::Status CudaStream::Cholesky(const View& a_in, const View& info) {
   ARRAYD_RETURN_IF_ERROR(SolverTypes(a.dtype, &type, &real));
   const int64_t batch = a.shape[0], n = a.shape[1];
   if (a.shape[2] != n) return absl::InternalError("Cholesky: needs square matrices");
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "Cholesky"));
+  ARRAYD_RETURN_IF_ERROR(CheckInfoLayout(info, batch, "Cholesky"));
   if (batch == 0) return absl::OkStatus();
   ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
   if (n == 0) return absl::OkStatus();
@@ -507,7 +548,7 @@ absl::Status CudaStream::Svd(const View& a_in, const View& s_in, const View* u_i
       return absl::InternalError("SVD: vh must be (batch, n or min(m, n), n) of a's dtype");
     }
   }
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "SVD"));
+  ARRAYD_RETURN_IF_ERROR(CheckInfoLayout(info, batch, "SVD"));
   if (batch == 0) return absl::OkStatus();
   ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
   if (mn == 0) {  // nothing to decompose: the singular vectors are the identity
@@ -610,7 +651,7 @@ absl::Status CudaStream::Eigh(const View& a_in, const View& w, const View* v_in,
       return absl::InternalError("eigh: v must have a's shape and dtype");
     }
   }
-  ARRAYD_RETURN_IF_ERROR(CheckInfo(info, batch, "eigh"));
+  ARRAYD_RETURN_IF_ERROR(CheckInfoLayout(info, batch, "eigh"));
   if (batch == 0) return absl::OkStatus();
   ARRAYD_RETURN_IF_ERROR(ZeroInfo(info));
   if (n == 0) return absl::OkStatus();

@@ -181,6 +181,8 @@ class CudaStream : public Stream {
   absl::Status Sort(const View& in, const View& out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
+  absl::Status CheckInfo(const View& info, absl::string_view op,
+                         absl::string_view message) override;
   bool HasPendingChecks() const override { return !checks_.empty(); }
   absl::Status CheckError(std::string* op) override;
 
@@ -190,6 +192,7 @@ class CudaStream : public Stream {
   // cuda_linalg.cc
   absl::Status LuFactor(const View& a, const View& pivots, const View& info) override;
   absl::Status LuSolve(const View& lu, const View& pivots, const View& b) override;
+  absl::Status Inverse(const View& a, const View& out, const View& info) override;
   absl::Status Cholesky(const View& a, const View& info) override;
   absl::Status Qr(const View& a, const View& q, const View& r) override;
   absl::Status Svd(const View& a, const View& s, const View* u, const View* vh,
@@ -397,14 +400,18 @@ class CudaStream : public Stream {
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
   bool staging_failed_ = false;
-  // Device-side checks (TakeChecked): the word the kernels write (check id,
-  // value; zero: none failed), and what each check id since the last
-  // CheckError was (its op, axis and size) for the error message.
+  // Device-side checks (TakeChecked, CheckInfo): the word the kernels
+  // write (check id, value; zero: none failed), and what each check id
+  // since the last CheckError was, for the error message: an index's op,
+  // axis and size, or an info check's LinAlgError message.
   struct Check {
     std::string op;
-    int axis;
-    long long n;
+    int axis = 0;
+    long long n = 0;
+    std::string linalg;  // non-empty: LinAlgError(linalg)
   };
+  // The id of a new check (check_word_ made and cleared the first time).
+  absl::StatusOr<unsigned long long> AddCheck(Check check);
   std::shared_ptr<Buffer> check_word_;
   std::vector<Check> checks_;
 };

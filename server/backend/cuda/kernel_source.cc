@@ -285,6 +285,13 @@ std::string TakeBody(int item_bytes, const std::string& name) {
       ">(x, n, inner, m, total, s_outer, s_axis, s_inner, idx, out, error, check);\n}\n");
 }
 
+std::string InfoCheckBody(const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const int* info, long long n, unsigned long long* error, unsigned long long check) {\n"
+      "  arrayd::kernels::gen::InfoCheck(info, n, error, check);\n}\n");
+}
+
 std::string NonzeroBody(int nd, const std::string& name) {
   const std::string strided = absl::StrCat("arrayd::kernels::gen::Strided<1, ", nd, "> s");
   return absl::StrCat(

@@ -138,6 +138,11 @@ std::string ScatterBody(DType values, DType target, int nd, const std::string& n
 // elements of `item_bytes` bytes.
 std::string TakeBody(int item_bytes, const std::string& name);
 
+// The device side of CudaStream::CheckInfo: kernel `name`(const int* info,
+// long long n, unsigned long long* error, unsigned long long check) sets
+// the check word to (check, info value) at the first positive info.
+std::string InfoCheckBody(const std::string& name);
+
 // Nonzero of a bool mask of `nd` collapsed dims: name + "_count"(mask, n,
 // chunk, gen::Strided<1, nd> s, long long* counts) with one block per chunk,
 // then name + "_write"(mask, n, chunk, s, counts, long long* out, out_n).

@@ -148,6 +148,10 @@ TEST(KernelSourceCompileTest, NonzeroKernelsCompile) {
 }
 
 // The kernels that launch groups of small ops (ElementwiseGroupBody).
+TEST(KernelSourceCompileTest, InfoCheckKernelCompiles) {
+  ExpectCompiles({InfoCheckBody("info_check")}, "the info check");
+}
+
 TEST(KernelSourceCompileTest, GroupKernelsCompile) {
   std::vector<std::string> bodies;
   bodies.push_back(ElementwiseGroupBody(

@@ -139,6 +139,17 @@ __device__ __forceinline__ void TakeChecked(const char* x, long long n, long lon
   }
 }
 
+// A positive LAPACK-style info code sets the check word (CheckInfo).
+__device__ __forceinline__ void InfoCheck(const int* info, long long n, unsigned long long* error,
+                                          unsigned long long check) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
+       k += (long long)gridDim.x * blockDim.x) {
+    if (info[k] > 0 && atomicCAS(error, 0ULL, check) == 0ULL) {
+      error[1] = (unsigned long long)info[k];
+    }
+  }
+}
+
 // Nonzero: block b handles flat positions [b * chunk, (b + 1) * chunk).
 template <int ND>
 __device__ __forceinline__ void NonzeroCount(const char* mask, long long n, long long chunk,
