@@ -1,0 +1,246 @@
+"""The client's fast paths for common calls, against NumPy: basic keys
+encoded without NumPy on a dummy, x[idx] and x[idx] = v with one server
+integer array as one take or put, and the edge cases each fast path leaves
+to the general one (negative steps, F-order and strided inputs, 0-d and
+empty arrays, NumPy's exceptions for bad input)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+from arrayd import _indexing
+from helpers import check
+
+
+def same_error(ad_call, np_call):
+    """ad_call raises NumPy's exception: the same type and message."""
+    with pytest.raises(Exception) as want:
+        np_call()
+    with pytest.raises(Exception) as got:
+        ad_call()
+    assert type(got.value) is type(want.value), (got.value, want.value)
+    assert str(got.value) == str(want.value)
+
+
+def same_layout(got, want):
+    assert got.shape == want.shape
+    if want.size:  # (NumPy's strides of empty views vary; the server's too)
+        assert got.strides == want.strides, (got.strides, want.strides)
+    assert got.flags.c_contiguous == want.flags.c_contiguous
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+    assert got.flags.writeable == want.flags.writeable
+
+
+# -- basic keys ----------------------------------------------------------
+
+_ITEMS = [None, Ellipsis, 0, 1, -1, 2, -3, np.int64(1), np.uint8(0),
+          np.intp(-2), slice(None), slice(1, None), slice(None, None, -1),
+          slice(-2, None, -2), slice(5, 1, -1), slice(0, 0),
+          slice(10, 20), slice(None, None, 3), slice(-100, 100, -7),
+          slice(np.int64(1), np.int32(-1))]
+
+
+def _inputs():
+    """(numpy array, the same view of an arrayd array): C, F, strided with
+    negative steps, transposed, 0-d, empty."""
+    base = np.arange(120, dtype=np.float32)
+    b = ad.asarray(base)
+    yield base.reshape(2, 3, 4, 5), b.reshape(2, 3, 4, 5)
+    f = np.asfortranarray(base.reshape(4, 5, 6))
+    yield f, ad.asarray(f)
+    yield (base.reshape(10, 12)[::-2, 1::3], b.reshape(10, 12)[::-2, 1::3])
+    yield base.reshape(4, 30).T, b.reshape(4, 30).T
+    yield np.array(7.0, np.float32), ad.asarray(np.array(7.0, np.float32))
+    yield np.zeros((0, 3), np.float32), ad.zeros((0, 3), np.float32)
+    yield np.zeros((2, 0, 4), np.float32), ad.zeros((2, 0, 4), np.float32)
+
+
+def test_basic_keys_give_numpys_values_shapes_and_strides():
+    rng = np.random.default_rng(0)
+    checked = 0
+    for x, a in _inputs():
+        same_layout(a, x)
+        for n in range(5):
+            for _ in range(40):
+                key = tuple(_ITEMS[i] for i in rng.integers(0, len(_ITEMS), n))
+                try:
+                    want = x[key]
+                except (IndexError, TypeError, ValueError):
+                    same_error(lambda a=a, k=key: a[k], lambda x=x, k=key: x[k])
+                    continue
+                got = a[key]
+                want = np.asarray(want)
+                check(got, want)
+                same_layout(got, want)
+                checked += 1
+    assert checked > 400
+
+
+def test_basic_setitem_keys_write_what_numpy_writes():
+    rng = np.random.default_rng(1)
+    for x, _ in _inputs():
+        for n in range(4):
+            for _ in range(15):
+                key = tuple(_ITEMS[i] for i in rng.integers(0, len(_ITEMS), n))
+                want = x.copy()
+                a = ad.asarray(x)
+                try:
+                    want[key] = -1
+                except (IndexError, TypeError, ValueError):
+                    same_error(lambda a=a, k=key: a.__setitem__(k, -1),
+                               lambda x=x, k=key: x.copy().__setitem__(k, -1))
+                    continue
+                a[key] = -1
+                check(a, want)
+
+
+def test_the_direct_encoder_matches_the_dummy_one():
+    # Every key the direct encoder takes gets the encoding, shape and strides
+    # that NumPy on a dummy gives; it refuses the rest.
+    rng = np.random.default_rng(2)
+    taken = 0
+    for shape in [(), (4,), (3, 5), (0, 3), (2, 0, 4), (5, 1, 3, 2)]:
+        strides = np.empty(shape, np.float32).strides
+        for n in range(5):
+            for _ in range(100):
+                key = tuple(_ITEMS[i] for i in rng.integers(0, len(_ITEMS), n))
+                fast = _indexing._encode_simple(shape, key, strides)
+                try:
+                    d = np.empty(shape, np.dtype((np.void, 0)))[key]
+                except (IndexError, TypeError, ValueError):
+                    assert fast is None, key
+                    continue
+                assert fast is not None, key
+                want_shape = d.shape if isinstance(d, np.ndarray) else ()
+                assert fast[1] == want_shape
+                taken += 1
+    assert taken > 500
+
+
+@pytest.mark.parametrize("key", [
+    (0, 0, 0), (Ellipsis, Ellipsis), 5, -6, (0, 9), (slice(None, None, 0),),
+    (slice(1.5),), 1.0, (0, "a"), (np.float64(1),)])
+def test_bad_basic_keys_raise_numpys_errors(key):
+    x = np.arange(20.0).reshape(5, 4)
+    a = ad.asarray(x)
+    same_error(lambda a=a, k=key: a[k], lambda x=x, k=key: x[k])
+    same_error(lambda: a.__setitem__(key, 1.0),
+               lambda: x.copy().__setitem__(key, 1.0))
+
+
+def test_zero_d_keys():
+    x = np.array(3.5)
+    a = ad.asarray(x)
+    for key in [(), Ellipsis, None, (None, Ellipsis, None)]:
+        check(a[key], np.asarray(x[key]))
+    same_error(lambda: a[0], lambda: x[0])
+    same_error(lambda: a[:], lambda: x[:])
+
+
+# -- one server integer index --------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.int8])
+def test_getitem_of_one_server_index_array(dtype):
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    for arr in (x, np.asfortranarray(x), x[::-1, ::2], x.ravel()[::-3]):
+        a = ad.asarray(arr)
+        n = arr.shape[0]
+        idx = np.array([[0, n - 1], [1, 0]], dtype)
+        if np.dtype(dtype).kind == "i":
+            idx[1, 1] = -1
+        got = a[ad.asarray(idx)]
+        check(got, arr[idx])
+        assert got.flags.c_contiguous and got.flags.owndata
+        check(a[ad.asarray(idx[0])], arr[idx[0]])
+        check(a[(ad.asarray(idx[0]),)], arr[(idx[0],)])
+        empty = np.zeros(0, dtype)
+        check(a[ad.asarray(empty)], arr[empty])
+
+
+def test_getitem_of_one_server_index_errors():
+    a = ad.arange(10, dtype=np.float32)
+    with pytest.raises(IndexError,
+                       match="index 10 is out of bounds for axis 0 with size 10"):
+        a[ad.asarray([0, 10])].get()
+    with pytest.raises(IndexError, match="index -11 is out of bounds"):
+        a[ad.asarray([-11])].get()
+    z = np.array(1.0)
+    same_error(lambda: ad.asarray(z)[ad.asarray([0])], lambda: z[np.array([0])])
+    same_error(lambda: a[ad.asarray([1.0])], lambda: np.arange(10.0)[np.array([1.0])])
+
+
+def test_setitem_of_one_server_index_array_on_1d():
+    x = np.arange(10, dtype=np.float32)
+    for arr_of in (lambda v: v, lambda v: v[::-1], lambda v: v[1::2]):
+        want = arr_of(x.copy())
+        idx = np.array([0, -1, 2, 2], np.int64)[: want.size]
+        vals = np.array([5, 6, 7, 8], np.float32)[: idx.size]
+        a = ad.asarray(arr_of(x.copy()))
+        want[idx] = vals
+        a[ad.asarray(idx)] = ad.asarray(vals)
+        check(a, want)
+        # Scalars, Python values, broadcasting, and a cast.
+        want[idx] = 3
+        a[ad.asarray(idx)] = 3
+        check(a, want)
+        want[idx[:2]] = [[1.5, 2.5]]
+        a[ad.asarray(idx[:2])] = [[1.5, 2.5]]
+        check(a, want)
+        want[idx[:2]] = np.array([4, 9], np.int64)
+        a[ad.asarray(idx[:2])] = ad.asarray(np.array([4, 9], np.int64))
+        check(a, want)
+
+
+def test_setitem_of_one_server_index_on_a_view_writes_the_base():
+    base = np.arange(12.0)
+    a = ad.asarray(base)
+    v = a[::3]
+    v[ad.asarray([1, -1])] = ad.asarray([-1.0, -2.0])
+    want = base.copy()
+    want[::3][[1, -1]] = [-1.0, -2.0]
+    check(a, want)
+
+
+def test_setitem_of_one_server_index_of_itself():
+    x = np.arange(8.0)
+    a = ad.asarray(x)
+    idx = np.arange(8)[::-1].copy()
+    a[ad.asarray(idx)] = a
+    want = x.copy()
+    want[idx] = x
+    check(a, want)
+
+
+def test_setitem_of_one_server_index_errors():
+    x = np.arange(6.0)
+    a = ad.asarray(x)
+    same_error(lambda: a.__setitem__(ad.asarray([0, 1]), ad.asarray([1.0, 2.0, 3.0])),
+               lambda: x.copy().__setitem__(np.array([0, 1]), np.array([1.0, 2.0, 3.0])))
+    with pytest.raises(IndexError,
+                       match="index 6 is out of bounds for axis 0 with size 6"):
+        a[ad.asarray([6])] = 1.0
+        ad.synchronize()
+    with pytest.raises(IndexError, match="index -7 is out of bounds"):
+        a[ad.asarray([-7])] = 1.0
+        ad.synchronize()
+    e = ad.zeros(0)
+    with pytest.raises(IndexError,
+                       match="index 0 is out of bounds for axis 0 with size 0"):
+        e[ad.asarray([0])] = 1.0
+        ad.synchronize()
+    e[ad.asarray(np.zeros(0, np.int64))] = 1.0  # nothing to write
+    r = ad.broadcast_to(ad.asarray(x), (6,))
+    same_error(lambda: r.__setitem__(ad.asarray([0]), 1.0),
+               lambda: np.broadcast_to(x, (6,)).__setitem__(np.array([0]), 1.0))
+    check(a, x)
+
+
+def test_setitem_of_one_server_index_on_2d_rows():
+    x = np.arange(12.0).reshape(3, 4)
+    for arr in (x.copy(), np.asfortranarray(x)):
+        a = ad.asarray(arr)
+        want = arr.copy()
+        want[np.array([2, -3])] = np.array([1.0, 2.0, 3.0, 4.0])
+        a[ad.asarray([2, -3])] = ad.asarray([1.0, 2.0, 3.0, 4.0])
+        check(a, want)
