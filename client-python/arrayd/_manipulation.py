@@ -27,8 +27,8 @@ from arrayd import _composite as _c
 from arrayd import (_dtypes, _indexing, _math, _reduction, _shapes,
                     _statistics, _ufunc)
 from arrayd._creation import arange, empty, linspace, zeros
-from arrayd._ndarray import (asarray_in, attach, fortran, ndarray,
-                             session_of, shape_dummy)
+from arrayd._ndarray import (asarray_in, attach, encode_scalar, fortran,
+                             ndarray, session_of, shape_dummy)
 
 _BOOL = np.dtype(np.bool_)
 
@@ -548,6 +548,17 @@ def _pad_value(v: Any, dt: np.dtype) -> Any:
     return t[()]
 
 
+_PAD_ZEROS: dict[np.dtype, Any] = {}
+
+
+def _pad_zero(dt: np.dtype) -> Any:
+    """_pad_value(0, dt): the default constant, cached."""
+    z = _PAD_ZEROS.get(dt)
+    if z is None:
+        z = _PAD_ZEROS[dt] = _pad_value(np.int64(0), dt)
+    return z
+
+
 def _pad_roi(padded: ndarray, orig: tuple[slice, ...], axis: int) -> ndarray:
     """The part of ``padded`` that axis ``axis`` pads from: axes before it
     in full (already padded), the axes after it only where the original
@@ -617,14 +628,52 @@ def _pad_stats(r: ndarray, axis: int, lo: int, hi: int,
     return vlo, stat(slice(stop - nhi, stop))
 
 
-def _pad_alloc(a: ndarray, shape: tuple[int, ...], op: str) -> ndarray:
-    """The padded array (``op``: "empty" or "zeros"), F-ordered where
-    ``a`` is F- and not C-contiguous, as NumPy's."""
-    s, dt = a._session, a.dtype
-    make = _c.empty if op == "empty" else _c.zeros
-    if len(shape) > 1 and a.flags.f_contiguous and not a.flags.c_contiguous:
-        return fortran(make(s, shape[::-1], dt))
-    return make(s, shape, dt)
+def _pad_alloc(a: ndarray, shape: tuple[int, ...], op: str,
+               value: Any = None) -> ndarray:
+    """The padded array (``op``: "empty", "zeros", or "full" of ``value``,
+    a NumPy scalar of a's dtype), F-ordered where ``a`` is F- and not
+    C-contiguous, as NumPy's."""
+    s, dt = a._session, a._dtype
+    fortran_order = len(shape) > 1 and a._is_f() and not a._is_c()
+    if fortran_order:
+        shape = shape[::-1]
+    if op == "full":
+        made = _c.new(s, "full", (), shape, dt, {
+            "shape": list(shape), "dtype": dt,
+            "value": encode_scalar(value.item(), dt)})
+    else:
+        made = (_c.empty if op == "empty" else _c.zeros)(s, shape, dt)
+    return fortran(made) if fortran_order else made
+
+
+def _pad_fill(widths: list[tuple[int, int]],
+              values: list[tuple[Any, Any]]) -> tuple[bool, Any]:
+    """(True, v) when every pad area that is written gets the same value v
+    (equal bytes: -0.0 and 0.0, or NaNs of other payloads, are not equal),
+    so one ``full`` makes them all; (True, None) when none is written."""
+    fill = None
+    for (lo, hi), (vlo, vhi) in zip(widths, values):
+        for w, v in ((lo, vlo), (hi, vhi)):
+            if not w:
+                continue
+            if fill is None:
+                fill, key = v, v.tobytes()
+            elif v.tobytes() != key:
+                return False, None
+    return True, fill
+
+
+def _pad_widths(pad_width: Any, nd: int) -> list[tuple[int, int]]:
+    """pad_width as one (before, after) pair of Python ints per axis, with
+    NumPy's errors."""
+    if type(pad_width) is int and 0 <= pad_width < (1 << 62):
+        return [(pad_width, pad_width)] * nd  # the common pad(a, n)
+    widths = np.asarray(pad_width.get() if isinstance(pad_width, ndarray)
+                        else pad_width)
+    if widths.dtype.kind != "i":
+        raise TypeError("`pad_width` must be of integral type.")
+    return [(int(lo), int(hi))
+            for lo, hi in _pad_pairs(widths, nd, as_index=True)]
 
 
 def _pad_callable(a: ndarray, shape: tuple[int, ...], orig: Any,
@@ -656,16 +705,14 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant",
     NumPy's ((before, after), ...) and give NumPy's errors.
     """
     a = _arr(array)
-    widths = np.asarray(pad_width.get() if isinstance(pad_width, ndarray)
-                        else pad_width)
-    if widths.dtype.kind != "i":
-        raise TypeError("`pad_width` must be of integral type.")
     nd = a.ndim
-    pairs = _pad_pairs(widths, nd, as_index=True)
-    widths = [(int(lo), int(hi)) for lo, hi in pairs]
-    shape = tuple(lo + n + hi for (lo, hi), n in zip(widths, a.shape))
-    orig = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, a.shape))
+    widths = _pad_widths(pad_width, nd)
+    shape = tuple(lo + n + hi for (lo, hi), n in zip(widths, a._shape))
+    orig = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, a._shape))
     if callable(mode):
+        pairs = _pad_pairs(np.asarray(
+            pad_width.get() if isinstance(pad_width, ndarray)
+            else pad_width), nd, as_index=True)  # NumPy's types
         return _pad_callable(a, shape, orig, pairs, mode, kwargs)
     try:
         allowed = _PAD_KWARGS[mode]
@@ -675,15 +722,42 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant",
     if bad:
         raise ValueError(f"unsupported keyword arguments for mode "
                          f"'{mode}': {bad}")
+    if mode == "constant":
+        if "constant_values" in kwargs:
+            cv = kwargs["constant_values"]
+            if type(cv) in (int, float, complex, bool):
+                # _pad_pairs's NumPy scalar, cast once.
+                v = _pad_value(np.array(cv)[()], a._dtype)
+                values = [(v, v)] * nd
+            else:
+                values = [(_pad_value(vlo, a._dtype),
+                           _pad_value(vhi, a._dtype))
+                          for vlo, vhi in _pad_pairs(cv, nd)]
+        else:
+            values = [(_pad_zero(a._dtype),) * 2] * nd
+        same, fill = _pad_fill(widths, values)
+        if same:
+            # One full (or empty) and the original: two ops, not two
+            # views and setitems an axis.
+            padded = (_pad_alloc(a, shape, "empty") if fill is None
+                      else _pad_alloc(a, shape, "full", fill))
+            if a.size:
+                padded[orig] = a
+            return padded
+        padded = _pad_alloc(a, shape, "empty")
+        if a.size:
+            padded[orig] = a
+        for axis, ((lo, hi), (vlo, vhi)) in enumerate(zip(widths, values)):
+            # _pad_set on _pad_roi's view, each area one setitem.
+            before, after = (slice(None),) * axis, orig[axis + 1:]
+            if lo:
+                padded[before + (slice(None, lo),) + after] = vlo
+            if hi:
+                padded[before + (slice(shape[axis] - hi, None),) + after] = vhi
+        return padded
     padded = _pad_alloc(a, shape, "empty")
     if a.size:
         padded[orig] = a
-    if mode == "constant":
-        values = _pad_pairs(kwargs.get("constant_values", 0), nd)
-        for axis, ((lo, hi), (vlo, vhi)) in enumerate(zip(widths, values)):
-            _pad_set(_pad_roi(padded, orig, axis), axis, lo, hi,
-                     _pad_value(vlo, a.dtype), _pad_value(vhi, a.dtype))
-        return padded
     if mode == "empty":
         return padded
     if a.size == 0:

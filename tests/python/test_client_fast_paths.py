@@ -1,8 +1,9 @@
 """The client's fast paths for common calls, against NumPy: basic keys
 encoded without NumPy on a dummy, x[idx] and x[idx] = v with one server
-integer array as one take or put, and the edge cases each fast path leaves
-to the general one (negative steps, F-order and strided inputs, 0-d and
-empty arrays, NumPy's exceptions for bad input)."""
+integer array as one take or put, pad's constant mode as one full, and
+the edge cases each fast path leaves to the general one
+(negative steps, F-order and strided inputs, 0-d and empty arrays, NumPy's
+exceptions for bad input)."""
 from __future__ import annotations
 
 import numpy as np
@@ -244,3 +245,87 @@ def test_setitem_of_one_server_index_on_2d_rows():
         want[np.array([2, -3])] = np.array([1.0, 2.0, 3.0, 4.0])
         a[ad.asarray([2, -3])] = ad.asarray([1.0, 2.0, 3.0, 4.0])
         check(a, want)
+
+
+# -- pad -----------------------------------------------------------------
+
+_PAD_INPUTS = [
+    np.arange(12, dtype=np.float32).reshape(3, 4),
+    np.asfortranarray(np.arange(12, dtype=np.float32).reshape(3, 4)),
+    np.arange(24, dtype=np.int16).reshape(4, 6)[::-1, ::2],
+    np.arange(5, dtype=np.uint8),
+    np.zeros((0, 3), np.float64),
+    np.array(2.5),
+]
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast")
+@pytest.mark.parametrize("x", _PAD_INPUTS, ids=lambda x: f"{x.shape}")
+@pytest.mark.parametrize("kw", [
+    {}, {"constant_values": 7}, {"constant_values": (1, 2)},
+    {"constant_values": ((1, 1), (3, 3))}, {"constant_values": ((1, 2), (3, 4))},
+    {"constant_values": -0.0}, {"constant_values": ((0.0, -0.0),)},
+    {"constant_values": np.nan}], ids=str)
+@pytest.mark.parametrize("width", [2, 0, (1, 2), ((0, 1), (2, 0)), np.int64(1), [[1]]],
+                         ids=str)
+def test_pad_constant(x, kw, width):
+    try:
+        want = np.pad(x, width, **kw)
+    except (ValueError, TypeError):
+        same_error(lambda: ad.pad(ad.asarray(x), width, **kw),
+                   lambda: np.pad(x, width, **kw))
+        return
+    a = ad.asarray(x)
+    got = ad.pad(a, width, **kw)
+    check(got, want)
+    assert got.flags.c_contiguous == want.flags.c_contiguous
+    assert got.flags.f_contiguous == want.flags.f_contiguous
+    assert got.strides == want.strides
+    np.testing.assert_array_equal(np.signbit(got.get()), np.signbit(want))
+
+
+def test_pad_constant_values_cast_as_numpy():
+    x = np.arange(4, dtype=np.uint64)
+    big = 2**64 - 1
+    check(ad.pad(ad.asarray(x), 1, constant_values=big),
+          np.pad(x, 1, constant_values=big))
+    b = np.array([True, False])
+    check(ad.pad(ad.asarray(b), 2, constant_values=True),
+          np.pad(b, 2, constant_values=True))
+    c = np.arange(3, dtype=np.complex64)
+    check(ad.pad(ad.asarray(c), 1, constant_values=1 + 2j),
+          np.pad(c, 1, constant_values=1 + 2j))
+    u = np.arange(3, dtype=np.uint8)
+    # NumPy casts the constant as an int64 array: 300 wraps, no error.
+    check(ad.pad(ad.asarray(u), 1, constant_values=300),
+          np.pad(u, 1, constant_values=300))
+    same_error(lambda: ad.pad(ad.asarray(u), 1, constant_values=2**64),
+               lambda: np.pad(u, 1, constant_values=2**64))
+    with pytest.warns(np.exceptions.ComplexWarning):
+        np.pad(x.astype(np.float32), 1, constant_values=1j)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        ad.pad(ad.asarray(x.astype(np.float32)), 1, constant_values=1j)
+
+
+@pytest.mark.parametrize("width", [-1, True, 1.5, 2**70, (1, -1), "a", [[1, 2, 3]]],
+                         ids=str)
+def test_pad_bad_widths_raise_numpys_errors(width):
+    x = np.arange(6.0).reshape(2, 3)
+    same_error(lambda: ad.pad(ad.asarray(x), width),
+               lambda: np.pad(x, width))
+
+
+def test_pad_callable_gets_numpys_width_types():
+    seen, seen_np = [], []
+
+    def rec(out):
+        def f(vector, pad_width, iaxis, kwargs):
+            out.append(tuple(type(w) for w in pad_width))
+        return f
+    x = np.arange(6.0).reshape(2, 3)
+    for width in (1, (1, 2), ((1, 0), (0, 1))):
+        np.pad(x, width, rec(seen_np))
+        ad.pad(ad.asarray(x), width, rec(seen))
+        assert set(seen) == set(seen_np)
+        seen.clear()
+        seen_np.clear()
