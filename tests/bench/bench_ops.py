@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vs_cupy import run_both, timeit  # noqa: E402
+from bench_vs_cupy import LAST_TIMING, run_both, timeit  # noqa: E402
 
 # (key, unit, higher is better)
 ROWS = [
@@ -81,11 +81,14 @@ def workloads(xp, sync, quick: bool, only: list[str]) -> dict[str, float]:
     def measure(key, fn):
         if only and not any(o in key for o in only):
             return
+        LAST_TIMING.update(call=float("nan"), client=float("nan"))
         try:
             out[key] = fn()
         except Exception as e:  # noqa: BLE001 - a benchmark reports and goes on
             print(f"{xp.__name__}: {key} failed: {type(e).__name__}: {e}", file=sys.stderr)
             out[key] = float("nan")
+        out[key + ":us"] = LAST_TIMING["call"] * 1e6
+        out[key + ":client_us"] = LAST_TIMING["client"] * 1e6
 
     x = xp.asarray(rng.standard_normal(big).astype(np.float32))
     rows = xp.asarray(rng.integers(-1 << 40, 1 << 40, (side, side)))
@@ -226,13 +229,21 @@ def main() -> None:
     only = [o for o in args.only.split(",") if o]
     results = run_both(workloads, args.address, args.quick, only, args.no_cupy, args.against)
     ref = "CuPy" if args.against == "cupy" else "NumPy"
-    print(f"| workload | unit | {ref} | arrayd | ratio |\n|---|---|---|---|---|")
+    # us/call: each library's time per call (client: the part spent issuing
+    # the calls before the sync; where it is most of the call, the row
+    # measures the client, not the device).
+    print(f"| workload | unit | {ref} | arrayd | ratio | {ref} us/call (client) "
+          f"| arrayd us/call (client) |\n|---|---|---|---|---|---|---|")
+    nan = float("nan")
     for key, unit, higher in ROWS:
         a, c = results["arrayd"].get(key), results["cupy"].get(key)
         if a is None:
             continue
-        ratio = (a / c if higher else c / a) if c else float("nan")
-        print(f"| {key} | {unit} | {c if c is not None else float('nan'):.3g} | {a:.3g} | {ratio:.2f}x |")
+        ratio = (a / c if higher else c / a) if c else nan
+        ca, cc = results["arrayd"], results["cupy"]
+        print(f"| {key} | {unit} | {c if c is not None else nan:.3g} | {a:.3g} | {ratio:.2f}x "
+              f"| {cc.get(key + ':us', nan):.0f} ({cc.get(key + ':client_us', nan):.0f}) "
+              f"| {ca.get(key + ':us', nan):.0f} ({ca.get(key + ':client_us', nan):.0f}) |")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 
