@@ -38,16 +38,26 @@ def _matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
             f"matmul: Input operand 1 has a mismatch in its core dimension 0, "
             f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {b[-2]} is "
             f"different from {a[-1]})")
-    batch = np.broadcast_shapes(a[:-2], b[:-2])
+    ba, bb = a[:-2], b[:-2]
+    batch = ba if ba == bb or not bb else bb if not ba else (
+        np.broadcast_shapes(ba, bb))
     return (batch + (() if len(sa) == 1 else (a[-2],))
             + (() if len(sb) == 1 else (b[-1],)))
+
+
+# np.matmul's result dtype by input dtypes (resolve_dtypes costs ~2 us).
+_MATMUL_DTYPES: dict[tuple[np.dtype, np.dtype], np.dtype] = {}
 
 
 def matmul(x1: Any, x2: Any, /, out: Any = None) -> ndarray:
     """numpy.matmul (the ``@`` operator)."""
     s = session_of(x1, x2, out)
     a, b = asarray_in(s, x1), asarray_in(s, x2)
-    rdt = np.matmul.resolve_dtypes((a._dtype, b._dtype, None))[2]
+    pair = (a._dtype, b._dtype)
+    rdt = _MATMUL_DTYPES.get(pair)
+    if rdt is None:
+        rdt = np.matmul.resolve_dtypes((a._dtype, b._dtype, None))[2]
+        _MATMUL_DTYPES[pair] = rdt
     shape = _matmul_shape(a._shape, b._shape)
     if a._dtype != rdt:
         a = a.astype(rdt)
@@ -352,25 +362,45 @@ def _einsum_pair(a: ndarray, ta: str, b: ndarray, tb: str,
                  keep: str) -> tuple[ndarray, str]:
     """The product of two operands (no repeated indices within either),
     summed over the shared indices not in ``keep``: one batched matmul."""
+    (wa, wb, pa, pb, sa3, sb3, rshape,
+     terms) = _pair_plan(ta, a._shape, tb, b._shape, keep)
+    if wa is not None:
+        a = a.view_as_broadcast(wa)
+    if wb is not None:
+        b = b.view_as_broadcast(wb)
+    if pa is not None:
+        a = a.transpose(pa)
+    if pb is not None:
+        b = b.transpose(pb)
+    r = matmul(_reshaped(a, sa3), _reshaped(b, sb3))
+    return _reshaped(r, rshape), terms
+
+
+@functools.lru_cache(maxsize=256)
+def _pair_plan(ta: str, sa: tuple[int, ...], tb: str, sb: tuple[int, ...],
+               keep: str) -> tuple[Any, ...]:
+    """_einsum_pair's views, by the terms and shapes: the broadcast shapes
+    of a and b (None: as they are), their permutations (None: identity),
+    the matmul operands' shapes, the result's shape and its terms."""
     sizes: dict[str, int] = {}
-    for x, t in ((a, ta), (b, tb)):
-        for c, n in zip(t, x._shape):
+    for shape, t in ((sa, ta), (sb, tb)):
+        for c, n in zip(t, shape):
             prev = sizes.get(c)
             sizes[c] = n if prev is None or prev == 1 else prev
 
-    def widen(x: ndarray, t: str, other: str) -> ndarray:
+    def widen(shape: tuple[int, ...], t: str, other: str) -> Any:
         # Size-1 dimensions of shared indices broadcast (NumPy's einsum).
-        full = tuple(sizes[c] if c in other else n
-                     for c, n in zip(t, x._shape))
-        return x if full == x._shape else x.view_as_broadcast(full)
+        full = tuple(sizes[c] if c in other else n for c, n in zip(t, shape))
+        return None if full == shape else full
 
-    a, b = widen(a, ta, tb), widen(b, tb, ta)
     batch = [c for c in ta if c in tb and c in keep]
     contract = [c for c in ta if c in tb and c not in keep]
     left = [c for c in ta if c not in tb]
     right = [c for c in tb if c not in ta]
-    at = a.transpose([ta.index(c) for c in batch + left + contract])
-    bt = b.transpose([tb.index(c) for c in batch + contract + right])
+
+    def perm(t: str, order: list[str]) -> Any:
+        p = [t.index(c) for c in order]
+        return None if p == list(range(len(p))) else p
 
     def prod(cs: list[str]) -> int:
         n = 1
@@ -379,12 +409,19 @@ def _einsum_pair(a: ndarray, ta: str, b: ndarray, tb: str,
         return n
 
     bshape = tuple(sizes[c] for c in batch)
-    a3 = at.reshape(bshape + (prod(left), prod(contract)))
-    b3 = bt.reshape(bshape + (prod(contract), prod(right)))
-    r = matmul(a3, b3)
-    r = r.reshape(bshape + tuple(sizes[c] for c in left)
-                  + tuple(sizes[c] for c in right))
-    return r, "".join(batch + left + right)
+    return (widen(sa, ta, tb), widen(sb, tb, ta),
+            perm(ta, batch + left + contract),
+            perm(tb, batch + contract + right),
+            bshape + (prod(left), prod(contract)),
+            bshape + (prod(contract), prod(right)),
+            bshape + tuple(sizes[c] for c in left)
+            + tuple(sizes[c] for c in right),
+            "".join(batch + left + right))
+
+
+def _reshaped(x: ndarray, shape: tuple[int, ...]) -> ndarray:
+    """x.reshape(shape), or x itself when it has that shape already."""
+    return x if x._shape == shape else x.reshape(shape)
 
 
 def _einsum_group(group: list[tuple[ndarray, str]],
@@ -445,6 +482,46 @@ def _einsum_check(marked: list[Any], operands: list[ndarray], out: Any,
     return rdt
 
 
+# The checked dtype and contraction path of einsum calls by their
+# subscripts, operand shapes and dtypes and options: NumPy's einsum and
+# einsum_path on stand-ins cost about 60 us a call.
+_EINSUM_PLANS: dict[Any, tuple[np.dtype, list[str], str, list[Any]]] = {}
+_EINSUM_PLANS_SIZE = 256
+
+
+def _einsum_key(marked: list[Any], operands: list[ndarray], out: Any,
+                dtype: Any, order: str, casting: str,
+                optimize: Any) -> Any:
+    """The _EINSUM_PLANS key of a call, or None when it is not cached:
+    unsafe casting (whose ComplexWarning NumPy gives every call), paths
+    given as lists, unhashable arguments."""
+    if casting == "unsafe" or isinstance(optimize, (list, tuple)):
+        return None
+    parts: list[Any] = []
+    for m in marked:
+        if isinstance(m, _Operand):
+            x = operands[m.index]
+            parts.append((x._shape, x._dtype))
+        elif isinstance(m, str):
+            parts.append(m)
+        elif isinstance(m, (list, tuple)):
+            parts.append(("sub", type(m), tuple(
+                (type(v), v) for v in m)))
+        else:
+            return None
+    if out is not None:
+        if not isinstance(out, ndarray):
+            return None
+        parts.append(("out", out._shape, out._dtype))
+    key = (tuple(parts), type(dtype), dtype, order, casting,
+           type(optimize), optimize)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def einsum(*operands: Any, out: Any = None, dtype: Any = None,
            order: str = "K", casting: str = "safe",
            optimize: Any = False) -> ndarray:
@@ -458,8 +535,17 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None,
     if not isinstance(optimize, (bool, str, list, tuple)) and \
             optimize is not None:
         raise TypeError(f"Did not understand the path: {optimize}")
-    rdt = _einsum_check(marked, ops, out, dtype, order, casting)
-    terms, rhs, path = _einsum_path(marked, ops, optimize)
+    key = _einsum_key(marked, ops, out, dtype, order, casting, optimize)
+    plan = _EINSUM_PLANS.get(key) if key is not None else None
+    if plan is None:
+        rdt = _einsum_check(marked, ops, out, dtype, order, casting)
+        terms, rhs, path = _einsum_path(marked, ops, optimize)
+        if key is not None:
+            if len(_EINSUM_PLANS) >= _EINSUM_PLANS_SIZE:
+                _EINSUM_PLANS.clear()
+            _EINSUM_PLANS[key] = (rdt, terms, rhs, path)
+    else:
+        rdt, terms, rhs, path = plan
     ops = [x.astype(rdt, copy=False) for x in ops]
     if len(ops) == 1 and rhs and set(terms[0]) == set(rhs) and \
             len(set(rhs)) == len(rhs):

@@ -1,7 +1,7 @@
 """The client's fast paths for common calls, against NumPy: basic keys
 encoded without NumPy on a dummy, x[idx] and x[idx] = v with one server
-integer array as one take or put, pad's constant mode as one full, and
-the edge cases each fast path leaves to the general one
+integer array as one take or put, pad's constant mode as one full, cached
+einsum plans, and the edge cases each fast path leaves to the general one
 (negative steps, F-order and strided inputs, 0-d and empty arrays, NumPy's
 exceptions for bad input)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import arrayd as ad
-from arrayd import _indexing
+from arrayd import _indexing, _linalg
 from helpers import check
 
 
@@ -329,3 +329,94 @@ def test_pad_callable_gets_numpys_width_types():
         assert set(seen) == set(seen_np)
         seen.clear()
         seen_np.clear()
+
+
+# -- einsum --------------------------------------------------------------
+
+def test_einsum_cached_plans_follow_shapes_and_dtypes():
+    rng = np.random.default_rng(3)
+    _linalg._EINSUM_PLANS.clear()
+    cases = [((4, 5), (5, 3), np.float32), ((4, 5), (5, 3), np.float32),
+             ((2, 2), (2, 7), np.float64), ((4, 5), (5, 3), np.int32),
+             ((4, 1), (1, 3), np.float32)]
+    for sa, sb, dt in cases:
+        x = rng.integers(-3, 4, sa).astype(dt)
+        y = rng.integers(-3, 4, sb).astype(dt)
+        for _ in range(2):
+            check(ad.einsum("ij,jk->ik", ad.asarray(x), ad.asarray(y)),
+                  np.einsum("ij,jk->ik", x, y))
+            check(ad.einsum(ad.asarray(x), [0, 1], ad.asarray(y), [1, 2]),
+                  np.einsum(x, [0, 1], y, [1, 2]))
+    assert _linalg._EINSUM_PLANS
+    # A cached subscript with shapes that do not fit is still NumPy's error.
+    x, y = np.ones((4, 5)), np.ones((4, 3))
+    same_error(lambda: ad.einsum("ij,jk->ik", ad.asarray(x), ad.asarray(y)),
+               lambda: np.einsum("ij,jk->ik", x, y))
+    same_error(lambda: ad.einsum("ij,jk->ik", ad.asarray(x), ad.asarray(y),
+                                 dtype=np.int8),
+               lambda: np.einsum("ij,jk->ik", x, y, dtype=np.int8))
+
+
+def test_einsum_with_options_cached_and_not():
+    x = np.arange(12.0).reshape(3, 4)
+    y = np.arange(8.0).reshape(4, 2)
+    a, b = ad.asarray(x), ad.asarray(y)
+    for _ in range(2):
+        for kw in ({}, {"dtype": np.float32, "casting": "same_kind"},
+                   {"optimize": True}, {"optimize": "optimal"},
+                   {"optimize": ["einsum_path", (0, 1)]}, {"order": "F"}):
+            check(ad.einsum("ij,jk", a, b, **kw), np.einsum("ij,jk", x, y, **kw))
+        out = ad.empty((3, 2))
+        r = ad.einsum("ij,jk->ik", a, b, out=out)
+        assert r is out
+        check(out, x @ y)
+        same_error(lambda: ad.einsum("ij,jk->ik", a, b, out=ad.empty((3, 2), np.int32)),
+                   lambda: np.einsum("ij,jk->ik", x, y, out=np.empty((3, 2), np.int32)))
+    # The ComplexWarning of unsafe casting comes every call.
+    c = ad.asarray(x + 1j)
+    for _ in range(2):
+        with pytest.warns(np.exceptions.ComplexWarning):
+            ad.einsum("ij->j", c, dtype=np.float64, casting="unsafe")
+
+
+def test_einsum_results_are_new_arrays():
+    # The views einsum skips (identity transposes, same-shape reshapes)
+    # never reach the result: it owns its memory, as NumPy's.
+    x = np.arange(6.0).reshape(2, 3)
+    a = ad.asarray(x)
+    for sub, ops in (("ij,jk->ik", (x, x.T)), ("ij,kj->ik", (x, x)),
+                     ("i,i->i", (x[0], x[0])), ("ij,j->i", (x, x[1])),
+                     ("ij,ij->", (x, x))):
+        got = ad.einsum(sub, *(ad.asarray(o) for o in ops))
+        check(got, np.einsum(sub, *ops))
+        assert got.flags.owndata and got.flags.c_contiguous
+    check(ad.einsum("ij->ji", a), np.einsum("ij->ji", x))
+
+
+# -- matmul --------------------------------------------------------------
+
+@pytest.mark.parametrize("sa,sb", [
+    ((3, 4), (4, 2)), ((5, 3, 4), (5, 4, 2)), ((3, 4), (5, 4, 2)),
+    ((5, 3, 4), (4, 2)), ((1, 3, 4), (6, 4, 2)), ((4,), (4,)), ((4,), (2, 4, 3)),
+    ((2, 1, 3, 4), (5, 4, 1)), ((0, 3, 4), (0, 4, 2))], ids=str)
+def test_matmul_shapes_and_dtypes(sa, sb):
+    rng = np.random.default_rng(4)
+    for da, db in ((np.float32, np.float32), (np.float32, np.float64),
+                   (np.int8, np.bool_), (np.bool_, np.bool_), (np.int32, np.complex64)):
+        x = rng.integers(0, 3, sa).astype(da)
+        y = rng.integers(0, 3, sb).astype(db)
+        for _ in range(2):  # the second from the dtype cache
+            check(ad.matmul(ad.asarray(x), ad.asarray(y)), np.matmul(x, y))
+
+
+@pytest.mark.parametrize("sa,sb", [((3, 4), (3, 2)), ((), (3,)), ((3,), ())], ids=str)
+def test_matmul_errors(sa, sb):
+    x, y = np.ones(sa), np.ones(sb)
+    same_error(lambda: ad.matmul(ad.asarray(x), ad.asarray(y)), lambda: np.matmul(x, y))
+
+
+def test_matmul_batch_mismatch_is_a_value_error():
+    # (NumPy's message names its remapped shapes; arrayd's is
+    # broadcast_shapes's.)
+    with pytest.raises(ValueError):
+        ad.matmul(ad.ones((2, 3, 4)), ad.ones((3, 4, 2)))
