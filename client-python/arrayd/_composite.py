@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from arrayd import _dtypes
+from arrayd import _dtypes, _shapes
 from arrayd import _session as _sess
 from arrayd._ndarray import (asarray_in, elementwise_strides, ndarray,
                              scalar, session_of)
@@ -114,7 +114,7 @@ def where(cond: ndarray, x: Any, y: Any) -> ndarray:
         else:
             ops.append(asarray_in(s, v))
     c = asarray_in(s, cond)
-    shape = np.broadcast_shapes(c._shape, ops[0]._shape, ops[1]._shape)
+    shape = _shapes.broadcast(c._shape, ops[0]._shape, ops[1]._shape)
     return new(s, "where", (c, ops[0], ops[1]), shape, rdt,
                strides=elementwise_strides((c, *ops), shape, rdt))
 

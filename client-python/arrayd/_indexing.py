@@ -140,7 +140,7 @@ def assignable_shape(vshape: tuple[int, ...],
     while len(stripped) > len(target) and stripped[0] == 1:
         stripped = stripped[1:]
     try:
-        ok = np.broadcast_shapes(stripped, target) == target
+        ok = _shapes.broadcast(stripped, target) == target
     except ValueError:
         ok = False
     return stripped if ok else None

@@ -19,6 +19,7 @@ import numpy as np
 from arrayd import _composite as _c
 from arrayd import _math as _m
 from arrayd import _reduction as _r
+from arrayd import _shapes
 from arrayd._manipulation import moveaxis, stack
 from arrayd._ndarray import (OPERAND_TYPES, asarray_in, attach, ndarray,
                              session_of)
@@ -39,8 +40,7 @@ def _matmul_shape(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
             f"with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {b[-2]} is "
             f"different from {a[-1]})")
     ba, bb = a[:-2], b[:-2]
-    batch = ba if ba == bb or not bb else bb if not ba else (
-        np.broadcast_shapes(ba, bb))
+    batch = _shapes.broadcast(ba, bb)
     return (batch + (() if len(sa) == 1 else (a[-2],))
             + (() if len(sb) == 1 else (b[-1],)))
 

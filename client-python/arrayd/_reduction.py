@@ -41,6 +41,26 @@ def _result_dtype(op: str, dt: np.dtype, dtype: np.dtype | None) -> np.dtype:
     return r
 
 
+def axes_of(axis: Any, nd: int) -> tuple[int, ...]:
+    """normalize_axis_tuple(axis, nd) (every axis for None), its checks
+    and AxisError, without its cost for a Python int or a tuple of valid
+    non-negative ones."""
+    if axis is None:
+        return tuple(range(nd))
+    t = type(axis)
+    if t is int:
+        if -nd <= axis < nd:
+            return (axis + nd if axis < 0 else axis,)
+    elif t is tuple:
+        for ax in axis:
+            if type(ax) is not int or not 0 <= ax < nd:
+                break
+        else:
+            if len(axis) < 2 or len(set(axis)) == len(axis):
+                return axis
+    return normalize_axis_tuple(axis, nd)
+
+
 def _finish(op: str, a: ndarray, shape: tuple[int, ...], dt: np.dtype,
             attrs: dict[str, Any], out: Any) -> ndarray:
     s = a._session
@@ -87,8 +107,7 @@ def _reduce(op: str, a: Any, axis: Any, dtype: Any, out: Any,
     a = asarray_in(session_of(a, out), a)
     shape = a._shape
     nd = len(shape)
-    axes = (tuple(range(nd)) if axis is None
-            else normalize_axis_tuple(axis, nd))  # NumPy's AxisError
+    axes = axes_of(axis, nd)  # NumPy's AxisError
     dt = None if dtype is None else _dtypes.normalize(dtype)
     rdt = _result_dtype(op, a._dtype, dt)
     if 0 in shape:  # zero-size: NumPy checks it (no data to allocate)

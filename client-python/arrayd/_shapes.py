@@ -45,6 +45,25 @@ class MaskShape(tuple):
     mask whose true-count is not known yet)."""
 
 
+def broadcast(*shapes: Any) -> Shape:
+    """np.broadcast_shapes(*shapes), computed directly for shape tuples
+    (NumPy's costs about 2 us); NumPy itself for anything else and for
+    shapes that do not broadcast (its ValueError)."""
+    out: list[int] = []
+    for sh in shapes:
+        if type(sh) is not tuple:
+            return np.broadcast_shapes(*shapes)
+        if len(sh) > len(out):
+            out[:0] = sh[:len(sh) - len(out)]
+        for i, n in enumerate(sh, len(out) - len(sh)):
+            m = out[i]
+            if m != n and n != 1:
+                if m != 1 or type(n) is not int or n < 0:
+                    return np.broadcast_shapes(*shapes)
+                out[i] = n
+    return tuple(out)
+
+
 def _is_int(v: Any) -> bool:
     """An integer NumPy takes as an index or axis (bools are left out: NumPy
     treats them apart, or refuses them)."""

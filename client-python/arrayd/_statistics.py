@@ -27,9 +27,7 @@ from arrayd import _reduction as _r
 from arrayd._ndarray import attach, ndarray, session_of
 
 
-def _axes(axis: Any, nd: int) -> tuple[int, ...]:
-    return tuple(range(nd)) if axis is None else normalize_axis_tuple(axis,
-                                                                      nd)
+_axes = _r.axes_of
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
@@ -44,6 +42,18 @@ def _finish(r: ndarray, out: Any, name: str) -> ndarray:
 
 
 # -- var / std / ptp -------------------------------------------------------
+
+_VAR_DTYPES: dict[tuple[np.dtype, np.dtype | None], np.dtype] = {}
+
+
+def _var_dtype(dt: np.dtype, dtype: np.dtype | None) -> np.dtype:
+    """np.var's result dtype for an input of ``dt`` and dtype=``dtype``."""
+    key = (dt, dtype)
+    r = _VAR_DTYPES.get(key)
+    if r is None:
+        r = _VAR_DTYPES[key] = np.var(np.zeros(2, dt), dtype=dtype).dtype
+    return r
+
 
 def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ddof: float = 0, keepdims: bool = False, *,
@@ -76,7 +86,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                  keepdims=keepdims)
     rcount = builtins.max(_count(a._shape, axes) - ddof, 0)
     ret = _m.true_divide(ret, rcount if rcount else 0.0)
-    rdt = np.var(np.zeros(2, a._dtype), dtype=dt).dtype
+    rdt = _var_dtype(a._dtype, dt)
     if ret._dtype != rdt:
         ret = ret.astype(rdt)
     return _finish(ret, out, "var")

@@ -25,7 +25,7 @@ from numpy._core._exceptions import (_UFuncInputCastingError,
                                      _UFuncNoLoopError,
                                      _UFuncOutputCastingError)
 
-from arrayd import _dtypes
+from arrayd import _dtypes, _shapes
 from arrayd import _session as _sess
 from arrayd._ndarray import (asarray_in, elementwise_strides, ndarray,
                              scalar, session_of)
@@ -151,7 +151,7 @@ def _weak_scalar(s: _sess.Session, value: Any, dtype: np.dtype) -> ndarray:
 
 def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     try:
-        return np.broadcast_shapes(*shapes)
+        return _shapes.broadcast(*shapes)
     except ValueError:
         raise ValueError("operands could not be broadcast together with "
                          "shapes " + " ".join(map(str, shapes)) + " ") from None

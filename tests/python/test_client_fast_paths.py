@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy.lib.array_utils import normalize_axis_tuple
 
 import arrayd as ad
-from arrayd import _indexing, _linalg
+from arrayd import _indexing, _linalg, _reduction, _shapes
 from helpers import check
 
 
@@ -420,3 +421,66 @@ def test_matmul_batch_mismatch_is_a_value_error():
     # broadcast_shapes's.)
     with pytest.raises(ValueError):
         ad.matmul(ad.ones((2, 3, 4)), ad.ones((3, 4, 2)))
+
+
+# -- axes, broadcasting, var and std ---------------------------------------
+
+def test_axes_of_is_normalize_axis_tuple():
+    for nd in range(4):
+        for axis in [0, 1, 2, -1, -3, -4, 3, (0,), (1, 0), (0, 0), (0, -1),
+                     (), (0, 5), np.int64(1), (np.intp(0),), [0], (True,)]:
+            try:
+                want = normalize_axis_tuple(axis, nd)
+            except Exception as e:  # noqa: BLE001 - compared below
+                with pytest.raises(type(e), match=None) as got:
+                    _reduction.axes_of(axis, nd)
+                assert str(got.value) == str(e)
+                continue
+            assert _reduction.axes_of(axis, nd) == want
+        assert _reduction.axes_of(None, nd) == tuple(range(nd))
+
+
+def test_broadcast_is_numpys():
+    rng = np.random.default_rng(5)
+    answered = 0
+    for _ in range(3000):
+        shapes = [tuple(int(d) for d in rng.integers(0, 4, rng.integers(0, 4)))
+                  for _ in range(rng.integers(0, 4))]
+        try:
+            want = np.broadcast_shapes(*shapes)
+        except ValueError as e:
+            with pytest.raises(ValueError) as got:
+                _shapes.broadcast(*shapes)
+            assert str(got.value) == str(e)
+            continue
+        assert _shapes.broadcast(*shapes) == want
+        answered += 1
+    assert answered > 1000
+    assert _shapes.broadcast(3, (2, 1)) == np.broadcast_shapes(3, (2, 1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.bool_,
+                                   np.complex64, np.float16], ids=str)
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1), (1, 0)], ids=str)
+def test_var_std_against_numpy(dtype, axis):
+    x = (np.arange(12).reshape(3, 4) % 5).astype(dtype)
+    a = ad.asarray(x)
+    for _ in range(2):  # the second with the cached result dtype
+        for ddof in (0, 1):
+            check(a.var(axis=axis, ddof=ddof), x.var(axis=axis, ddof=ddof))
+            check(a.std(axis=axis, ddof=ddof), x.std(axis=axis, ddof=ddof))
+        check(ad.var(a, axis=axis, dtype=np.float64, keepdims=True),
+              np.var(x, axis=axis, dtype=np.float64, keepdims=True))
+
+
+def test_var_bad_axes_raise_numpys_errors():
+    x = np.ones((2, 3))
+    a = ad.asarray(x)
+    for axis in (2, -3, (0, 2)):
+        same_error(lambda ax=axis: a.var(axis=ax), lambda ax=axis: x.var(axis=ax))
+        same_error(lambda ax=axis: a.sum(axis=ax), lambda ax=axis: x.sum(axis=ax))
+    # (NumPy's reductions say "duplicate value in 'axis'", arrayd
+    # normalize_axis_tuple's "repeated axis".)
+    for f in (a.var, a.sum):
+        with pytest.raises(ValueError):
+            f(axis=(0, 0))
