@@ -17,6 +17,23 @@ Shape = tuple[int, ...]
 Strides = tuple[int, ...]
 
 
+def plain_shape_of(shape: tuple, old: Shape) -> bool:
+    """Whether ``shape`` is a tuple of non-negative Python ints with as many
+    elements as ``old`` (a valid reshape target with no -1 to resolve; at
+    most 32 dimensions of at most 2^62, so that NumPy would take it too)."""
+    if len(shape) > 32:
+        return False
+    n = 1
+    for d in shape:
+        if type(d) is not int or not 0 <= d <= (1 << 62):
+            return False
+        n *= d
+    m = 1
+    for d in old:
+        m *= d
+    return n == m
+
+
 def c_strides(shape: Shape, itemsize: int) -> Strides:
     """The strides of a new C-ordered array (NumPy's: a zero-size array
     gets zero strides)."""

@@ -194,9 +194,24 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
 def _join_dtype(arrs: Sequence[ndarray], dtype: Any,
                 casting: str) -> np.dtype:
     """The result dtype of concatenate; NumPy's TypeError for bad casts."""
-    probes = [_probe(a.dtype) for a in arrs]
-    dt = np.concatenate(probes, dtype=dtype, casting=casting).dtype
-    return _dtypes.normalize(dt)
+    key = (tuple(a._dtype for a in arrs), dtype, casting)
+    try:
+        dt = _JOIN_DTYPES.get(key)
+    except TypeError:  # an unhashable dtype= (NumPy will say)
+        key, dt = None, None
+    if dt is None:
+        probes = [_probe(a.dtype) for a in arrs]
+        dt = _dtypes.normalize(np.concatenate(probes, dtype=dtype,
+                                              casting=casting).dtype)
+        if key is not None:
+            if len(_JOIN_DTYPES) >= 256:
+                _JOIN_DTYPES.clear()
+            _JOIN_DTYPES[key] = dt
+    return dt
+
+
+# concatenate's result dtype by input dtypes, dtype= and casting=.
+_JOIN_DTYPES: dict[Any, np.dtype] = {}
 
 
 def _fill_out(out: Any, shape: tuple[int, ...], dt: np.dtype,
@@ -241,17 +256,26 @@ def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *,
                        out=np.empty(len(arrs), dt), casting=casting)
     res = _fill_out(out, shape, dt, casting, s)
     ax = normalize_axis_index(axis, len(shape))
-    pos = 0
-    with warnings.catch_warnings():
-        # casting= decided the casts above: NumPy's concatenate does not
-        # warn for complex parts dropped under casting='unsafe'.
-        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
-        for a in arrs:
-            n = a.shape[ax]
-            if n and a.size:
-                res[_at(ax, slice(pos, pos + n))] = a
-            pos += n
+    if res._dtype.kind != "c" and any(a._dtype.kind == "c" for a in arrs):
+        with warnings.catch_warnings():
+            # casting= decided the casts above: NumPy's concatenate does
+            # not warn for complex parts dropped under casting='unsafe'.
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            _join_fill(res, arrs, ax)
+    else:
+        _join_fill(res, arrs, ax)
     return res
+
+
+def _join_fill(res: ndarray, arrs: list[ndarray], ax: int) -> None:
+    """Writes each of ``arrs`` into its block of ``res`` along ``ax``."""
+    pos = 0
+    lead = (slice(None),) * ax
+    for a in arrs:
+        n = a._shape[ax]
+        if n and a.size:
+            res[lead + (slice(pos, pos + n),)] = a
+        pos += n
 
 
 concat = concatenate
@@ -409,7 +433,8 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
         repeats = repeats.get()  # like CuPy: the counts decide the shape
     reps = np.asarray(repeats)
     if axis is None:
-        a = a.reshape(-1)
+        if a.ndim != 1:  # (the result is a copy: a 1-d a is used as is)
+            a = a.reshape(-1)
         ax = 0
     else:
         ax = normalize_axis_index(axis, a.ndim)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from arrayd import _connect, _dtypes, _layout
+from arrayd import _connect, _dtypes, _layout, _shapes
 from arrayd import _session as _sess
 
 _VOID0 = np.dtype((np.void, 0))
@@ -340,9 +340,17 @@ class ndarray:
                 copy: bool | None = None) -> "ndarray":
         """The array with a new shape: a view when the strides allow, else a
         copy (copy=False raises instead)."""
-        order = _order(order, "CFA")
         if len(shape) == 1:
             shape = shape[0]
+        if order == "C" and not copy:
+            # The common call: a shape of the same size, in C order, needs
+            # no NumPy to check it.
+            if type(shape) is int:
+                shape = (shape,)
+            if type(shape) is tuple and _layout.plain_shape_of(
+                    shape, self._shape):
+                return self._reshape_c(shape, copy is False)
+        order = _order(order, "CFA")
         new = shape_dummy(self._shape).reshape(shape).shape
         if order == "A":
             order = "F" if self._is_f() and not self._is_c() else "C"
@@ -502,7 +510,7 @@ class ndarray:
     def view_as_broadcast(self, shape: tuple[int, ...]) -> "ndarray":
         """A read-only view broadcast to `shape` (numpy.broadcast_to's rules
         and errors)."""
-        new = np.broadcast_shapes(self._shape, shape)
+        new = _shapes.broadcast(self._shape, shape)
         if new != tuple(shape):
             np.broadcast_to(shape_dummy(self._shape), shape)  # NumPy's error
         lead = len(new) - len(self._shape)
