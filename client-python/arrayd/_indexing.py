@@ -763,26 +763,31 @@ def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ndarray:
     """numpy.take_along_axis."""
     s = session_of(arr, indices)
     a = asarray_in(s, arr)
-    if isinstance(indices, ndarray):
-        if indices.dtype.kind not in "iu":
+    server = isinstance(indices, ndarray)
+    if server:
+        if indices._dtype.kind not in "iu":
             raise IndexError("`indices` must be an integer array")
-        dummy = _zero_stride(indices.shape, np.intp)
+        dummy = None  # made only for NumPy's errors below
+        ishape = indices._shape
     else:
         dummy = np.asarray(indices)
+        ishape = dummy.shape
     if axis is None:
-        if (indices.ndim if isinstance(indices, ndarray)
-                else dummy.ndim) != 1:
+        if len(ishape) != 1:
             raise ValueError("when axis=None, `indices` must have a single "
                              "dimension.")
         a = a.reshape(-1)
         axis = 0
     rshape = None
-    if dummy.dtype.kind in "iu":  # (server indices: it checks their values)
-        bounds = (0, 0) if isinstance(indices, ndarray) else (
-            _shapes.index_bounds(dummy))
-        rshape = _shapes.take_along_axis(a.shape, dummy.shape, axis, bounds)
+    if server:  # (the server checks the values)
+        rshape = _shapes.take_along_axis(a._shape, ishape, axis, (0, 0))
+    elif dummy.dtype.kind in "iu":
+        rshape = _shapes.take_along_axis(a._shape, ishape, axis,
+                                         _shapes.index_bounds(dummy))
     if rshape is None:  # NumPy's errors, on data-less dummies
-        rshape = np.take_along_axis(shape_dummy(a.shape), dummy, axis).shape
+        if dummy is None:
+            dummy = _zero_stride(ishape, np.intp)
+        rshape = np.take_along_axis(shape_dummy(a._shape), dummy, axis).shape
     ax = normalize_axis_index(axis, a.ndim)
     idx = indices if isinstance(indices, ndarray) else asarray_in(
         s, dummy.astype(_INT64))

@@ -897,7 +897,19 @@ def _wrap_both(r: ndarray, axis: int, lo: int, hi: int,
 
 # -- where, triangles, diagonals, grids ----------------------------------
 
+_WHERE_DTYPES: dict[tuple[np.dtype, np.dtype], np.dtype] = {}
+
+
 def _where_dtype(x: Any, y: Any) -> np.dtype:
+    if type(x) is ndarray and type(y) is ndarray:
+        # Two arrays: the dtype depends on theirs only (cached).
+        key = (x._dtype, y._dtype)
+        dt = _WHERE_DTYPES.get(key)
+        if dt is None:
+            dt = _WHERE_DTYPES[key] = _dtypes.normalize(np.where(
+                True, np.zeros((), x._dtype), np.zeros((), y._dtype)).dtype)
+        return dt
+
     def probe(v: Any) -> Any:
         if isinstance(v, ndarray):
             return np.zeros((), v.dtype)
@@ -928,7 +940,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     c = asarray_in(s, condition)
     xa = _operand_as(s, x, dt)
     ya = _operand_as(s, y, dt)
-    shape = np.broadcast_shapes(c.shape, xa.shape, ya.shape)
+    shape = _shapes.broadcast(c._shape, xa._shape, ya._shape)
     if xa.dtype != dt:
         xa = xa.astype(dt)
     if ya.dtype != dt:

@@ -559,3 +559,51 @@ def test_repeat_and_tile_keep_numpys_layout(x):
         if reps != 1 or x.flags.c_contiguous:
             # (Known: tile with all reps 1 copies in C order, NumPy in K.)
             same_layout(got, want)
+
+
+# -- where, take_along_axis ----------------------------------------------
+
+@pytest.mark.parametrize("dts", [(np.float32, np.float32), (np.float32, np.float64),
+                                 (np.int8, np.uint8), (np.bool_, np.int16),
+                                 (np.complex64, np.float64)], ids=str)
+def test_where_of_two_arrays_cached_dtype(dts):
+    x = np.arange(6).reshape(2, 3).astype(dts[0])
+    y = (np.arange(3) + 1).astype(dts[1])
+    c = np.array([[True, False, True], [False, False, True]])
+    for _ in range(2):
+        got = ad.where(ad.asarray(c), ad.asarray(x), ad.asarray(y))
+        want = np.where(c, x, y)
+        check(got, want)
+        same_layout(got, want)
+    check(ad.where(ad.asarray(c), ad.asarray(x), 1), np.where(c, x, 1))
+    check(ad.where(ad.asarray(c), 2.5, ad.asarray(y)), np.where(c, 2.5, y))
+    xf = np.asfortranarray(x)
+    got, want = ad.where(ad.asarray(c), ad.asarray(xf), ad.asarray(xf)), np.where(c, xf, xf)
+    check(got, want)
+    same_layout(got, want)
+    # (NumPy's message names the shapes as its iterator does; arrayd's is
+    # broadcast_shapes's, as before.)
+    with pytest.raises(ValueError):
+        ad.where(ad.asarray(c), ad.asarray(x), ad.ones(4))
+
+
+def test_take_along_axis_of_server_and_client_indices():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    a = ad.asarray(x)
+    idx = np.argsort(-x, axis=1)
+    for axis in (0, 1, 2, -1):
+        i = np.argsort(-x, axis=axis)
+        check(ad.take_along_axis(a, ad.asarray(i), axis=axis), np.take_along_axis(x, i, axis))
+        check(ad.take_along_axis(a, i, axis=axis), np.take_along_axis(x, i, axis))
+    flat = np.array([3, -1, 0])
+    check(ad.take_along_axis(a, ad.asarray(flat), axis=None),
+          np.take_along_axis(x, flat, None))
+    check(ad.take_along_axis(a, ad.asarray(idx[:, :1]), axis=1),
+          np.take_along_axis(x, idx[:, :1], 1))
+    for bad_idx, axis in ((idx[0], 1), (idx, 3), (idx, None), (idx[:, :, :1].repeat(3, 0), 1)):
+        same_error(lambda i=bad_idx, ax=axis: ad.take_along_axis(a, ad.asarray(i), axis=ax),
+                   lambda i=bad_idx, ax=axis: np.take_along_axis(x, i, ax))
+    same_error(lambda: ad.take_along_axis(a, ad.asarray(idx.astype(float)), axis=1),
+               lambda: np.take_along_axis(x, idx.astype(float), 1))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ad.take_along_axis(a, ad.asarray(idx + 3), axis=1).get()
