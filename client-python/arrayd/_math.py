@@ -118,6 +118,11 @@ def _object_equality(a: ndarray, o: Any, negate: bool) -> Any:
 def _pow(self: ndarray, o: Any, mod: Any = None) -> Any:
     if mod is not None or not isinstance(o, OPERAND_TYPES):
         return NotImplemented
+    if (type(o) is int or type(o) is float) and o == 2 and \
+            self._dtype.kind in "fc":
+        # NumPy's fast scalar power: x ** 2 of an inexact array is
+        # square(x) (a multiply, not pow; and it fuses as one).
+        return unary(_U["square"], self, None)
     return binary(_U["power"], self, o, None)
 
 

@@ -175,6 +175,14 @@ class Stream {
   // all/any: out is bool.
   virtual absl::Status Reduce(kernels::ReduceOp op, const View& in,
                               absl::Span<const int> axes, const View& out) = 0;
+  // Reduce(op, in cast to `as`, axes, out) without the cast's copy: each
+  // element is cast as it is read (a bool mask's sum in int64, an int32
+  // array's mean in float64). UNIMPLEMENTED where the backend has no such
+  // kernel: the op layer casts first.
+  virtual absl::Status ReduceAs(kernels::ReduceOp /*op*/, const View& /*in*/, DType /*as*/,
+                                absl::Span<const int> /*axes*/, const View& /*out*/) {
+    return absl::UnimplementedError("reduce: no casting kernel on this backend");
+  }
   // Index (int64) of the min/max along `axis`; `out` has in's shape without it.
   virtual absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
                                  const View& out) = 0;
@@ -204,15 +212,16 @@ class Stream {
                              absl::Span<const View> /*leaves*/, const View& /*out*/) {
     return absl::UnimplementedError("fused elementwise: no kernel on this backend");
   }
-  // Reduce(op, value, axes, out) of a chain's value computed in registers
-  // (fused_reduction, ops/fusion.cc): one pass over the leaves, nothing
-  // materialized. `value` says what the unfused ops would have reduced:
-  // its dtype (the reduction's input dtype: the last step's result is cast
-  // to it), shape and strides (its data is not read); the leaves have its
-  // shape. Bit-identical to the unfused ops. UNIMPLEMENTED as Fused.
+  // ReduceAs(op, value, as, axes, out) of a chain's value computed in
+  // registers (fused_reduction, ops/fusion.cc): one pass over the leaves,
+  // nothing materialized. `value` says what the unfused ops would have
+  // reduced: the last step's result, its dtype, shape and strides (its data
+  // is not read); the leaves have its shape. Bit-identical to the unfused
+  // ops. UNIMPLEMENTED as Fused.
   virtual absl::Status FusedReduce(kernels::ReduceOp /*op*/, absl::Span<const FusedStep> /*steps*/,
                                    absl::Span<const View> /*leaves*/, const View& /*value*/,
-                                   absl::Span<const int> /*axes*/, const View& /*out*/) {
+                                   DType /*as*/, absl::Span<const int> /*axes*/,
+                                   const View& /*out*/) {
     return absl::UnimplementedError("fused reduction: no kernel on this backend");
   }
   // out = cond ? x : y elementwise; x, y and out share a dtype, cond is bool.

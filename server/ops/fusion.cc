@@ -175,18 +175,13 @@ absl::Status RunFusedReduction(OpContext& ctx) {
   const View& last = c.values.back();
   auto kernel = [&](kernels::ReduceOp op, DType in_dtype, absl::Span<const int> axes,
                     const View& out) -> absl::Status {
-    // What the unfused reduction reads: the chain's result, cast (CastTo,
-    // order='K') to the reduction's input dtype.
-    View value = last;
-    if (in_dtype != last.dtype) {
-      value.dtype = in_dtype;
-      value.strides = LikeStrides(last, Order::kK, ItemSize(in_dtype));
-    }
-    absl::Status fused = ctx.stream().FusedReduce(op, c.steps, c.broadcast, value, axes, out);
+    // The unfused reduction reads the chain's result (`last`), cast to
+    // the reduction's input dtype (ReduceArray).
+    absl::Status fused =
+        ctx.stream().FusedReduce(op, c.steps, c.broadcast, last, in_dtype, axes, out);
     if (!absl::IsUnimplemented(fused)) return fused;
     ARRAYD_ASSIGN_OR_RETURN(View r, RunSteps(ctx, c));
-    ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(r, in_dtype));
-    return ctx.stream().Reduce(op, in, axes, out);
+    return ReduceArray(ctx, op, r, in_dtype, axes, out);
   };
   return RunNamedReduction(ctx, reduce, last, kernel);
 }

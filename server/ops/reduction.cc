@@ -141,11 +141,10 @@ absl::Status RunRow(OpContext& ctx, int row, const View& x, const ReduceKernel& 
   return RunReduce(ctx, r.name, r.op, ReductionLoops()[row], x, kernel);
 }
 
-// The kernel of the ops themselves: the input array, cast, reduced.
+// The kernel of the ops themselves: the input array, reduced as cast.
 ReduceKernel ArrayKernel(OpContext& ctx, const View& x) {
   return [&ctx, &x](ReduceOp op, DType in_dtype, absl::Span<const int> axes, const View& out) {
-    ARRAYD_ASSIGN_OR_RETURN(View in, ctx.CastTo(x, in_dtype));
-    return ctx.stream().Reduce(op, in, axes, out);
+    return ReduceArray(ctx, op, x, in_dtype, axes, out);
   };
 }
 
@@ -182,6 +181,16 @@ absl::Status RunArgReduce(OpContext& ctx, kernels::ArgReduceOp op) {
 }
 
 }  // namespace
+
+absl::Status ReduceArray(OpContext& ctx, ReduceOp op, const View& x, DType in,
+                         absl::Span<const int> axes, const View& out) {
+  if (x.dtype != in) {
+    absl::Status direct = ctx.stream().ReduceAs(op, x, in, axes, out);
+    if (!absl::IsUnimplemented(direct)) return direct;
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View cast, ctx.CastTo(x, in));
+  return ctx.stream().Reduce(op, cast, axes, out);
+}
 
 bool IsReduction(absl::string_view name) {
   for (const ReductionRow& row : kReductions) {

@@ -23,6 +23,11 @@ namespace arrayd {
 using ReduceKernel = std::function<absl::Status(kernels::ReduceOp op, DType in,
                                                 absl::Span<const int> axes, const View& out)>;
 
+// The kernel of an array: Reduce(op, x cast to `in`, axes, out), without
+// the cast's copy where the backend reads and casts at once (ReduceAs).
+absl::Status ReduceArray(OpContext& ctx, kernels::ReduceOp op, const View& x, DType in,
+                         absl::Span<const int> axes, const View& out);
+
 // Whether `name` is one of the reductions above.
 bool IsReduction(absl::string_view name);
 

@@ -211,3 +211,16 @@ def test_python_chains_run_fused_on_the_server(monkeypatch):
         finally:
             proc.terminate()
             proc.wait(10)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32"])
+def test_a_square_power_is_numpys_square(dtype):
+    # NumPy computes x ** 2 of an inexact array as square(x): bit for bit.
+    x = (np.random.default_rng(3).standard_normal(5000) * 7).astype(dtype)
+    a = ad.asarray(x)
+    for e in (2, 2.0):
+        got, want = (a ** e).get(), x ** e
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    check(a ** 3, x ** 3)
+    np.testing.assert_array_equal(((a - 1) ** 2).sum().get(), ((a - 1) ** 2).sum().get())

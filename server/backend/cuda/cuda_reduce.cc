@@ -1,4 +1,6 @@
-// CudaStream's reductions: sum, prod, min, max, all, any along axes, and
+// CudaStream's reductions: sum, prod, min, max, all, any along axes (of an
+// array, cast to the reduction's dtype as it is read, or of a fused chain's
+// value computed in registers), and
 // argmin/argmax along one axis, each one generated kernel (device/reduce.cuh)
 // over the collapsed kept and reduced dims: a block or a thread per output,
 // split over several blocks with a second (finish) kernel when the outputs
@@ -71,11 +73,17 @@ ReduceDims Collapse(absl::Span<const View* const> kept, absl::Span<const View* c
 
 absl::Status CudaStream::Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
                                 const View& out) {
+  return ReduceAs(op, in, in.dtype, axes, out);
+}
+
+absl::Status CudaStream::ReduceAs(kernels::ReduceOp op, const View& in, DType as,
+                                  absl::Span<const int> axes, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
-  ARRAYD_RETURN_IF_ERROR(CheckReduceOutput(op, in.dtype, out.dtype));
+  ARRAYD_RETURN_IF_ERROR(CheckReduceOutput(op, as, out.dtype));
   const View* ins[1] = {&in};
-  return RunReduce({kReduceKinds[static_cast<int>(op)], in.dtype, out.dtype}, ins, nullptr, axes,
-                   out);
+  ReduceSpec spec(kReduceKinds[static_cast<int>(op)], in.dtype, out.dtype);
+  spec.as = as;
+  return RunReduce(std::move(spec), ins, nullptr, axes, out);
 }
 
 absl::Status CudaStream::ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
@@ -92,12 +100,15 @@ absl::Status CudaStream::ArgReduce(kernels::ArgReduceOp op, const View& in, int 
 // The chain's element value is FusedExpression's lambda of the leaves; the
 // kernel reads the leaves once and materializes nothing.
 absl::Status CudaStream::FusedReduce(kernels::ReduceOp op, absl::Span<const FusedStep> steps,
-                                     absl::Span<const View> leaves, const View& value,
+                                     absl::Span<const View> leaves, const View& value, DType as,
                                      absl::Span<const int> axes, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
-  ARRAYD_RETURN_IF_ERROR(CheckReduceOutput(op, value.dtype, out.dtype));
-  if (steps.empty() || leaves.empty()) return absl::InternalError("fused reduce: no steps");
-  ReduceSpec spec{kReduceKinds[static_cast<int>(op)], value.dtype, out.dtype};
+  ARRAYD_RETURN_IF_ERROR(CheckReduceOutput(op, as, out.dtype));
+  if (steps.empty() || leaves.empty() || steps.back().out != value.dtype) {
+    return absl::InternalError("fused reduce: the value is not the last step's");
+  }
+  ReduceSpec spec(kReduceKinds[static_cast<int>(op)], value.dtype, out.dtype);
+  spec.as = as;
   ARRAYD_ASSIGN_OR_RETURN(spec.value,
                           FusedExpression(steps, static_cast<int>(leaves.size())));
   std::vector<const View*> ins;
@@ -167,9 +178,13 @@ absl::Status CudaStream::RunReduce(ReduceSpec spec, absl::Span<const View* const
       splits = std::min(CeilDiv(target_blocks, m), CeilDiv(k, kBlockSize * 16LL));
     }
   } else {
+    // A thread per output reads one element per step: twice the blocks
+    // (full occupancy) to keep enough loads in flight.
     block_mode = false;
     const long long bx = CeilDiv(m, kBlockSize);
-    if (bx < 2 * dev_->sm_count) splits = std::min(CeilDiv(target_blocks, bx), CeilDiv(k, 16));
+    if (bx < 4 * dev_->sm_count) {
+      splits = std::min(CeilDiv(2 * target_blocks, bx), CeilDiv(k, 16));
+    }
   }
   splits = std::max(1LL, std::min(splits, 1024LL));
 
@@ -180,7 +195,8 @@ absl::Status CudaStream::RunReduce(ReduceSpec spec, absl::Span<const View* const
   }
   const std::string name = "arrayd_reduce";
   std::string key = absl::StrCat("reduce|", spec.kind, "|", static_cast<int>(spec.in), "|",
-                                 static_cast<int>(spec.out), "|", kd, "|", rd, "|");
+                                 static_cast<int>(spec.as), "|", static_cast<int>(spec.out), "|",
+                                 kd, "|", rd, "|");
   if (fused) {
     for (DType t : spec.leaves) absl::StrAppend(&key, static_cast<int>(t), ",");
     absl::StrAppend(&key, "|", spec.value, "|");

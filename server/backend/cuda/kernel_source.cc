@@ -16,10 +16,10 @@ namespace {
 // The Op of a reduction of `kind` (device/reduce.cuh), over the body's
 // typedefs T (input), A (accumulator) and O (output).
 std::string ReduceOpType(const std::string& kind) {
-  if (kind == "sum") return "FoldReduceOp<T, A, O, AddOp, 0>";
-  if (kind == "prod") return "FoldReduceOp<T, A, O, MultiplyOp, 1>";
-  if (kind == "min") return "ExtremumReduceOp<T, A, O, MinimumOp>";
-  if (kind == "max") return "ExtremumReduceOp<T, A, O, MaximumOp>";
+  if (kind == "sum") return "FoldReduceOp<T, R, A, O, AddOp, 0>";
+  if (kind == "prod") return "FoldReduceOp<T, R, A, O, MultiplyOp, 1>";
+  if (kind == "min") return "ExtremumReduceOp<T, R, A, O, MinimumOp>";
+  if (kind == "max") return "ExtremumReduceOp<T, R, A, O, MaximumOp>";
   if (kind == "all") return "LogicalReduceOp<T, true>";
   if (kind == "any") return "LogicalReduceOp<T, false>";
   return kind == "argmin" ? "ArgReduceOp<T, LessOp>" : "ArgReduceOp<T, GreaterOp>";
@@ -229,10 +229,12 @@ std::string ElementwiseGroupBody(const ElementwiseSpec& spec, const std::string&
 
 std::string ReduceBody(const ReduceSpec& spec, const std::string& name) {
   const bool arg = spec.kind == "argmin" || spec.kind == "argmax";
+  const DType as = spec.as == DType::kInvalid ? spec.in : spec.as;
   std::string s = absl::StrCat(
       "namespace ", name, "_ns {\nusing namespace arrayd::kernels;\n",
       "using namespace arrayd::kernels::gen;\n", "typedef ", KernelTypeName(spec.in), " T;\n",
-      "typedef ", arg ? KernelTypeName(spec.in) : AccTypeName(spec.kind, spec.in), " A;\n", "typedef ",
+      "typedef ", KernelTypeName(as), " R;\n", "typedef ",
+      arg ? KernelTypeName(spec.in) : AccTypeName(spec.kind, as), " A;\n", "typedef ",
       KernelTypeName(spec.out), " O;\n", "typedef ", ReduceOpType(spec.kind), " Op;\n");
   if (spec.leaves.empty()) {
     absl::StrAppend(&s, "typedef ArraySource<Op, ", spec.kd, ", ", spec.rd, "> Src;\n");

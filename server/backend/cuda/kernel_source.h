@@ -112,9 +112,12 @@ struct ReduceSpec {
   std::string kind;
   DType in, out;
   int kd = 1, rd = 1;  // collapsed kept / reduced dims, 1..kMaxKernelDims
+  // The reduction's dtype, which each element read (of dtype `in`) is cast
+  // to (sum, prod, min, max); kInvalid: `in`.
+  DType as = DType::kInvalid;
   // A fused reduction (gen::FusedSource, args gen::FusedReduceArgs<leaves,
   // kd, rd>): the leaves' dtypes, and the element's value as an expression
-  // of v1..vN (the leaves' elements), cast to `in`. Empty: an array.
+  // of v1..vN (the leaves' elements), of dtype `in`. Empty: an array.
   std::vector<DType> leaves;
   std::string value;
 };

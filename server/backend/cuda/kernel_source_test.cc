@@ -80,6 +80,12 @@ TEST_P(KernelSourceTest, ReduceKernelsCompile) {
                                                : t;
     bodies.push_back(ReduceBody({k, t, out, 2, 3}, absl::StrCat("r_", kind)));
   }
+  // Read as another dtype (ReduceAs): a sum in int64 and in float64.
+  for (DType as : {DType::kInt64, DType::kFloat64}) {
+    ReduceSpec spec("sum", t, as, 1, 2);
+    spec.as = as;
+    bodies.push_back(ReduceBody(spec, absl::StrCat("r_as_", DTypeName(as))));
+  }
   ExpectCompiles(bodies, absl::StrCat("reductions of ", DTypeName(t)));
 }
 

@@ -143,22 +143,40 @@ struct FusedSource {
   }
 };
 
-// Tree reduction of one value per thread of the block; thread 0 gets the
-// result. Every thread must call it.
+// `v` of the lane `offset` lanes up in the warp (__shfl_down_sync), moved
+// as 4-byte words: any Acc struct.
+template <typename T>
+__device__ __forceinline__ T ShuffleDown(const T& v, unsigned offset) {
+  constexpr int W = (sizeof(T) + 3) / 4;
+  unsigned w[W];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], offset);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+// Tree reduction of one value per thread of the block (256 threads); thread
+// 0 gets the result. Every thread must call it. Each warp combines its
+// lanes by shuffles, then warp 0 combines the warps' values.
 template <typename Op>
 __device__ __forceinline__ typename Op::Acc BlockCombine(typename Op::Acc acc) {
   typedef typename Op::Acc Acc;
-  __shared__ __align__(16) unsigned char smem[256 * sizeof(Acc)];
+  __shared__ __align__(16) unsigned char smem[32 * sizeof(Acc)];
   Acc* s = reinterpret_cast<Acc*>(smem);
-  s[threadIdx.x] = acc;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (unsigned o = 16; o > 0; o >>= 1) acc = Op::Combine(acc, ShuffleDown(acc, o));
+  if (lane == 0) s[warp] = acc;
   __syncthreads();
-  for (unsigned w = blockDim.x / 2; w > 0; w >>= 1) {
-    if (threadIdx.x < w) s[threadIdx.x] = Op::Combine(s[threadIdx.x], s[threadIdx.x + w]);
-    __syncthreads();
+  if (warp == 0) {
+    acc = lane < (blockDim.x >> 5) ? s[lane] : Op::Identity();
+#pragma unroll
+    for (unsigned o = 16; o > 0; o >>= 1) acc = Op::Combine(acc, ShuffleDown(acc, o));
   }
-  Acc r = s[0];
   __syncthreads();  // s is reused by the next call
-  return r;
+  return acc;
 }
 
 // Output m's result, or its split's partial when gridDim.y > 1.
@@ -229,9 +247,23 @@ __device__ __forceinline__ void ThreadReduce(const Args& a) {
   for (long long m = blockIdx.x * (long long)blockDim.x + threadIdx.x; m < a.m;
        m += (long long)gridDim.x * blockDim.x) {
     const typename Src::Row row = Src::At(a, m);
-    Acc acc = Op::Identity();
-    for (long long k = blockIdx.y; k < a.k; k += gridDim.y) acc = Op::Combine(acc, row.Get(k));
-    StoreResult<Op>(a, m, acc);
+    // Four accumulators: four loads in flight per thread (a column sum
+    // reads one element per row).
+    Acc acc = Op::Identity(), acc1 = Op::Identity(), acc2 = Op::Identity(), acc3 = Op::Identity();
+    const long long step = gridDim.y;
+    long long k = blockIdx.y;
+    for (; k + 3 * step < a.k; k += 4 * step) {
+      const Acc v0 = row.Get(k);
+      const Acc v1 = row.Get(k + step);
+      const Acc v2 = row.Get(k + 2 * step);
+      const Acc v3 = row.Get(k + 3 * step);
+      acc = Op::Combine(acc, v0);
+      acc1 = Op::Combine(acc1, v1);
+      acc2 = Op::Combine(acc2, v2);
+      acc3 = Op::Combine(acc3, v3);
+    }
+    for (; k < a.k; k += step) acc = Op::Combine(acc, row.Get(k));
+    StoreResult<Op>(a, m, Op::Combine(Op::Combine(acc, acc1), Op::Combine(acc2, acc3)));
   }
 }
 
@@ -253,10 +285,12 @@ __device__ __forceinline__ void FinishReduce(const Args& a) {
 // The Op of a reduction, by kind (ReduceBody in kernel_source.h picks one):
 // In is the input element type, Acc the per-thread state; Identity, Load
 // (element k of the reduced ones at p), Combine and Store (to the output
-// element at p). T: input type, A: accumulator type, O: output type.
+// element at p). T: input type, R: the reduction's dtype (each element is
+// cast to it as it is read, as if the input had been cast first), A:
+// accumulator type, O: output type.
 
 // sum (F = AddOp, identity 0) and prod (F = MultiplyOp, identity 1).
-template <typename T, typename A, typename O, typename F, int kIdentity>
+template <typename T, typename R, typename A, typename O, typename F, int kIdentity>
 struct FoldReduceOp {
   typedef T In;
   struct Acc {
@@ -269,7 +303,7 @@ struct FoldReduceOp {
   }
   static __device__ __forceinline__ Acc Load(const char* p, long long) {
     Acc r;
-    r.v = Cast<A>(*reinterpret_cast<const T*>(p));
+    r.v = Cast<A>(Cast<R>(*reinterpret_cast<const T*>(p)));
     return r;
   }
   static __device__ __forceinline__ Acc Combine(Acc a, Acc b) {
@@ -285,7 +319,7 @@ struct FoldReduceOp {
 // min (F = MinimumOp) and max (F = MaximumOp). `has` marks an accumulator
 // that has seen an element (no identity for min/max); an empty reduction
 // stores 0, as the CPU backend does.
-template <typename T, typename A, typename O, typename F>
+template <typename T, typename R, typename A, typename O, typename F>
 struct ExtremumReduceOp {
   typedef T In;
   struct Acc {
@@ -300,7 +334,7 @@ struct ExtremumReduceOp {
   }
   static __device__ __forceinline__ Acc Load(const char* p, long long) {
     Acc r;
-    r.v = Cast<A>(*reinterpret_cast<const T*>(p));
+    r.v = Cast<A>(Cast<R>(*reinterpret_cast<const T*>(p)));
     r.has = 1;
     return r;
   }
