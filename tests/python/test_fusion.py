@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import tempfile
 
+import arrayd as ad
 import numpy as np
 import pytest
-
-import arrayd as ad
 from arrayd import _session
 from helpers import check
 from test_metrics import _start, scrape, value
