@@ -38,8 +38,10 @@ ARRAYD_HD float Floor(float x) { return floorf(x); }
 ARRAYD_HD double Floor(double x) { return floor(x); }
 ARRAYD_HD float Fmod(float a, float b) { return fmodf(a, b); }
 ARRAYD_HD double Fmod(double a, double b) { return fmod(a, b); }
-ARRAYD_HD float Pow(float a, float b) { return powf(a, b); }
-ARRAYD_HD double Pow(double a, double b) { return pow(a, b); }
+// A square is a product, exactly rounded (CUDA's pow may miss by an ulp;
+// the host's is exact for it too, and NumPy squares x ** 2).
+ARRAYD_HD float Pow(float a, float b) { return b == 2 ? a * a : powf(a, b); }
+ARRAYD_HD double Pow(double a, double b) { return b == 2 ? a * a : pow(a, b); }
 ARRAYD_HD float Exp(float x) { return expf(x); }
 ARRAYD_HD double Exp(double x) { return exp(x); }
 ARRAYD_HD float Log(float x) { return logf(x); }

@@ -244,7 +244,7 @@ absl::Status CudaStream::Elementwise(std::vector<const View*> views, const std::
   }
   args.push_back(strided.data());
   if (extra_value != nullptr) args.push_back(const_cast<void*>(extra_value));
-  const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
+  const long long blocks = std::min(CeilDiv(n, kBlockSize * kStridedUnroll), kMaxBlocks);
   return LaunchKeyed(
       key, [&] { return ElementwiseBody(spec, kKernelName); }, kKernelName, blocks, 1, args.data());
 }

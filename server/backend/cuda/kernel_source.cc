@@ -164,6 +164,10 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
 
   const int nd = spec.ndim;
   const char* idx_t = spec.index32 ? "unsigned" : "long long";
+  // A warp takes kStridedUnroll runs of 32 consecutive elements: each
+  // lane's elements are 32 apart, so every access stays coalesced, and the
+  // offsets of the next one are the last's plus 32 inner strides unless
+  // the row ends (one division per dimension per kStridedUnroll elements).
   std::string loads;
   for (int k = 1; k < n; ++k) {
     absl::StrAppend(&loads, ", *reinterpret_cast<const T", k, "*>(p", k, " + off[", k, "])");
@@ -171,25 +175,31 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
   absl::StrAppend(&s, "extern \"C\" __global__ void ", name, "(", sig,
                   ", arrayd::kernels::gen::Strided<", n, ", ", nd,
                   "> s", extra_param, ") {\n  using namespace ", name, "_ns;\n  const int N = ", n,
-                  ", ND = ", nd, ";\n  typedef ", idx_t, " I;\n",
-                  R"(  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    long long off[N];
+                  ", ND = ", nd, ", U = ", kStridedUnroll, ";\n  typedef ", idx_t, " I;\n",
+                  R"(  const long long lane = threadIdx.x & 31;
+  const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long inner_n = s.shape[ND - 1];
+  for (long long base = (((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5) * (32 * U);
+       base < n; base += warps * 32 * U) {
+    long long i = base + lane;
+    if (i >= n) continue;
+    long long off[N], inner;
+    StridedOffsets<I>(i, s, off, &inner);
 #pragma unroll
-    for (int k = 0; k < N; ++k) off[k] = 0;
-    I rest = static_cast<I>(i);
+    for (int u = 0; u < U; ++u) {
+      if (u > 0) {
+        i += 32;
+        if (i >= n) break;
+        inner += 32;
+        if (inner < inner_n) {
 #pragma unroll
-    for (int d = ND - 1; d >= 1; --d) {
-      const I dim = static_cast<I>(s.shape[d]);
-      const I q = rest / dim;
-      const long long idx = rest - q * dim;
-      rest = q;
-#pragma unroll
-      for (int k = 0; k < N; ++k) off[k] += idx * s.stride[k][d];
+          for (int k = 0; k < N; ++k) off[k] += 32 * s.stride[k][ND - 1];
+        } else {
+          StridedOffsets<I>(i, s, off, &inner);
+        }
+      }
+      *reinterpret_cast<T0*>(p0 + off[0]) = Apply(i)", loads, args_suffix, R"();
     }
-#pragma unroll
-    for (int k = 0; k < N; ++k) off[k] += static_cast<long long>(rest) * s.stride[k][0];
-    *reinterpret_cast<T0*>(p0 + off[0]) = Apply(i)", loads, args_suffix, R"();
   }
 }
 )");

@@ -56,6 +56,9 @@ const std::string& KernelPrelude();
 std::string BuildSource(const std::vector<std::string>& bodies);
 
 // An elementwise kernel over operands [0] = output, [1..] = inputs.
+// Elements per lane per step of strided elementwise kernels (ElementwiseBody).
+inline constexpr int kStridedUnroll = 4;
+
 struct ElementwiseSpec {
   std::vector<DType> dtypes;
   // The value stored in the output, a C++ expression of the inputs `v1`,
