@@ -122,8 +122,10 @@ if want ops; then
   # The ops off bench's rows (issue 15): sort, scans, gathers, masks, axes.
   echo "==> ops beside CuPy"
   serve ops
+  # ARRAYD_BENCH_ONLY: comma-separated parts of the row keys to run (all: unset).
   timeout "${ARRAYD_BENCH_TIMEOUT:-300}" python3 tests/bench/bench_ops.py --address "unix:$sock" \
-    --json "$out/ops.json" $quick 2>&1 | tee "$out/ops.txt" || status=1
+    --json "$out/ops.json" $quick ${ARRAYD_BENCH_ONLY:+--only "$ARRAYD_BENCH_ONLY"} 2>&1 |
+    tee "$out/ops.txt" || status=1
   kill "$pid" 2>/dev/null
   wait "$pid"
 fi
