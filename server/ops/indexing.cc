@@ -11,6 +11,7 @@
 #include "common/status.h"
 #include "kernels/op_list.h"
 #include "ops/compose.h"
+#include "ops/reduction.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -40,7 +41,7 @@ absl::StatusOr<int64_t> ReduceToHost(OpContext& ctx, ReduceOp op, const View& x)
   ARRAYD_ASSIGN_OR_RETURN(View r, ctx.NewArray(DType::kInt64, {}));
   std::vector<int> axes(x.ndim());
   std::iota(axes.begin(), axes.end(), 0);
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Reduce(op, x, axes, r));
+  ARRAYD_RETURN_IF_ERROR(ReduceArray(ctx, op, x, DType::kInt64, axes, r));
   int64_t value = 0;
   ARRAYD_RETURN_IF_ERROR(ctx.stream().CopyToHost(r, &value));
   return value;
@@ -227,8 +228,7 @@ absl::Status RunPut(OpContext& ctx) {
 absl::Status RunFlatNonzero(OpContext& ctx) {
   const View& x = ctx.input(0);
   ARRAYD_ASSIGN_OR_RETURN(View mask, ctx.CastTo(x, DType::kBool));
-  ARRAYD_ASSIGN_OR_RETURN(View as_int, ctx.CastTo(mask, DType::kInt64));
-  ARRAYD_ASSIGN_OR_RETURN(int64_t count, ReduceToHost(ctx, ReduceOp::kSum, as_int));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t count, ReduceToHost(ctx, ReduceOp::kSum, mask));
   if (ctx.attrs().Has("count")) {
     ARRAYD_ASSIGN_OR_RETURN(int64_t expected, ctx.attrs().Int("count"));
     if (expected != count) {
