@@ -293,13 +293,13 @@ absl::Status CudaStream::Inverse(const View& a, const View& out, const View& inf
   int* info_p = reinterpret_cast<int*>(info.data());
   const int ni = static_cast<int>(n), bi = static_cast<int>(batch);
   if (t == DType::kFloat32) {
-    ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasSmatinvBatched(
-        blas, ni, static_cast<const float* const*>(a_ptrs->data()), ni,
-        static_cast<float* const*>(out_ptrs->data()), ni, info_p, bi));
+    ARRAYD_CUBLAS_RETURN_IF_ERROR(
+        cublasSmatinvBatched(blas, ni, static_cast<const float* const*>(a_ptrs->data()), ni,
+                             static_cast<float* const*>(out_ptrs->data()), ni, info_p, bi));
   } else {
-    ARRAYD_CUBLAS_RETURN_IF_ERROR(cublasDmatinvBatched(
-        blas, ni, static_cast<const double* const*>(a_ptrs->data()), ni,
-        static_cast<double* const*>(out_ptrs->data()), ni, info_p, bi));
+    ARRAYD_CUBLAS_RETURN_IF_ERROR(
+        cublasDmatinvBatched(blas, ni, static_cast<const double* const*>(a_ptrs->data()), ni,
+                             static_cast<double* const*>(out_ptrs->data()), ni, info_p, bi));
   }
   return absl::OkStatus();
 }

@@ -109,8 +109,7 @@ absl::Status CudaStream::FusedReduce(kernels::ReduceOp op, absl::Span<const Fuse
   }
   ReduceSpec spec(kReduceKinds[static_cast<int>(op)], value.dtype, out.dtype);
   spec.as = as;
-  ARRAYD_ASSIGN_OR_RETURN(spec.value,
-                          FusedExpression(steps, static_cast<int>(leaves.size())));
+  ARRAYD_ASSIGN_OR_RETURN(spec.value, FusedExpression(steps, static_cast<int>(leaves.size())));
   std::vector<const View*> ins;
   for (const View& l : leaves) {
     spec.leaves.push_back(l.dtype);
@@ -120,8 +119,7 @@ absl::Status CudaStream::FusedReduce(kernels::ReduceOp op, absl::Span<const Fuse
 }
 
 absl::Status CudaStream::RunReduce(ReduceSpec spec, absl::Span<const View* const> ins,
-                                   const View* value, absl::Span<const int> axes,
-                                   const View& out) {
+                                   const View* value, absl::Span<const int> axes, const View& out) {
   const bool fused = !spec.leaves.empty();
   if (value == nullptr) value = ins[0];
   View vkept, vreduced;

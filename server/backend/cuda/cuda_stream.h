@@ -166,8 +166,8 @@ class CudaStream : public Stream {
                       const View& out) override;
   absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
                          const View& out) override;
-  absl::Status ReduceAs(kernels::ReduceOp op, const View& in, DType as,
-                        absl::Span<const int> axes, const View& out) override;
+  absl::Status ReduceAs(kernels::ReduceOp op, const View& in, DType as, absl::Span<const int> axes,
+                        const View& out) override;
   absl::Status FusedReduce(kernels::ReduceOp op, absl::Span<const FusedStep> steps,
                            absl::Span<const View> leaves, const View& value, DType as,
                            absl::Span<const int> axes, const View& out) override;

@@ -75,7 +75,8 @@ struct ArraySource {
     __device__ __forceinline__ void Chunk(long long c, Acc (&x)[V]) const {
       const Vec<In, V> v = reinterpret_cast<const Vec<In, V>*>(base)[c];
 #pragma unroll
-      for (int j = 0; j < V; ++j) x[j] = Op::Load(reinterpret_cast<const char*>(&v.v[j]), c * V + j);
+      for (int j = 0; j < V; ++j)
+        x[j] = Op::Load(reinterpret_cast<const char*>(&v.v[j]), c * V + j);
     }
   };
   static __device__ __forceinline__ Row At(const Args& a, long long m) {
