@@ -79,6 +79,22 @@ def test_arg_reductions(name):
     check(getattr(ax[:, ::-1], name)(axis=1), _numpy(name, x[:, ::-1], axis=1))
 
 
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_arg_reductions_ties_nans_and_signed_zeros(name):
+    nan, inf = np.nan, np.inf
+    rows = [[1, 3, 3, 2], [nan, 1, nan, 5], [2, 7, nan, 7], [-0.0, 0.0, -0.0, 0.0],
+            [inf, -inf, inf, -inf], [5, 5, 5, 5]]
+    for dt in ("f2", "f4", "f8"):
+        x = np.array(rows, dtype=dt)
+        for v in (x, x[:, ::-1], np.asfortranarray(x)):
+            check(getattr(ad.asarray(v), name)(axis=1), getattr(v, name)(axis=1))
+            check(getattr(ad.asarray(v), name)(), getattr(v, name)())
+    for dt in ("i1", "u2", "i8", "?"):
+        x = np.random.default_rng(4).integers(0, 3, (7, 300)).astype(dt)
+        check(getattr(ad.asarray(x), name)(axis=1), getattr(x, name)(axis=1))
+        check(getattr(ad.asarray(x)[:, ::3], name)(axis=1), getattr(x[:, ::3], name)(axis=1))
+
+
 def test_empty_reductions():
     e = ad.zeros((0, 3), "f4")
     ne = np.zeros((0, 3), "f4")

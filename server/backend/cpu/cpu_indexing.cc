@@ -22,6 +22,7 @@ using kernels::DispatchDType;
 
 // Byte offset of C-order flat position `flat` in view `v`.
 int64_t OffsetOf(const View& v, int64_t flat) {
+  if (v.ndim() == 1) return flat * v.strides[0];  // the common case, no division
   int64_t offset = 0;
   for (int d = v.ndim() - 1; d >= 0; --d) {
     int64_t n = v.shape[d];
@@ -32,6 +33,21 @@ int64_t OffsetOf(const View& v, int64_t flat) {
 }
 
 using kernels::SortLess;
+
+// fn(std::integral_constant<int, B>) for the item size B of a dtype (1, 2,
+// 4, 8 or 16 bytes): copies of a compile-time size.
+template <typename Fn>
+absl::Status ByItemSize(int item, const Fn& fn) {
+  switch (item) {
+    case 1: fn(std::integral_constant<int, 1>{}); break;
+    case 2: fn(std::integral_constant<int, 2>{}); break;
+    case 4: fn(std::integral_constant<int, 4>{}); break;
+    case 8: fn(std::integral_constant<int, 8>{}); break;
+    case 16: fn(std::integral_constant<int, 16>{}); break;
+    default: return absl::InternalError("unexpected item size");
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -47,18 +63,53 @@ absl::Status CpuWhere(const View& cond, const View& x, const View& y, const View
   });
 }
 
-absl::Status CpuGather(const View& in, const View& index, const View& out) {
-  const int64_t item = ItemSize(in.dtype);
+namespace {
+
+// Gather with a compile-time item size B (one load and one store each).
+template <int B>
+void GatherItems(const View& in, const View& index, const View& out) {
   const char* base = in.data();
   ForEachElement<2>({&index, &out}, [&](const std::array<char*, 2>& p) {
     int64_t flat = *reinterpret_cast<const int64_t*>(p[0]);
-    std::memcpy(p[1], base + OffsetOf(in, flat), item);
+    std::memcpy(p[1], base + OffsetOf(in, flat), B);
   });
-  return absl::OkStatus();
 }
 
-absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const View& out) {
+}  // namespace
+
+absl::Status CpuGather(const View& in, const View& index, const View& out) {
+  return ByItemSize(ItemSize(in.dtype), [&](auto b) { GatherItems<decltype(b)::value>(in, index, out); });
+}
+
+namespace {
+
+// take's copy with a compile-time item size B, so that each element is one
+// load and one store (a memcpy of a runtime size is a call per element).
+template <int B>
+void TakeItems(const View& x, const int64_t* idx, int64_t m, char* dst) {
   const int64_t outer = x.shape[0], n = x.shape[1], inner = x.shape[2];
+  const int64_t s0 = x.strides[0], s1 = x.strides[1], s2 = x.strides[2];
+  for (int64_t o = 0; o < outer; ++o) {
+    const char* row = x.data() + o * s0;
+    if (inner == 1) {
+      for (int64_t j = 0; j < m; ++j, dst += B) {
+        const int64_t v = idx[j] < 0 ? idx[j] + n : idx[j];
+        std::memcpy(dst, row + v * s1, B);
+      }
+      continue;
+    }
+    for (int64_t j = 0; j < m; ++j) {
+      const int64_t v = idx[j] < 0 ? idx[j] + n : idx[j];
+      const char* src = row + v * s1;
+      for (int64_t i = 0; i < inner; ++i, dst += B) std::memcpy(dst, src + i * s2, B);
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const View& out) {
+  const int64_t n = x.shape[1];
   const int64_t m = index.size();
   const int64_t* idx = reinterpret_cast<const int64_t*>(index.data());
   for (int64_t j = 0; j < m; ++j) {
@@ -67,16 +118,7 @@ absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const Vi
                                      " with size ", n));
     }
   }
-  const int64_t item = ItemSize(x.dtype);
-  char* dst = out.data();
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t j = 0; j < m; ++j) {
-      const int64_t v = idx[j] < 0 ? idx[j] + n : idx[j];
-      const char* src = x.data() + o * x.strides[0] + v * x.strides[1];
-      for (int64_t i = 0; i < inner; ++i, dst += item) std::memcpy(dst, src + i * x.strides[2], item);
-    }
-  }
-  return absl::OkStatus();
+  return ByItemSize(ItemSize(x.dtype), [&](auto b) { TakeItems<decltype(b)::value>(x, idx, m, out.data()); });
 }
 
 absl::Status CpuScatter(const View& values, const View& index, const View& target) {
