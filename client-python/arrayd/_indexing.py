@@ -39,6 +39,23 @@ from arrayd._ndarray import (asarray_in, attach, ndarray, scalar, session_of,
                              shape_dummy, warn_complex_to_real)
 
 _INT64_MIN = -(1 << 63)
+
+
+def _encode_slice(enc: list[int], start: int, stop: int, step: int) -> tuple[int, int]:
+    """Appends the wire form of a normalized slice (slice.indices) to
+    ``enc``: an empty one as 0:0:1, else a stop just past the last index
+    (_INT64_MIN for "through index 0" going backwards). Returns its length
+    and the step encoded."""
+    length = len(range(start, stop, step))
+    if length == 0:
+        start, stop, step = 0, 0, 1
+    else:
+        last = start + (length - 1) * step
+        stop = last + (1 if step > 0 else -1)
+        if stop < 0:
+            stop = _INT64_MIN
+    enc += (1, start, stop, step)
+    return length, step
 _INT64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
 _INDEX_TYPE_ERROR = ("arrays used as indices must be of integer (or "
@@ -203,15 +220,7 @@ def _encode_simple(shape: tuple[int, ...], key: tuple[Any, ...],
                 start, stop, step = k.indices(n)
             except (TypeError, ValueError):
                 return None
-            length = len(range(start, stop, step))
-            if length == 0:
-                start, stop, step = 0, 0, 1
-            else:
-                last = start + (length - 1) * step
-                stop = last + (1 if step > 0 else -1)
-                if stop < 0:
-                    stop = _INT64_MIN  # "through index 0" going backwards
-            enc += (1, start, stop, step)
+            length, step = _encode_slice(enc, start, stop, step)
             out_shape.append(length)
             if strides is not None:
                 out.append(strides[dim] * step)
@@ -271,15 +280,7 @@ def _encode_index(shape: tuple[int, ...], key: Any,
         elif isinstance(k, slice):
             n = shape[dim]
             start, stop, step = k.indices(n)
-            length = len(range(start, stop, step))
-            if length == 0:
-                start, stop, step = 0, 0, 1
-            else:
-                last = start + (length - 1) * step
-                stop = last + (1 if step > 0 else -1)
-                if stop < 0:
-                    stop = _INT64_MIN  # "through index 0" going backwards
-            enc += (1, start, stop, step)
+            _, step = _encode_slice(enc, start, stop, step)
             if strides is not None:
                 out.append(strides[dim] * step)
             dim += 1
