@@ -376,15 +376,18 @@ class Stream {
     return absl::UnimplementedError("eig: no kernel on this backend");
   }
 
-  // ---- FFTs along the last axis of C-contiguous arrays, any length,
-  // unnormalized (the op layer scales for NumPy's norm modes).
+  // ---- FFTs over the last `rank` axes (1 to 3) of C-contiguous arrays,
+  // any lengths, unnormalized (the op layer scales for NumPy's norm modes).
 
-  // Complex to complex: in and out (batch, n) share a complex dtype.
-  virtual absl::Status Fft(const View& /*in*/, const View& /*out*/, bool /*inverse*/) {
+  // Complex to complex: in and out (batch, n_1, ..., n_rank) share a
+  // complex dtype; a multi-axis transform is the one-axis ones over each.
+  virtual absl::Status Fft(const View& /*in*/, const View& /*out*/, int /*rank*/,
+                           bool /*inverse*/) {
     return absl::UnimplementedError("FFT: no kernel on this backend");
   }
-  // Real (batch, n) float32/64 to its half spectrum (batch, n/2 + 1) complex.
-  virtual absl::Status Rfft(const View& /*in*/, const View& /*out*/) {
+  // Real (batch, n_1, ..., n_rank) float32/64 to its half spectrum
+  // (batch, n_1, ..., n_rank/2 + 1) complex; in is left as it was.
+  virtual absl::Status Rfft(const View& /*in*/, const View& /*out*/, int /*rank*/) {
     return absl::UnimplementedError("FFT: no kernel on this backend");
   }
   // Half spectrum (batch, n/2 + 1) to real (batch, n): the inverse real

@@ -1,11 +1,13 @@
-// numpy.fft's one-dimensional transforms (fft/ifft, rfft, irfft) along any
-// axis: the op moves the axis last, pads or truncates it to n in a
-// C-contiguous copy of the compute dtype, runs the backend's unnormalized
-// transform over the batch, scales for NumPy's norm modes and moves the axis
-// back (the result is a view). fftn/rfftn/irfftn (these along several axes,
-// one at a time as numpy.fft does), hfft/ihfft (conjugates and the opposite
-// norm), fftfreq/rfftfreq and fftshift/ifftshift are composed here
-// (ops/compose.h), once for every client.
+// numpy.fft's transforms: fft/ifft, rfft, irfft along any axis, and
+// fftn/ifftn/rfftn over up to three distinct axes, as one backend transform
+// (Transform: the axes move last, are padded or truncated in a C-contiguous
+// copy of the compute dtype, transformed unnormalized over the batch,
+// scaled for NumPy's norm modes and moved back; the result is a view).
+// irfftn and fftn of repeated or more axes run one axis at a time, as
+// numpy.fft does; hfft/ihfft (conjugates and the opposite norm),
+// fftfreq/rfftfreq and fftshift/ifftshift are composed here (ops/compose.h),
+// once for every client.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -27,14 +29,8 @@ bool SinglePrecision(DType d) {
   return d == DType::kFloat16 || d == DType::kFloat32 || d == DType::kComplex64;
 }
 
-absl::Status RunFft(OpContext &ctx, FftKind kind) {
-  const View &x = ctx.input(0);
-  int64_t axis = -1;
-  if (ctx.attrs().Has("axis")) {
-    ARRAYD_ASSIGN_OR_RETURN(axis, ctx.attrs().Int("axis"));
-  }
-  ARRAYD_ASSIGN_OR_RETURN(auto axes, NormalizeAxes({axis}, x.ndim()));
-  const int ax = axes[0], nd = x.ndim();
+// NumPy's norm modes; "" is the default.
+absl::StatusOr<std::string> NormAttr(OpContext &ctx) {
   std::string norm = "backward";
   if (ctx.attrs().Has("norm")) {
     ARRAYD_ASSIGN_OR_RETURN(norm, ctx.attrs().String("norm"));
@@ -44,75 +40,88 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
     return ValueError(absl::StrCat("Invalid norm value ", norm,
                                    "; should be \"backward\", \"ortho\" or \"forward\"."));
   }
-  bool inverse = kind == FftKind::kC2r;
-  if (kind == FftKind::kC2c) {
-    ARRAYD_ASSIGN_OR_RETURN(inverse, ctx.attrs().Bool("inverse", false));
-  }
+  return norm;
+}
+
+// One transform of x over `axes` (distinct, in [0, ndim)) of lengths `n`
+// (each axis padded with zeros or truncated to its length): the axes move
+// last in that order (a view), a C-contiguous copy of the compute dtype is
+// made where the input is not one already, the backend transforms them all
+// at once (c2r: one axis, the last), the result is scaled for the norm mode
+// and the axes move back (the result is a view). For r2c the last axis is
+// the real one.
+absl::StatusOr<View> Transform(OpContext &ctx, const View &x, FftKind kind,
+                               const std::vector<int> &axes, const std::vector<int64_t> &n,
+                               const std::string &norm, bool inverse) {
   if (kind == FftKind::kR2c && IsComplex(x.dtype)) {
     return TypeError("rfft: complex input is not supported (NumPy's rfft takes real input)");
+  }
+  for (int64_t len : n) {
+    if (len < 1)
+      return ValueError(absl::StrCat("Invalid number of FFT data points (", len, ") specified."));
   }
   const bool single = SinglePrecision(x.dtype);
   const DType complex_dtype = single ? DType::kComplex64 : DType::kComplex128;
   const DType real_dtype = single ? DType::kFloat32 : DType::kFloat64;
-
-  const int64_t len = x.shape[ax];
-  int64_t n = kind == FftKind::kC2r ? 2 * (len - 1) : len;
-  if (ctx.attrs().Has("n")) {
-    ARRAYD_ASSIGN_OR_RETURN(n, ctx.attrs().Int("n"));
-  }
-  if (n < 1)
-    return ValueError(absl::StrCat("Invalid number of FFT data points (", n, ") specified."));
-  // Input length of the transform, its dtype, and the output's.
-  const int64_t in_len = kind == FftKind::kC2r ? n / 2 + 1 : n;
-  const int64_t out_len = kind == FftKind::kR2c ? n / 2 + 1 : n;
   const DType in_dtype = kind == FftKind::kR2c ? real_dtype : complex_dtype;
   const DType out_dtype = kind == FftKind::kC2r ? real_dtype : complex_dtype;
+  const int nd = x.ndim(), k = static_cast<int>(axes.size());
 
   std::vector<int64_t> perm;
   for (int d = 0; d < nd; ++d) {
-    if (d != ax) perm.push_back(d);
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) perm.push_back(d);
   }
-  perm.push_back(ax);
+  perm.insert(perm.end(), axes.begin(), axes.end());
   ARRAYD_ASSIGN_OR_RETURN(View xt, Transpose(x, perm));
-  Shape in_shape = xt.shape;
-  in_shape.back() = in_len;
+  // The transform's input lengths (c2r: the half spectrum's last) and output's.
+  Shape in_shape = xt.shape, out_shape = xt.shape;
+  for (int i = 0; i < k; ++i) in_shape[nd - k + i] = out_shape[nd - k + i] = n[i];
+  if (kind == FftKind::kC2r) in_shape.back() = n.back() / 2 + 1;
+  if (kind == FftKind::kR2c) out_shape.back() = n.back() / 2 + 1;
   View in;
-  if (xt.dtype == in_dtype && len == in_len && xt.IsCContiguous() && kind != FftKind::kC2r) {
+  if (xt.dtype == in_dtype && xt.shape == in_shape && xt.IsCContiguous() &&
+      kind != FftKind::kC2r) {
     in = xt;  // the transforms read their input without writing it (except c2r's)
   } else {
     ARRAYD_ASSIGN_OR_RETURN(in, ctx.NewArray(in_dtype, in_shape));
-    const int64_t keep = std::min(len, in_len);
-    if (keep < in_len) ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(in, Scalar::Int(0)));
-    if (keep > 0) {
-      View src = xt, dst = in;
-      src.shape.back() = keep;
-      dst.shape.back() = keep;
-      ARRAYD_RETURN_IF_ERROR(ctx.stream().Copy(src, dst));
+    View src = xt, dst = in;
+    bool padded = false;
+    for (int d = nd - k; d < nd; ++d) {
+      const int64_t keep = std::min(xt.shape[d], in_shape[d]);
+      padded = padded || keep < in_shape[d];
+      src.shape[d] = dst.shape[d] = keep;
     }
+    if (padded) ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(in, Scalar::Int(0)));
+    if (dst.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().Copy(src, dst));
   }
-  Shape out_shape = in_shape;
-  out_shape.back() = out_len;
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(out_dtype, out_shape));
-  const int64_t batch = ShapeSize(Shape(in_shape.begin(), in_shape.end() - 1));
+  // (batch, lengths of the k axes): the backend's layout.
+  const int64_t batch = ShapeSize(Shape(in_shape.begin(), in_shape.end() - k));
+  Shape in_rows = {batch}, out_rows = {batch};
+  in_rows.insert(in_rows.end(), in_shape.end() - k, in_shape.end());
+  out_rows.insert(out_rows.end(), out_shape.end() - k, out_shape.end());
   View in2, out2;
-  TryReshapeView(in, {batch, in_len}, &in2);
-  TryReshapeView(out, {batch, out_len}, &out2);
+  TryReshapeView(in, in_rows, &in2);
+  TryReshapeView(out, out_rows, &out2);
   switch (kind) {
     case FftKind::kC2c:
-      ARRAYD_RETURN_IF_ERROR(ctx.stream().Fft(in2, out2, inverse));
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Fft(in2, out2, k, inverse));
       break;
     case FftKind::kR2c:
-      ARRAYD_RETURN_IF_ERROR(ctx.stream().Rfft(in2, out2));
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Rfft(in2, out2, k));
       break;
     case FftKind::kC2r:
+      if (k != 1) return absl::InternalError("irfft: one axis at a time");
       ARRAYD_RETURN_IF_ERROR(ctx.stream().Irfft(in2, out2));
       break;
   }
+  double points = 1;
+  for (int64_t len : n) points *= static_cast<double>(len);
   double scale = 1;
   if (norm == "ortho") {
-    scale = 1 / std::sqrt(static_cast<double>(n));
+    scale = 1 / std::sqrt(points);
   } else if ((norm == "backward") == inverse) {
-    scale = 1 / static_cast<double>(n);
+    scale = 1 / points;
   }
   if (scale != 1 && out.size() > 0) {
     ARRAYD_ASSIGN_OR_RETURN(View factor, ctx.NewArray(out_dtype, {}));
@@ -122,7 +131,30 @@ absl::Status RunFft(OpContext &ctx, FftKind kind) {
   }
   std::vector<int64_t> back(nd);
   for (int d = 0; d < nd; ++d) back[perm[d]] = d;
-  ARRAYD_ASSIGN_OR_RETURN(View result, Transpose(out, back));
+  return Transpose(out, back);
+}
+
+// fft/ifft (inverse), rfft and irfft along `axis` (default -1) with length
+// n (default: the axis's; irfft's 2 * (len - 1)).
+absl::Status RunFft(OpContext &ctx, FftKind kind) {
+  const View &x = ctx.input(0);
+  int64_t axis = -1;
+  if (ctx.attrs().Has("axis")) {
+    ARRAYD_ASSIGN_OR_RETURN(axis, ctx.attrs().Int("axis"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(auto axes, NormalizeAxes({axis}, x.ndim()));
+  ARRAYD_ASSIGN_OR_RETURN(const std::string norm, NormAttr(ctx));
+  bool inverse = kind == FftKind::kC2r;
+  if (kind == FftKind::kC2c) {
+    ARRAYD_ASSIGN_OR_RETURN(inverse, ctx.attrs().Bool("inverse", false));
+  }
+  const int64_t len = x.shape[axes[0]];
+  int64_t n = kind == FftKind::kC2r ? 2 * (len - 1) : len;
+  if (ctx.attrs().Has("n")) {
+    ARRAYD_ASSIGN_OR_RETURN(n, ctx.attrs().Int("n"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View result,
+                          Transform(ctx, x, kind, {static_cast<int>(axes[0])}, {n}, norm, inverse));
   ctx.SetResult(0, result);
   return absl::OkStatus();
 }
@@ -164,11 +196,27 @@ absl::Status RunFftn(OpContext& ctx, FftKind kind) {
     ctx.SetResult(0, copy);
     return absl::OkStatus();
   }
-  std::string norm = "backward";
-  if (ctx.attrs().Has("norm")) {
-    ARRAYD_ASSIGN_OR_RETURN(norm, ctx.attrs().String("norm"));
-  }
+  ARRAYD_ASSIGN_OR_RETURN(const std::string norm, NormAttr(ctx));
   ARRAYD_ASSIGN_OR_RETURN(bool inverse, ctx.attrs().Bool("inverse", false));
+  // Distinct axes, at most three (cuFFT's most), of a forward real or a
+  // complex transform: one multi-axis transform (one copy, one plan, as
+  // CuPy's fftn). The per-axis order below gives the same values up to
+  // rounding.
+  std::vector<int> distinct;
+  for (int64_t a : axes) {
+    const int64_t ax = a < 0 ? a + x.ndim() : a;
+    if (ax < 0 || ax >= x.ndim() ||
+        std::find(distinct.begin(), distinct.end(), ax) != distinct.end()) {
+      break;
+    }
+    distinct.push_back(static_cast<int>(ax));
+  }
+  if (kind != FftKind::kC2r && distinct.size() == axes.size() && axes.size() <= 3) {
+    ARRAYD_ASSIGN_OR_RETURN(View r, Transform(ctx, x, kind, distinct, s, norm,
+                                              kind == FftKind::kC2c && inverse));
+    ctx.SetResult(0, r);
+    return absl::OkStatus();
+  }
   View r = x;
   auto one = [&](const char* op, size_t i, std::optional<bool> inv) -> absl::Status {
     compose::AttrList attrs = {

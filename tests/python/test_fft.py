@@ -111,7 +111,8 @@ def test_hfft_ihfft(dt, norm):
 @pytest.mark.parametrize("norm", NORMS)
 @pytest.mark.parametrize("s,axes", [(None, None), (None, (0, 2)),
                                     ((4, 6), (1, 2)), ((3, 8, 5), None),
-                                    ((-1, 6), (2, 0)), (None, (-1,))])
+                                    ((-1, 6), (2, 0)), (None, (-1,)),
+                                    (None, (0, 0)), ((2, 9), (2, 1))])
 def test_nd(norm, s, axes):
     import warnings
     x = _data("c16", (4, 5, 6))
@@ -124,6 +125,21 @@ def test_nd(norm, s, axes):
             g = getattr(ad.fft, name)(ad.asarray(arg), s=s, axes=axes,
                                       norm=norm)
             _check(g, e)
+
+
+def test_nd_views_and_four_axes():
+    # Multi-axis transforms of a transposed view, a sliced view and over all
+    # four axes (more than one backend plan covers: one axis at a time).
+    x = _data("c8", (3, 4, 5, 6))
+    r = _data("f8", (3, 4, 5, 6))
+    for arg, name in ((x, "fftn"), (r, "rfftn"), (x, "ifftn")):
+        for view in (lambda a: a.transpose(2, 0, 3, 1), lambda a: a[:, ::2, 1:, ::-1]):
+            e = getattr(np.fft, name)(view(arg), axes=(0, 2, 3))
+            _check(getattr(ad.fft, name)(view(ad.asarray(arg)), axes=(0, 2, 3)), e)
+        _check(getattr(ad.fft, name)(ad.asarray(arg)), getattr(np.fft, name)(arg))
+    a = ad.asarray(r)
+    ad.fft.rfft2(a)
+    npt.assert_array_equal(a.get(), r)  # the input is left as it was
 
 
 @pytest.mark.parametrize("name", ["fft2", "ifft2", "rfft2", "irfft2"])

@@ -148,10 +148,12 @@ class CpuStream : public Stream {
   absl::Status Eig(const View& a, const View& w, const View* v, const View& info) override {
     return CpuEig(a, w, v, info);
   }
-  absl::Status Fft(const View& in, const View& out, bool inverse) override {
-    return CpuFft(in, out, inverse);
+  absl::Status Fft(const View& in, const View& out, int rank, bool inverse) override {
+    return CpuFft(in, out, rank, inverse);
   }
-  absl::Status Rfft(const View& in, const View& out) override { return CpuRfft(in, out); }
+  absl::Status Rfft(const View& in, const View& out, int rank) override {
+    return CpuRfft(in, out, rank);
+  }
   absl::Status Irfft(const View& in, const View& out) override { return CpuIrfft(in, out); }
   absl::Status Random(RandomDist dist, uint64_t key, uint64_t counter, const View& out) override {
     return CpuRandom(dist, key, counter, out);

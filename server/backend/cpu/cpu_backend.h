@@ -47,8 +47,8 @@ absl::Status CpuSvd(const View& a, const View& s, const View* u, const View* vh,
 absl::Status CpuEigh(const View& a, const View& w, const View* v, const View& info);
 absl::Status CpuEig(const View& a, const View& w, const View* v, const View& info);
 // cpu_fft.cc (FFTW3).
-absl::Status CpuFft(const View& in, const View& out, bool inverse);
-absl::Status CpuRfft(const View& in, const View& out);
+absl::Status CpuFft(const View& in, const View& out, int rank, bool inverse);
+absl::Status CpuRfft(const View& in, const View& out, int rank);
 absl::Status CpuIrfft(const View& in, const View& out);
 
 }  // namespace cpu

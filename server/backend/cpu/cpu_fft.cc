@@ -19,18 +19,32 @@ namespace {
 
 absl::Mutex planner_mu;
 
+// The number of values of one transform of lengths n; HalfProduct: of its
+// half spectrum (the last length n / 2 + 1).
+int Product(const std::vector<int> &n) {
+  int p = 1;
+  for (int d : n) p *= d;
+  return p;
+}
+int HalfProduct(const std::vector<int> &n) {
+  int p = n.back() / 2 + 1;
+  for (size_t i = 0; i + 1 < n.size(); ++i) p *= n[i];
+  return p;
+}
+
 // FFTW's plan types and calls for one precision.
 struct Double {
   using Real = double;
   using Complex = fftw_complex;
   using Plan = fftw_plan;
-  static Plan C2c(int n, int howmany, Complex *in, Complex *out, int sign) {
-    return fftw_plan_many_dft(1, &n, howmany, in, nullptr, 1, n, out, nullptr, 1, n, sign,
-                              FFTW_ESTIMATE);
+  static Plan C2c(const std::vector<int> &n, int howmany, Complex *in, Complex *out, int sign) {
+    const int size = Product(n);
+    return fftw_plan_many_dft(static_cast<int>(n.size()), n.data(), howmany, in, nullptr, 1, size, out,
+                              nullptr, 1, size, sign, FFTW_ESTIMATE);
   }
-  static Plan R2c(int n, int howmany, Real *in, Complex *out) {
-    return fftw_plan_many_dft_r2c(1, &n, howmany, in, nullptr, 1, n, out, nullptr, 1, n / 2 + 1,
-                                  FFTW_ESTIMATE);
+  static Plan R2c(const std::vector<int> &n, int howmany, Real *in, Complex *out) {
+    return fftw_plan_many_dft_r2c(static_cast<int>(n.size()), n.data(), howmany, in, nullptr, 1,
+                                  Product(n), out, nullptr, 1, HalfProduct(n), FFTW_ESTIMATE);
   }
   static Plan C2r(int n, int howmany, Complex *in, Real *out) {
     return fftw_plan_many_dft_c2r(1, &n, howmany, in, nullptr, 1, n / 2 + 1, out, nullptr, 1, n,
@@ -44,13 +58,14 @@ struct Single {
   using Real = float;
   using Complex = fftwf_complex;
   using Plan = fftwf_plan;
-  static Plan C2c(int n, int howmany, Complex *in, Complex *out, int sign) {
-    return fftwf_plan_many_dft(1, &n, howmany, in, nullptr, 1, n, out, nullptr, 1, n, sign,
-                               FFTW_ESTIMATE);
+  static Plan C2c(const std::vector<int> &n, int howmany, Complex *in, Complex *out, int sign) {
+    const int size = Product(n);
+    return fftwf_plan_many_dft(static_cast<int>(n.size()), n.data(), howmany, in, nullptr, 1, size, out,
+                               nullptr, 1, size, sign, FFTW_ESTIMATE);
   }
-  static Plan R2c(int n, int howmany, Real *in, Complex *out) {
-    return fftwf_plan_many_dft_r2c(1, &n, howmany, in, nullptr, 1, n, out, nullptr, 1, n / 2 + 1,
-                                   FFTW_ESTIMATE);
+  static Plan R2c(const std::vector<int> &n, int howmany, Real *in, Complex *out) {
+    return fftwf_plan_many_dft_r2c(static_cast<int>(n.size()), n.data(), howmany, in, nullptr, 1,
+                                   Product(n), out, nullptr, 1, HalfProduct(n), FFTW_ESTIMATE);
   }
   static Plan C2r(int n, int howmany, Complex *in, Real *out) {
     return fftwf_plan_many_dft_c2r(1, &n, howmany, in, nullptr, 1, n / 2 + 1, out, nullptr, 1, n,
@@ -84,41 +99,58 @@ absl::Status BatchAndLength(const View &v, int64_t n, int *batch, int *len) {
   return absl::OkStatus();
 }
 
+// The lengths of the last `rank` axes of `v` and the number of transforms,
+// checked against FFTW's int.
+absl::Status BatchAndLengths(const View &v, int rank, std::vector<int> *n, int *batch) {
+  if (rank < 1 || v.ndim() < rank) {
+    return absl::InternalError(absl::StrCat("FFT: a transform of ", rank, " axes of an array of ",
+                                            v.ndim(), " dimensions"));
+  }
+  int64_t per = 1;
+  n->clear();
+  for (int i = v.ndim() - rank; i < v.ndim(); ++i) {
+    per *= v.shape[i];
+    n->push_back(static_cast<int>(v.shape[i]));
+  }
+  return BatchAndLength(v, per, batch, &rank);
+}
+
 }  // namespace
 
-absl::Status CpuFft(const View &in, const View &out, bool inverse) {
-  const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
-  int batch = 0, len = 0;
-  ARRAYD_RETURN_IF_ERROR(BatchAndLength(in, n, &batch, &len));
-  if (batch == 0 || len == 0) return absl::OkStatus();
+absl::Status CpuFft(const View &in, const View &out, int rank, bool inverse) {
+  std::vector<int> n;
+  int batch = 0;
+  ARRAYD_RETURN_IF_ERROR(BatchAndLengths(in, rank, &n, &batch));
+  if (batch == 0) return absl::OkStatus();
   const int sign = inverse ? FFTW_BACKWARD : FFTW_FORWARD;
   if (in.dtype == DType::kComplex128) {
     auto *pi = reinterpret_cast<fftw_complex *>(in.data());
     auto *po = reinterpret_cast<fftw_complex *>(out.data());
-    return RunPlan<Double>([&] { return Double::C2c(len, batch, pi, po, sign); });
+    return RunPlan<Double>([&] { return Double::C2c(n, batch, pi, po, sign); });
   }
   if (in.dtype == DType::kComplex64) {
     auto *pi = reinterpret_cast<fftwf_complex *>(in.data());
     auto *po = reinterpret_cast<fftwf_complex *>(out.data());
-    return RunPlan<Single>([&] { return Single::C2c(len, batch, pi, po, sign); });
+    return RunPlan<Single>([&] { return Single::C2c(n, batch, pi, po, sign); });
   }
   return TypeError(absl::StrCat("FFT: unsupported dtype ", DTypeName(in.dtype)));
 }
 
-absl::Status CpuRfft(const View &in, const View &out) {
-  const int64_t n = in.shape.back();
-  int batch = 0, len = 0;
-  ARRAYD_RETURN_IF_ERROR(BatchAndLength(in, n, &batch, &len));
-  if (batch == 0 || len == 0) return absl::OkStatus();
+absl::Status CpuRfft(const View &in, const View &out, int rank) {
+  std::vector<int> n;
+  int batch = 0;
+  ARRAYD_RETURN_IF_ERROR(BatchAndLengths(in, rank, &n, &batch));
+  if (batch == 0) return absl::OkStatus();
+  // Out of place, FFTW's r2c preserves its input by default (c2r does not).
   if (in.dtype == DType::kFloat64) {
     auto *pi = reinterpret_cast<double *>(in.data());
     auto *po = reinterpret_cast<fftw_complex *>(out.data());
-    return RunPlan<Double>([&] { return Double::R2c(len, batch, pi, po); });
+    return RunPlan<Double>([&] { return Double::R2c(n, batch, pi, po); });
   }
   if (in.dtype == DType::kFloat32) {
     auto *pi = reinterpret_cast<float *>(in.data());
     auto *po = reinterpret_cast<fftwf_complex *>(out.data());
-    return RunPlan<Single>([&] { return Single::R2c(len, batch, pi, po); });
+    return RunPlan<Single>([&] { return Single::R2c(n, batch, pi, po); });
   }
   return TypeError(absl::StrCat("rfft: unsupported dtype ", DTypeName(in.dtype)));
 }

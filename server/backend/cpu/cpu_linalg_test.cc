@@ -117,7 +117,7 @@ TEST_F(CpuLinalgTest, FftOfAnImpulseIsFlatAndRoundTrips) {
   x[0] = 1;
   x[7 + 1] = 1;
   View in = Make<C>(DType::kComplex64, {2, 7}, x), out = Empty(DType::kComplex64, {2, 7});
-  ASSERT_TRUE(stream_->Fft(in, out, false).ok());
+  ASSERT_TRUE(stream_->Fft(in, out, 1, false).ok());
   std::vector<C> y = Read<C>(out);
   for (int k = 0; k < 7; ++k) {
     EXPECT_NEAR(std::abs(y[k] - C(1)), 0, 1e-6);
@@ -125,7 +125,7 @@ TEST_F(CpuLinalgTest, FftOfAnImpulseIsFlatAndRoundTrips) {
     EXPECT_NEAR(std::abs(y[7 + k] - C(std::cos(ang), std::sin(ang))), 0, 1e-5);
   }
   View back = Empty(DType::kComplex64, {2, 7});
-  ASSERT_TRUE(stream_->Fft(out, back, true).ok());
+  ASSERT_TRUE(stream_->Fft(out, back, 1, true).ok());
   std::vector<C> z = Read<C>(back);
   for (int i = 0; i < 14; ++i) EXPECT_NEAR(std::abs(z[i] / 7.0f - x[i]), 0, 1e-6);
 }
@@ -134,7 +134,7 @@ TEST_F(CpuLinalgTest, RfftAndIrfftKeepTheirInput) {
   using C = std::complex<double>;
   View in = Make<double>(DType::kFloat64, {1, 5}, {1, 2, 3, 4, 5});
   View half = Empty(DType::kComplex128, {1, 3});
-  ASSERT_TRUE(stream_->Rfft(in, half).ok());
+  ASSERT_TRUE(stream_->Rfft(in, half, 1).ok());
   std::vector<C> h = Read<C>(half);
   EXPECT_NEAR(std::abs(h[0] - C(15)), 0, 1e-12);
   View real = Empty(DType::kFloat64, {1, 5});

@@ -1,5 +1,5 @@
-// CudaStream's FFTs along the last axis: complex (C2C/Z2Z), real forward
-// (R2C/D2Z) and inverse real (C2R/Z2D, on a scratch copy: cuFFT overwrites
+// CudaStream's FFTs over the last one to three axes: complex (C2C/Z2Z), real forward
+// (R2C/D2Z) and, along the last axis, inverse real (C2R/Z2D, on a scratch copy: cuFFT overwrites
 // its input). Plans are shared by every stream of the device (DeviceState),
 // their work areas come from the calling stream's pool.
 //
@@ -30,16 +30,36 @@ namespace {
 // live on through their shared_ptr).
 constexpr size_t kMaxFftPlans = 256;
 
-// Checks a C-contiguous FFT operand: dtype and last-axis length; returns
-// the number of transforms.
-absl::Status FftOperand(const View& v, DType dtype, int64_t n, const char* what, int64_t* batch) {
-  if (v.ndim() < 1 || !v.IsCContiguous() || v.dtype != dtype || v.shape.back() != n) {
-    return absl::InternalError(absl::StrCat(what, ": needs a C-contiguous ", DTypeName(dtype),
-                                            " array of last dimension ", n, ", got ",
-                                            DTypeName(v.dtype), " ", ShapeString(v.shape)));
+// Checks a C-contiguous FFT operand of at least rank + 1 dimensions: its
+// dtype and the lengths of its last `rank` axes (`lengths`); returns the
+// number of transforms.
+absl::Status FftOperand(const View& v, DType dtype, absl::Span<const int64_t> lengths,
+                        const char* what, int64_t* batch) {
+  const int rank = static_cast<int>(lengths.size());
+  bool ok = v.ndim() >= rank && v.IsCContiguous() && v.dtype == dtype;
+  int64_t per = 1;
+  for (int i = 0; ok && i < rank; ++i) {
+    ok = v.shape[v.ndim() - rank + i] == lengths[i];
+    per *= lengths[i];
   }
-  *batch = n == 0 ? 0 : v.size() / n;
+  if (!ok) {
+    return absl::InternalError(
+        absl::StrCat(what, ": needs a C-contiguous ", DTypeName(dtype), " array ending in ",
+                     ShapeString(Shape(lengths.begin(), lengths.end())), ", got ",
+                     DTypeName(v.dtype), " ", ShapeString(v.shape)));
+  }
+  *batch = per == 0 ? 0 : v.size() / per;
   return absl::OkStatus();
+}
+
+// The last `rank` (1 to 3, cuFFT's limit) lengths of `v`.
+absl::StatusOr<std::vector<int64_t>> LastAxes(const View& v, int rank, const char* what) {
+  if (rank < 1 || rank > 3 || v.ndim() < rank) {
+    return absl::InternalError(absl::StrCat(what, ": transforms of 1 to 3 axes of an array of ",
+                                            "as many dimensions, got ", rank, " of ",
+                                            ShapeString(v.shape)));
+  }
+  return std::vector<int64_t>(v.shape.end() - rank, v.shape.end());
 }
 
 }  // namespace
@@ -52,9 +72,11 @@ FftPlan::~FftPlan() {
   if (!s.ok()) SPDLOG_WARN("{}", s.ToString());
 }
 
-absl::StatusOr<std::shared_ptr<FftPlan>> CudaStream::GetFftPlan(cufftType type, long long n,
+absl::StatusOr<std::shared_ptr<FftPlan>> CudaStream::GetFftPlan(cufftType type,
+                                                                absl::Span<const long long> dims,
                                                                 long long batch) {
-  const auto key = std::make_tuple(static_cast<int>(type), n, batch);
+  std::vector<long long> key = {static_cast<long long>(type), batch};
+  key.insert(key.end(), dims.begin(), dims.end());
   absl::MutexLock lock(&dev_->fft_mu);
   auto it = dev_->fft_plans.find(key);
   if (it != dev_->fft_plans.end()) return it->second;
@@ -65,20 +87,26 @@ absl::StatusOr<std::shared_ptr<FftPlan>> CudaStream::GetFftPlan(cufftType type, 
   // The work area comes from the caller's stream pool at each exec.
   ARRAYD_CUFFT_RETURN_IF_ERROR(cufftSetAutoAllocation(plan->handle, 0));
   size_t work = 0;
+  const int rank = static_cast<int>(dims.size());
+  long long values = batch;  // the widest side's (r2c/c2r: the real one's)
+  for (long long d : dims) values *= d;
   // The 32-bit plan when every index fits (the common case, and the plan
   // CuPy makes); the 64-bit API only for transforms of 2^31 or more values.
-  if (n * batch < (1LL << 31)) {  // n: the widest side of r2c/c2r too
-    int dims[1] = {static_cast<int>(n)};
-    ARRAYD_CUFFT_RETURN_IF_ERROR(cufftMakePlanMany(plan->handle, 1, dims, nullptr, 1, 0, nullptr, 1,
+  // Null embeds: packed layouts, one transform after another.
+  if (values < (1LL << 31)) {
+    int n[3];
+    for (int i = 0; i < rank; ++i) n[i] = static_cast<int>(dims[i]);
+    ARRAYD_CUFFT_RETURN_IF_ERROR(cufftMakePlanMany(plan->handle, rank, n, nullptr, 1, 0, nullptr, 1,
                                                    0, type, static_cast<int>(batch), &work));
   } else {
-    long long dims[1] = {n};
-    ARRAYD_CUFFT_RETURN_IF_ERROR(cufftMakePlanMany64(plan->handle, 1, dims, nullptr, 1, 0, nullptr,
+    long long n[3];
+    for (int i = 0; i < rank; ++i) n[i] = dims[i];
+    ARRAYD_CUFFT_RETURN_IF_ERROR(cufftMakePlanMany64(plan->handle, rank, n, nullptr, 1, 0, nullptr,
                                                      1, 0, type, batch, &work));
   }
   plan->work_bytes = work;
   if (dev_->fft_plans.size() >= kMaxFftPlans) dev_->fft_plans.clear();
-  dev_->fft_plans.emplace(key, plan);
+  dev_->fft_plans.emplace(std::move(key), plan);
   return plan;
 }
 
@@ -95,14 +123,13 @@ absl::Status CudaStream::RunFft(FftPlan& plan, Exec exec) {
   // `work` goes back to this stream's pool: later users are ordered after.
 }
 
-absl::Status CudaStream::Fft(const View& in, const View& out, bool inverse) {
+absl::Status CudaStream::Fft(const View& in, const View& out, int rank, bool inverse) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (in.dtype != DType::kComplex64 && in.dtype != DType::kComplex128) {
     return absl::InternalError(
         absl::StrCat("FFT: needs complex64 or complex128, got ", DTypeName(in.dtype)));
   }
-  if (in.ndim() < 1) return absl::InternalError("FFT: needs at least one dimension");
-  const int64_t n = in.shape.back();
+  ARRAYD_ASSIGN_OR_RETURN(const std::vector<int64_t> n, LastAxes(in, rank, "FFT"));
   int64_t batch = 0, out_batch = 0;
   ARRAYD_RETURN_IF_ERROR(FftOperand(in, in.dtype, n, "FFT", &batch));
   ARRAYD_RETURN_IF_ERROR(FftOperand(out, in.dtype, n, "FFT", &out_batch));
@@ -110,7 +137,8 @@ absl::Status CudaStream::Fft(const View& in, const View& out, bool inverse) {
   if (batch == 0) return absl::OkStatus();
   const bool single = in.dtype == DType::kComplex64;
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
-                          GetFftPlan(single ? CUFFT_C2C : CUFFT_Z2Z, n, batch));
+                          GetFftPlan(single ? CUFFT_C2C : CUFFT_Z2Z,
+                                     std::vector<long long>(n.begin(), n.end()), batch));
   const int direction = inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
   // Out of place, C2C leaves its input as it was.
   void* src = in.data();
@@ -127,24 +155,27 @@ absl::Status CudaStream::Fft(const View& in, const View& out, bool inverse) {
   });
 }
 
-absl::Status CudaStream::Rfft(const View& in, const View& out) {
+absl::Status CudaStream::Rfft(const View& in, const View& out, int rank) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (in.dtype != DType::kFloat32 && in.dtype != DType::kFloat64) {
     return absl::InternalError(
         absl::StrCat("real FFT: needs float32 or float64, got ", DTypeName(in.dtype)));
   }
-  if (in.ndim() < 1) return absl::InternalError("real FFT: needs at least one dimension");
   const bool single = in.dtype == DType::kFloat32;
-  const int64_t n = in.shape.back();
+  ARRAYD_ASSIGN_OR_RETURN(const std::vector<int64_t> n, LastAxes(in, rank, "real FFT"));
+  std::vector<int64_t> half = n;
+  half.back() = n.back() / 2 + 1;
   int64_t batch = 0, out_batch = 0;
   ARRAYD_RETURN_IF_ERROR(FftOperand(in, in.dtype, n, "real FFT", &batch));
-  ARRAYD_RETURN_IF_ERROR(FftOperand(out, single ? DType::kComplex64 : DType::kComplex128, n / 2 + 1,
+  ARRAYD_RETURN_IF_ERROR(FftOperand(out, single ? DType::kComplex64 : DType::kComplex128, half,
                                     "real FFT", &out_batch));
-  if (out_batch != batch && n > 0)
+  if (out_batch != batch && batch > 0)
     return absl::InternalError("real FFT: in and out differ in batch");
   if (batch == 0) return absl::OkStatus();
+  // Out of place, R2C leaves its input as it was (as C2C; only C2R writes it).
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
-                          GetFftPlan(single ? CUFFT_R2C : CUFFT_D2Z, n, batch));
+                          GetFftPlan(single ? CUFFT_R2C : CUFFT_D2Z,
+                                     std::vector<long long>(n.begin(), n.end()), batch));
   void* src = in.data();
   void* dst = out.data();
   return RunFft(*plan, [&](cufftHandle p) -> absl::Status {
@@ -170,8 +201,8 @@ absl::Status CudaStream::Irfft(const View& in, const View& out) {
   const DType ct = single ? DType::kComplex64 : DType::kComplex128;
   const int64_t n = out.shape.back(), half = n / 2 + 1;
   int64_t batch = 0, in_batch = 0;
-  ARRAYD_RETURN_IF_ERROR(FftOperand(out, out.dtype, n, "inverse real FFT", &batch));
-  ARRAYD_RETURN_IF_ERROR(FftOperand(in, ct, half, "inverse real FFT", &in_batch));
+  ARRAYD_RETURN_IF_ERROR(FftOperand(out, out.dtype, {n}, "inverse real FFT", &batch));
+  ARRAYD_RETURN_IF_ERROR(FftOperand(in, ct, {half}, "inverse real FFT", &in_batch));
   if (in_batch != batch && n > 0) {
     return absl::InternalError("inverse real FFT: in and out differ in batch");
   }
@@ -185,7 +216,7 @@ absl::Status CudaStream::Irfft(const View& in, const View& out) {
   const View copy = MatrixView(scratch, ct, 1, batch, half, 0, half, 1);
   ARRAYD_RETURN_IF_ERROR(MatrixOp(copy, &in3, MatrixExprKind::kHalfSpectrumEnds, n, half));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
-                          GetFftPlan(single ? CUFFT_C2R : CUFFT_Z2D, n, batch));
+                          GetFftPlan(single ? CUFFT_C2R : CUFFT_Z2D, {n}, batch));
   void* src = scratch->data();
   void* dst = out.data();
   return RunFft(*plan, [&](cufftHandle p) -> absl::Status {

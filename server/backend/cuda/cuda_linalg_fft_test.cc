@@ -569,7 +569,7 @@ TEST_P(CudaVsCpuFft, ComplexForwardAndInverse) {
         Both(
             [&](Stream* s, const View*) {
               const bool cpu = s == cs_;
-              return s->Fft(cpu ? in.c : in.g, cpu ? out.c : out.g, inverse);
+              return s->Fft(cpu ? in.c : in.g, cpu ? out.c : out.g, 1, inverse);
             },
             "Fft " + what);
         ExpectPairClose(out, FftTol() * std::log2(2.0 * n), "FFT " + what);
@@ -589,10 +589,54 @@ TEST_P(CudaVsCpuFft, ComplexForwardAndInverse) {
       Both(
           [&](Stream* s, const View*) {
             const bool cpu = s == cs_;
-            return s->Fft(cpu ? inplace.c : inplace.g, cpu ? inplace.c : inplace.g, false);
+            return s->Fft(cpu ? inplace.c : inplace.g, cpu ? inplace.c : inplace.g, 1, false);
           },
           "in-place Fft");
       ExpectPairClose(inplace, FftTol() * std::log2(2.0 * n), absl::StrCat("in-place FFT n ", n));
+    }
+  }
+}
+
+// Transforms over the last two and three axes (one cuFFT plan, one FFTW
+// plan) against each other; out of place, the input stays as it was.
+TEST_P(CudaVsCpuFft, MultiAxisComplexAndReal) {
+  const DType rt = Real(), ct = Complex();
+  for (const Shape& shape :
+       std::vector<Shape>{{3, 8, 12}, {2, 17, 97}, {1, 64, 64}, {2, 4, 6, 10}, {5, 1, 7}}) {
+    for (int rank : {2, 3}) {
+      if (rank + 1 > static_cast<int>(shape.size())) continue;
+      const std::string what = absl::StrCat(ShapeString(shape), " rank ", rank);
+      int64_t points = 1;
+      for (int i = 0; i < rank; ++i) points *= shape[shape.size() - 1 - i];
+      const double tol = FftTol() * std::log2(2.0 * static_cast<double>(points));
+      const std::vector<Cd> x = RandomValues(ct, ShapeSize(shape), 171 + rank);
+      Pair in = UploadValues(ct, shape, x);
+      const std::vector<Cd> x_before = Values(gs_, in.g);
+      for (bool inverse : {false, true}) {
+        Pair out = Output(ct, shape);
+        Both(
+            [&](Stream* s, const View*) {
+              const bool cpu = s == cs_;
+              return s->Fft(cpu ? in.c : in.g, cpu ? out.c : out.g, rank, inverse);
+            },
+            "Fft " + what);
+        ExpectPairClose(out, tol, absl::StrCat("FFT ", what, inverse ? " inverse" : ""));
+        ExpectClose(x_before, Values(gs_, in.g), 0, "FFT input " + what);
+      }
+      Shape half = shape;
+      half.back() = shape.back() / 2 + 1;
+      const std::vector<Cd> r = RandomValues(rt, ShapeSize(shape), 181 + rank);
+      Pair rin = UploadValues(rt, shape, r);
+      const std::vector<Cd> r_before = Values(gs_, rin.g);
+      Pair spec = Output(ct, half);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool cpu = s == cs_;
+            return s->Rfft(cpu ? rin.c : rin.g, cpu ? spec.c : spec.g, rank);
+          },
+          "Rfft " + what);
+      ExpectPairClose(spec, tol, "rfft " + what);
+      ExpectClose(r_before, Values(gs_, rin.g), 0, "rfft input " + what);
     }
   }
 }
@@ -609,7 +653,7 @@ TEST_P(CudaVsCpuFft, RealForwardAndInverse) {
     Both(
         [&](Stream* s, const View*) {
           const bool cpu = s == cs_;
-          return s->Rfft(cpu ? in.c : in.g, cpu ? spec.c : spec.g);
+          return s->Rfft(cpu ? in.c : in.g, cpu ? spec.c : spec.g, 1);
         },
         "Rfft " + what);
     ExpectPairClose(spec, FftTol() * std::log2(2.0 * n), "rfft " + what);
@@ -656,10 +700,10 @@ TEST_P(CudaVsCpuFft, EmptyBatchIsANoOp) {
   const DType ct = Complex();
   Pair in = Output(ct, {0, 8});
   Pair out = Output(ct, {0, 8});
-  EXPECT_TRUE(gs_->Fft(in.g, out.g, false).ok());
+  EXPECT_TRUE(gs_->Fft(in.g, out.g, 1, false).ok());
   Pair rin = Output(Real(), {0, 8});
   Pair rout = Output(ct, {0, 5});
-  EXPECT_TRUE(gs_->Rfft(rin.g, rout.g).ok());
+  EXPECT_TRUE(gs_->Rfft(rin.g, rout.g, 1).ok());
   EXPECT_TRUE(gs_->Irfft(rout.g, rin.g).ok());
 }
 
@@ -676,7 +720,7 @@ TEST_F(CudaVsCpu, FftPlansSharedByConcurrentStreams) {
   View in = MakeContiguousView(*gs_->Allocate(x.size() * 16), DType::kComplex128, {lines, n});
   View ref = MakeContiguousView(*gs_->Allocate(x.size() * 16), DType::kComplex128, {lines, n});
   ASSERT_TRUE(gs_->CopyFromHost(x.data(), in).ok());
-  ASSERT_TRUE(gs_->Fft(in, ref, false).ok());
+  ASSERT_TRUE(gs_->Fft(in, ref, 1, false).ok());
   std::vector<kernels::c128> want(x.size());
   ASSERT_TRUE(gs_->CopyToHost(ref, want.data()).ok());
   std::vector<int> failures(4, 0);
@@ -693,7 +737,7 @@ TEST_F(CudaVsCpu, FftPlansSharedByConcurrentStreams) {
       View o = MakeContiguousView(*s->Allocate(x.size() * 16), DType::kComplex128, {lines, n});
       if (!s->CopyFromHost(x.data(), i).ok()) failures[t] = 1;
       for (int it = 0; it < 20; ++it) {
-        if (!s->Fft(i, o, false).ok()) failures[t] = 1;
+        if (!s->Fft(i, o, 1, false).ok()) failures[t] = 1;
       }
       std::vector<kernels::c128> got(x.size());
       if (!s->CopyToHost(o, got.data()).ok()) failures[t] = 1;

@@ -45,6 +45,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
 #include "backend/backend.h"
 #include "backend/cuda/caching_allocator.h"
 #include "backend/cuda/cuda_status.h"
@@ -106,8 +107,8 @@ struct DeviceState {
   absl::Mutex host_mu;
   std::vector<std::pair<const char*, size_t>> registered ABSL_GUARDED_BY(host_mu);
   absl::Mutex fft_mu;
-  // (cufftType, n, batch) -> plan.
-  absl::flat_hash_map<std::tuple<int, long long, long long>, std::shared_ptr<FftPlan>> fft_plans
+  // (cufftType, batch, n_1, ..., n_rank) -> plan.
+  absl::flat_hash_map<std::vector<long long>, std::shared_ptr<FftPlan>> fft_plans
       ABSL_GUARDED_BY(fft_mu);
 };
 
@@ -203,8 +204,8 @@ class CudaStream : public Stream {
   absl::Status Eig(const View& a, const View& w, const View* v, const View& info) override;
 
   // cuda_fft.cc
-  absl::Status Fft(const View& in, const View& out, bool inverse) override;
-  absl::Status Rfft(const View& in, const View& out) override;
+  absl::Status Fft(const View& in, const View& out, int rank, bool inverse) override;
+  absl::Status Rfft(const View& in, const View& out, int rank) override;
   absl::Status Irfft(const View& in, const View& out) override;
 
   // cuda_user_kernels.cc
@@ -383,7 +384,11 @@ class CudaStream : public Stream {
   void* HostWork(size_t bytes);
   absl::Status AfterSolverCall(size_t host_bytes);
   // The shared cuFFT plan of (type, n, batch), made on first use.
-  absl::StatusOr<std::shared_ptr<FftPlan>> GetFftPlan(cufftType type, long long n, long long batch);
+  // A plan for `batch` transforms of the logical lengths `dims` (1 to 3
+  // axes, packed layout: the real side's lengths for R2C and C2R).
+  absl::StatusOr<std::shared_ptr<FftPlan>> GetFftPlan(cufftType type,
+                                                      absl::Span<const long long> dims,
+                                                      long long batch);
   // Runs `exec(handle)` with the plan bound to this stream and a work area
   // from its pool.
   template <typename Exec>
