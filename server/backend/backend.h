@@ -237,13 +237,19 @@ class Stream {
   }
   // target[unravel(index[k])] = values[k], values cast to target's dtype;
   // values has index's shape. With repeated indices the last write wins.
+  // The int64 indices count from the end when negative and are checked:
+  // IndexError("index i is out of bounds for axis 0 with size n") for one
+  // outside [-n, n), at once (nothing written) here, from CheckError after
+  // the next sync on a GPU (op "put"; nothing written by this scatter).
   virtual absl::Status Scatter(const View& /*values*/, const View& /*index*/,
                                const View& /*target*/) {
     return absl::UnimplementedError("scatter: no kernel on this backend");
   }
   // The C-order flat positions of the true elements of `mask` (any
   // strides), in increasing order, into the 1-D int64 `out` whose length is
-  // their count.
+  // their count as the caller expects it. Where the mask has another count,
+  // no position past out's end is stored and ValueError("flatnonzero: ...")
+  // comes: at once here, from CheckError after the next sync on a GPU.
   virtual absl::Status Nonzero(const View& /*mask*/, const View& /*out*/) {
     return absl::UnimplementedError("nonzero: no kernel on this backend");
   }
@@ -271,8 +277,9 @@ class Stream {
   }
   // Stable sort of `in` along its last axis into `out` (same shape and
   // dtype, C-contiguous), NaNs last as in NumPy; when `indices` is not null
-  // it receives the int64 argsort.
-  virtual absl::Status Sort(const View& /*in*/, const View& /*out*/, const View* /*indices*/) {
+  // it receives the int64 argsort (C-contiguous), and `out` may be null
+  // (an argsort that wants no sorted values).
+  virtual absl::Status Sort(const View& /*in*/, const View* /*out*/, const View* /*indices*/) {
     return absl::UnimplementedError("sort: no kernel on this backend");
   }
 

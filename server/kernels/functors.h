@@ -279,6 +279,35 @@ ARRAYD_HD long long HistogramBin(const char* edges, long long n, long long strid
   if (b == n - 1 && !SortLess(*reinterpret_cast<const T*>(edges + (n - 1) * stride), v)) --b;
   return b >= 0 && b < n - 1 ? b : -1;
 }
+// The same bin, found from a guess: `scale` is (n - 1) / (last - first
+// edge) (HistogramScale), exact for evenly spaced edges as NumPy's own
+// fast path; the guess and its two neighbours are checked against the
+// edges, and a binary search decides when none holds (uneven edges, v
+// outside them, NaN). So the result is HistogramBin's for any edges.
+template <typename T>
+ARRAYD_HD long long HistogramBinGuessed(const char* edges, long long n, long long stride,
+                                        double scale, T v) {
+  const double first = Cast<double>(*reinterpret_cast<const T*>(edges));
+  const double g = (Cast<double>(v) - first) * scale;
+  if (g >= 0 && g < static_cast<double>(n)) {
+    const long long guess = static_cast<long long>(g);
+    for (long long b = guess > 0 ? guess - 1 : 0; b <= guess + 1 && b < n - 1; ++b) {
+      const T lo = *reinterpret_cast<const T*>(edges + b * stride);
+      const T hi = *reinterpret_cast<const T*>(edges + (b + 1) * stride);
+      if (SortLess(v, lo)) break;  // below every later bin too
+      if (SortLess(v, hi) || (b == n - 2 && !SortLess(hi, v))) return b;
+    }
+  }
+  return HistogramBin<T>(edges, n, stride, v);
+}
+// HistogramBinGuessed's scale for `n` sorted edges (0: no guess).
+template <typename T>
+ARRAYD_HD double HistogramScale(const char* edges, long long n, long long stride) {
+  if (n < 2) return 0;
+  const double span = Cast<double>(*reinterpret_cast<const T*>(edges + (n - 1) * stride)) -
+                      Cast<double>(*reinterpret_cast<const T*>(edges));
+  return span > 0 ? static_cast<double>(n - 1) / span : 0;
+}
 struct LessEqualOp {
   template <typename T> ARRAYD_HD bool operator()(T a, T b) const { return a <= b; }
   ARRAYD_HD bool operator()(Half a, Half b) const { return static_cast<float>(a) <= static_cast<float>(b); }

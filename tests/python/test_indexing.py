@@ -318,6 +318,24 @@ def test_nonzero_argwhere_flatnonzero_where1():
     check(ad.nonzero(ad.asarray([0, 5]).T)[0], np.array([1]))
 
 
+def test_flatnonzero_checks_the_clients_count():
+    # The server sizes flatnonzero's output by the client's count and checks
+    # it as it selects: another count is a ValueError (on a GPU at the next
+    # sync), nothing is written past the output, the session keeps serving.
+    from arrayd._indexing import _flatnonzero_in
+    x = np.zeros(4096, bool)
+    x[::3] = True
+    for mask in (ad.asarray(x), ad.asarray(np.repeat(x, 2))[::2]):
+        true = int(x.sum())
+        for wrong in (true - 1, true + 5, 0):
+            with pytest.raises(ValueError, match="client expected"):
+                _flatnonzero_in(mask, wrong).get()
+        check(_flatnonzero_in(mask, true), np.flatnonzero(x).astype("i8"))
+    with pytest.raises(ValueError):
+        _flatnonzero_in(ad.asarray(x), 5000).get()
+    check(ad.flatnonzero(ad.asarray(x)), np.flatnonzero(x).astype("i8"))
+
+
 def test_compress():
     x = sample("f4", (3, 4), 8)
     a = ad.asarray(x)

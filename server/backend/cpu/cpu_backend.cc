@@ -123,7 +123,7 @@ class CpuStream : public Stream {
                          const View& out) override {
     return CpuHistogram(a, edges, weights, out);
   }
-  absl::Status Sort(const View& in, const View& out, const View* indices) override {
+  absl::Status Sort(const View& in, const View* out, const View* indices) override {
     return CpuSort(in, out, indices);
   }
   absl::Status Scan(kernels::BinaryOp op, const View& a) override { return CpuScan(op, a); }

@@ -30,7 +30,7 @@ absl::Status CpuGather(const View& in, const View& index, const View& out);
 absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const View& out);
 absl::Status CpuScatter(const View& values, const View& index, const View& target);
 absl::Status CpuNonzero(const View& mask, const View& out);
-absl::Status CpuSort(const View& in, const View& out, const View* indices);
+absl::Status CpuSort(const View& in, const View* out, const View* indices);
 absl::Status CpuSearchSorted(const View& a, const View& v, bool right, const View& out);
 absl::Status CpuBincount(const View& x, const View* weights, const View& out);
 absl::Status CpuHistogram(const View& a, const View& edges, const View* weights, const View& out);

@@ -122,6 +122,33 @@ absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const Vi
 }
 
 absl::Status CpuScatter(const View& values, const View& index, const View& target) {
+  const int64_t size = target.size();
+  // Every index is checked before anything is written.
+  absl::Status bad = absl::OkStatus();
+  ForEachElement<1>({&index}, [&](const std::array<char*, 1>& p) {
+    const int64_t v = *reinterpret_cast<const int64_t*>(p[0]);
+    if ((v < -size || v >= size) && bad.ok()) {
+      bad = IndexError(
+          absl::StrCat("index ", v, " is out of bounds for axis 0 with size ", size));
+    }
+  });
+  ARRAYD_RETURN_IF_ERROR(bad);
+  // 1-D contiguous indices and values into a C-contiguous target of the
+  // values' dtype (x[idx] = v): one load and one store an element.
+  if (values.dtype == target.dtype && index.ndim() == 1 && values.ndim() == 1 &&
+      index.strides[0] == 8 && target.IsCContiguous()) {
+    const int64_t* idx = reinterpret_cast<const int64_t*>(index.data());
+    const int64_t m = index.size(), vs = values.strides[0];
+    return ByItemSize(ItemSize(values.dtype), [&](auto b) {
+      constexpr int B = decltype(b)::value;
+      const char* src = values.data();
+      char* base = target.data();
+      for (int64_t k = 0; k < m; ++k, src += vs) {
+        const int64_t v = idx[k] < 0 ? idx[k] + size : idx[k];
+        std::memcpy(base + v * B, src, B);
+      }
+    });
+  }
   return DispatchDType(values.dtype, [&](auto src_tag) {
     using S = typename decltype(src_tag)::type;
     return DispatchDType(target.dtype, [&](auto dst_tag) {
@@ -129,6 +156,7 @@ absl::Status CpuScatter(const View& values, const View& index, const View& targe
       char* base = target.data();
       ForEachElement<2>({&index, &values}, [&](const std::array<char*, 2>& p) {
         int64_t flat = *reinterpret_cast<const int64_t*>(p[0]);
+        if (flat < 0) flat += size;
         *reinterpret_cast<D*>(base + OffsetOf(target, flat)) =
             kernels::Cast<D>(*reinterpret_cast<const S*>(p[1]));
       });
@@ -163,10 +191,16 @@ absl::Status CpuNonzero(const View& mask, const View& out) {
   const int64_t n = out.size();
   int64_t* o = reinterpret_cast<int64_t*>(out.data());
   ForEachElement<1>({&mask}, [&](const std::array<char*, 1>& p) {
-    if (*reinterpret_cast<const bool*>(p[0]) && k < n) o[k++] = flat;
+    if (*reinterpret_cast<const bool*>(p[0])) {
+      if (k < n) o[k] = flat;
+      ++k;
+    }
     ++flat;
   });
-  if (k != n) return absl::InternalError("nonzero: count changed");
+  if (k != n) {
+    return ValueError(absl::StrCat("flatnonzero: the mask has ", k,
+                                   " true elements, the client expected ", n));
+  }
   return absl::OkStatus();
 }
 
@@ -232,7 +266,7 @@ void RadixOrder(const std::vector<T>& values, std::vector<int64_t>* order) {
   }
 }
 
-absl::Status CpuSort(const View& in, const View& out, const View* indices) {
+absl::Status CpuSort(const View& in, const View* out, const View* indices) {
   if (in.size() == 0) return absl::OkStatus();
   const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
   const int64_t lines = in.size() / n;
@@ -259,8 +293,10 @@ absl::Status CpuSort(const View& in, const View& out, const View* indices) {
         std::stable_sort(order.begin(), order.end(),
                          [&](int64_t a, int64_t b) { return SortLess(values[a], values[b]); });
       }
-      T* o = reinterpret_cast<T*>(out.data()) + line * n;
-      for (int64_t i = 0; i < n; ++i) o[i] = values[order[i]];
+      if (out != nullptr) {
+        T* o = reinterpret_cast<T*>(out->data()) + line * n;
+        for (int64_t i = 0; i < n; ++i) o[i] = values[order[i]];
+      }
       if (indices != nullptr) {
         std::copy(order.begin(), order.end(), reinterpret_cast<int64_t*>(indices->data()) + line * n);
       }
@@ -314,9 +350,10 @@ absl::Status CpuHistogram(const View& a, const View& edges, const View* weights,
   std::memset(out.data(), 0, static_cast<size_t>(bins) * 8);
   return DispatchDType(a.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    const double scale = kernels::HistogramScale<T>(edges.data(), ne, es);
     for (int64_t i = 0; i < n; ++i) {
       const T v = *reinterpret_cast<const T*>(a.data() + i * a.strides[0]);
-      const int64_t b = kernels::HistogramBin<T>(edges.data(), ne, es, v);
+      const int64_t b = kernels::HistogramBinGuessed<T>(edges.data(), ne, es, scale, v);
       if (b < 0) continue;
       if (weights == nullptr) {
         ++reinterpret_cast<int64_t*>(out.data())[b];

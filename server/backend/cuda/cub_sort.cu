@@ -4,8 +4,9 @@
 // flipped; floats: negatives inverted, positives with the sign bit set,
 // every NaN the largest key), sorted, and mapped back. So only four key
 // types are instantiated, for one row (DeviceRadixSort) and for many
-// (DeviceSegmentedSort), keys alone (sort) or with int64 positions
-// (argsort).
+// (DeviceSegmentedSort), keys alone (sort) or with 32-bit positions
+// (argsort, widened to int64 as the last pass writes them; 64-bit ones
+// only for one row of 2^32 or more).
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -85,21 +86,38 @@ __global__ void FromKeys(const U* keys, U* data, int64_t n) {
   }
 }
 
-// dst[i] = src[the row of i, at position pos[i]]: the sorted values with
-// their bits as they were (a -0.0 stays -0.0, a NaN its payload).
-template <typename U>
-__global__ void GatherRows(const U* src, const int64_t* pos, U* dst, int64_t items, int64_t n) {
+// After an argsort of items in rows of n: indices[i] = pos[i] (widened to
+// int64), and, where `data` is not null, the sorted values: the input's
+// bits at those positions when `src` is not null (a -0.0 stays -0.0, a NaN
+// its payload), else the keys mapped back.
+template <typename U, KeyMap M, typename P>
+__global__ void FinishArgsort(const U* src, const U* keys, const P* pos, U* data, int64_t* indices,
+                              int64_t items, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < items;
        i += int64_t{blockDim.x} * gridDim.x) {
-    dst[i] = src[i / n * n + pos[i]];
+    const int64_t p = static_cast<int64_t>(pos[i]);
+    indices[i] = p;
+    if (data == nullptr) continue;
+    if (src != nullptr) {
+      data[i] = src[(n == items ? 0 : i / n * n) + p];
+    } else {
+      U k = keys[i];
+      if constexpr (M == KeyMap::kSigned) {
+        k ^= SignBit<U>();
+      } else if constexpr (M == KeyMap::kFloat) {
+        k = (k & SignBit<U>()) ? static_cast<U>(k ^ SignBit<U>()) : static_cast<U>(~k);
+      }
+      data[i] = k;
+    }
   }
 }
 
 // Each element's position in its row of n.
-__global__ void RowPositions(int64_t* out, int64_t total, int64_t n) {
+template <typename P>
+__global__ void RowPositions(P* out, int64_t total, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < total;
        i += int64_t{blockDim.x} * gridDim.x) {
-    out[i] = i % n;
+    out[i] = static_cast<P>(n == total ? i : i % n);
   }
 }
 
@@ -110,34 +128,42 @@ __global__ void RowOffsets(int64_t* out, int64_t rows, int64_t n) {
   }
 }
 
-// The scratch of one sort: the second key buffer, the two position buffers
-// (argsort), the row offsets (many rows) and CUB's own.
+// The scratch of one sort: the second key buffer, the keys themselves when
+// the caller wants no sorted values, the two position buffers (argsort),
+// the row offsets (many rows) and CUB's own.
 struct Layout {
-  size_t keys = 0, positions = 0, offsets = 0, cub = 0;
-  size_t total() const { return keys + 2 * positions + offsets + cub; }
+  size_t keys = 0, own_keys = 0, positions = 0, offsets = 0, cub = 0;
+  size_t total() const { return keys + own_keys + 2 * positions + offsets + cub; }
 };
 
-// CUB's scratch bytes for one call on `items` items in `rows` rows, or its
-// run when `temp` is not null.
-template <typename U>
+// CUB's scratch bytes for one call on `items` items in `segments` rows
+// (1: DeviceRadixSort), or its run when `temp` is not null. Positions of
+// 64 bits only for rows of 2^32 or more, which are sorted one at a time
+// (DeviceSegmentedSort counts in int), so only the 32-bit positions are
+// instantiated for the segmented sort.
+template <typename U, typename P>
 cudaError_t Cub(void* temp, size_t& bytes, cub::DoubleBuffer<U>& keys,
-                cub::DoubleBuffer<int64_t>* positions, int64_t items, int64_t rows,
+                cub::DoubleBuffer<P>* positions, int64_t items, int64_t segments,
                 const int64_t* offsets, cudaStream_t stream) {
-  if (rows == 1) {
+  if (segments == 1) {
     if (positions == nullptr) {
       return cub::DeviceRadixSort::SortKeys(temp, bytes, keys, items, 0, sizeof(U) * 8, stream);
     }
     return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, *positions, items, 0, sizeof(U) * 8,
                                            stream);
   }
-  const int num = static_cast<int>(items);
-  const int segments = static_cast<int>(rows);
-  if (positions == nullptr) {
-    return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, keys, num, segments, offsets,
-                                                    offsets + 1, stream);
+  if constexpr (sizeof(P) == 8) {
+    return cudaErrorInvalidValue;
+  } else {
+    const int num = static_cast<int>(items);
+    const int count = static_cast<int>(segments);
+    if (positions == nullptr) {
+      return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, keys, num, count, offsets,
+                                                      offsets + 1, stream);
+    }
+    return cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys, *positions, num, count,
+                                                     offsets, offsets + 1, stream);
   }
-  return cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys, *positions, num, segments,
-                                                   offsets, offsets + 1, stream);
 }
 
 // Rows per CUB call: all of them, or chunks whose items fit DeviceSegmentedSort.
@@ -151,36 +177,48 @@ int64_t RowsPerCall(int64_t rows, int64_t n) {
 // the chunk's (DeviceSegmentedSort).
 int64_t Segments(int64_t rows, int64_t chunk) { return rows == 1 || chunk == 1 ? 1 : chunk; }
 
-template <typename U>
-Layout LayoutOf(int64_t rows, int64_t n, bool with_indices) {
+// Positions of 32 bits for rows shorter than 2^32 (radix passes move 4
+// bytes a position fewer), else 64.
+constexpr int64_t kMaxNarrowRow = int64_t{0xffffffff};
+
+template <typename U, typename P>
+Layout LayoutOf(int64_t rows, int64_t n, bool with_indices, bool with_values) {
   Layout l;
   const int64_t chunk = RowsPerCall(rows, n);
   const int64_t items = chunk * n;
   l.keys = Aligned(sizeof(U) * static_cast<size_t>(items));
-  if (with_indices) l.positions = Aligned(sizeof(int64_t) * static_cast<size_t>(items));
+  if (!with_values) l.own_keys = Aligned(sizeof(U) * static_cast<size_t>(rows * n));
+  if (with_indices) l.positions = Aligned(sizeof(P) * static_cast<size_t>(items));
   if (Segments(rows, chunk) > 1)
     l.offsets = Aligned(sizeof(int64_t) * static_cast<size_t>(chunk + 1));
   cub::DoubleBuffer<U> keys(nullptr, nullptr);
-  cub::DoubleBuffer<int64_t> positions(nullptr, nullptr);
+  cub::DoubleBuffer<P> positions(nullptr, nullptr);
   size_t bytes = 0;
-  Cub<U>(nullptr, bytes, keys, with_indices ? &positions : nullptr, items, Segments(rows, chunk),
-         nullptr, nullptr);
+  Cub<U, P>(nullptr, bytes, keys, with_indices ? &positions : nullptr, items, Segments(rows, chunk),
+            nullptr, nullptr);
   l.cub = Aligned(bytes);
   return l;
 }
 
-template <typename U, KeyMap M>
-cudaError_t Sort(const void* in, void* data, int64_t* indices, int64_t rows, int64_t n,
-                 void* scratch, size_t scratch_bytes, cudaStream_t stream) {
-  const Layout l = LayoutOf<U>(rows, n, indices != nullptr);
+template <typename U>
+size_t ScratchBytes(int64_t rows, int64_t n, bool with_indices, bool with_values) {
+  return n <= kMaxNarrowRow ? LayoutOf<U, uint32_t>(rows, n, with_indices, with_values).total()
+                            : LayoutOf<U, int64_t>(rows, n, with_indices, with_values).total();
+}
+
+template <typename U, KeyMap M, typename P>
+cudaError_t SortWith(const void* in, void* data, int64_t* indices, int64_t rows, int64_t n,
+                     void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+  const Layout l = LayoutOf<U, P>(rows, n, indices != nullptr, data != nullptr);
   if (scratch_bytes < l.total()) return cudaErrorInvalidValue;
   char* s = static_cast<char*>(scratch);
   U* alt = reinterpret_cast<U*>(s);
-  int64_t* pos = reinterpret_cast<int64_t*>(s + l.keys);
-  int64_t* pos_alt = reinterpret_cast<int64_t*>(s + l.keys + l.positions);
-  int64_t* offsets = reinterpret_cast<int64_t*>(s + l.keys + 2 * l.positions);
-  void* temp = s + l.keys + 2 * l.positions + l.offsets;
-  U* keys_in = static_cast<U*>(data);
+  U* own = reinterpret_cast<U*>(s + l.keys);
+  P* pos = reinterpret_cast<P*>(s + l.keys + l.own_keys);
+  P* pos_alt = reinterpret_cast<P*>(s + l.keys + l.own_keys + l.positions);
+  int64_t* offsets = reinterpret_cast<int64_t*>(s + l.keys + l.own_keys + 2 * l.positions);
+  void* temp = s + l.keys + l.own_keys + 2 * l.positions + l.offsets;
+  U* keys_in = data != nullptr ? static_cast<U*>(data) : own;
   const int64_t total = rows * n;
   ToKeys<U, M><<<Blocks(total), kThreads, 0, stream>>>(static_cast<const U*>(in), keys_in, total,
                                                        indices != nullptr);
@@ -193,43 +231,51 @@ cudaError_t Sort(const void* in, void* data, int64_t* indices, int64_t rows, int
     const int64_t items = here * n;
     U* row_keys = keys_in + r * n;
     cub::DoubleBuffer<U> keys(row_keys, alt);
-    cub::DoubleBuffer<int64_t> positions(pos, pos_alt);
-    if (indices != nullptr) RowPositions<<<Blocks(items), kThreads, 0, stream>>>(pos, items, n);
+    cub::DoubleBuffer<P> positions(pos, pos_alt);
+    if (indices != nullptr) RowPositions<P><<<Blocks(items), kThreads, 0, stream>>>(pos, items, n);
     size_t bytes = l.cub;
-    cudaError_t err = Cub<U>(temp, bytes, keys, indices != nullptr ? &positions : nullptr, items,
-                             Segments(rows, chunk) == 1 ? 1 : here, offsets, stream);
+    cudaError_t err = Cub<U, P>(temp, bytes, keys, indices != nullptr ? &positions : nullptr, items,
+                                Segments(rows, chunk) == 1 ? 1 : here, offsets, stream);
     if (err != cudaSuccess) return err;
-    if (indices != nullptr && in != data) {
-      GatherRows<U><<<Blocks(items), kThreads, 0, stream>>>(
-          static_cast<const U*>(in) + r * n, positions.Current(), row_keys, items, n);
+    if (indices != nullptr) {
+      const U* src = data != nullptr && in != data ? static_cast<const U*>(in) + r * n : nullptr;
+      FinishArgsort<U, M, P><<<Blocks(items), kThreads, 0, stream>>>(
+          src, keys.Current(), positions.Current(), data != nullptr ? row_keys : nullptr,
+          indices + r * n, items, n);
     } else {
       FromKeys<U, M><<<Blocks(items), kThreads, 0, stream>>>(keys.Current(), row_keys, items);
-    }
-    if (indices != nullptr) {
-      err = cudaMemcpyAsync(indices + r * n, positions.Current(), sizeof(int64_t) * items,
-                            cudaMemcpyDeviceToDevice, stream);
-      if (err != cudaSuccess) return err;
     }
   }
   return cudaGetLastError();
 }
 
+template <typename U, KeyMap M>
+cudaError_t Sort(const void* in, void* data, int64_t* indices, int64_t rows, int64_t n,
+                 void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+  if (data == nullptr && indices == nullptr) return cudaErrorInvalidValue;
+  if (n <= kMaxNarrowRow) {
+    return SortWith<U, M, uint32_t>(in, data, indices, rows, n, scratch, scratch_bytes, stream);
+  }
+  return SortWith<U, M, int64_t>(in, data, indices, rows, n, scratch, scratch_bytes, stream);
+}
+
 }  // namespace
 
-size_t SortScratchBytes(SortType type, int64_t rows, int64_t n, bool with_indices) {
+size_t SortScratchBytes(SortType type, int64_t rows, int64_t n, bool with_indices,
+                        bool with_values) {
   switch (type) {
     case SortType::kBool:
     case SortType::kInt8:
-    case SortType::kUInt8: return LayoutOf<uint8_t>(rows, n, with_indices).total();
+    case SortType::kUInt8: return ScratchBytes<uint8_t>(rows, n, with_indices, with_values);
     case SortType::kInt16:
     case SortType::kUInt16:
-    case SortType::kFloat16: return LayoutOf<uint16_t>(rows, n, with_indices).total();
+    case SortType::kFloat16: return ScratchBytes<uint16_t>(rows, n, with_indices, with_values);
     case SortType::kInt32:
     case SortType::kUInt32:
-    case SortType::kFloat32: return LayoutOf<uint32_t>(rows, n, with_indices).total();
+    case SortType::kFloat32: return ScratchBytes<uint32_t>(rows, n, with_indices, with_values);
     case SortType::kInt64:
     case SortType::kUInt64:
-    case SortType::kFloat64: return LayoutOf<uint64_t>(rows, n, with_indices).total();
+    case SortType::kFloat64: return ScratchBytes<uint64_t>(rows, n, with_indices, with_values);
   }
   return 0;
 }

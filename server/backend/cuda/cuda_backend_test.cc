@@ -500,7 +500,7 @@ TEST_P(CudaVsCpuDType, Sort) {
       Both(
           [&](Stream* s, const View*) {
             const bool cpu = s == cs_;
-            return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g,
+            return s->Sort(cpu ? in.c : in.g, cpu ? &out.c : &out.g,
                            with_indices ? (cpu ? &ind.c : &ind.g) : nullptr);
           },
           what);
@@ -551,7 +551,7 @@ TEST_F(CudaVsCpu, SortSignedZerosAreEqualAndStable) {
     Both(
         [&](Stream* s, const View*) {
           const bool cpu = s == cs_;
-          return s->Sort(cpu ? in.c : in.g, cpu ? out.c : out.g, cpu ? &ind.c : &ind.g);
+          return s->Sort(cpu ? in.c : in.g, cpu ? &out.c : &out.g, cpu ? &ind.c : &ind.g);
         },
         "sort zeros");
     ExpectSame(ind, absl::StrCat("argsort of signed zeros ", DTypeName(t)));

@@ -142,6 +142,10 @@ absl::Status CudaStream::CheckError(std::string* op) {
   const Check& c = checks[word[0] - 1];
   *op = c.op;
   if (!c.linalg.empty()) return LinAlgError(c.linalg);
+  if (!c.count.empty()) {
+    return ValueError(
+        absl::StrCat(c.op, ": the mask has ", static_cast<long long>(word[1]), " ", c.count));
+  }
   return IndexError(absl::StrCat("index ", static_cast<long long>(word[1]),
                                  " is out of bounds for axis ", c.axis, " with size ", c.n));
 }
@@ -153,7 +157,9 @@ absl::Status CudaStream::Scatter(const View& values, const View& index, const Vi
   }
   long long n = index.size();
   if (n == 0) return absl::OkStatus();
-  if (target.size() == 0) return IndexError("scatter: index out of range of an empty array");
+  if (target.size() == 0) {
+    return IndexError(absl::StrCat("index ", 0, " is out of bounds for axis 0 with size 0"));
+  }
   ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout_value, MakeFlatLayout(target));
 
   std::vector<Strides> strides;
@@ -172,24 +178,30 @@ absl::Status CudaStream::Scatter(const View& values, const View& index, const Vi
     for (int d = 0; d < nd; ++d) strided.push_back(strides[v][d]);
   }
 
-  const std::string name = "arrayd_scatter";
-  const std::string source = BuildSource({ScatterBody(values.dtype, target.dtype, nd, name)});
-  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
   // With one position nothing repeats: write directly. Else first find the
-  // last position writing each target element.
+  // last position writing each target element (int32 positions where they
+  // fit: half the memset and the atomics' traffic).
+  long long size = target.size();
+  const bool wide = n >= (1LL << 31);
+  const std::string name = "arrayd_scatter";
+  const std::string source = BuildSource({ScatterBody(values.dtype, target.dtype, nd, wide, name)});
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"put", 0, size, ""}));
+  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
   std::shared_ptr<Buffer> winner_buf;
-  long long* winner = nullptr;
+  void* winner = nullptr;
   if (n > 1) {
-    const size_t bytes = static_cast<size_t>(target.size()) * sizeof(long long);
+    const size_t bytes = static_cast<size_t>(size) * (wide ? 8 : 4);
     ARRAYD_ASSIGN_OR_RETURN(winner_buf, Temp(bytes));
-    winner = static_cast<long long*>(winner_buf->data());
+    winner = winner_buf->data();
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(winner, 0xff, bytes, stream_));  // -1
   }
   const char* idx = index.data();
   const char* vals = values.data();
   const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
   for (int pass = winner == nullptr ? 1 : 0; pass < 2; ++pass) {
-    void* args[] = {&idx, &vals, &n, strided.data(), &layout_value, &winner, &pass};
+    void* args[] = {&idx,  &vals,   &n,    strided.data(), &layout_value,
+                    &size, &winner, &pass, &error,         &check};
     ARRAYD_RETURN_IF_ERROR(LaunchFunction(fn, blocks, 1, args));
   }
   return absl::OkStatus();
@@ -205,6 +217,18 @@ absl::Status CudaStream::SearchSorted(const View& a, const View& v, bool right, 
   return Elementwise({&out, &v}, "SearchSorted<T1>(sp.a, sp.n, sp.stride, sp.right != 0, v1)",
                      "SearchParams", "sp", &args);
 }
+
+namespace {
+
+// Shared counts (CountBins, device/indexing.cuh): each block adds its
+// counts at its end, so fewer blocks, each over more elements, and fewer
+// than 2^32 elements a block (its counters are 32-bit).
+constexpr long long kSharedCountBlocks = 1024;
+int SharedCounts(bool counts_only, long long bins, long long n) {
+  return counts_only && bins <= kBincountSharedBins && n < kSharedCountBlocks * (1LL << 31) ? 1 : 0;
+}
+
+}  // namespace
 
 absl::Status CudaStream::Bincount(const View& x, const View* weights, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());
@@ -227,10 +251,9 @@ absl::Status CudaStream::Bincount(const View& x, const View* weights, const View
   const double* wp =
       weights != nullptr ? reinterpret_cast<const double*>(weights->data()) : nullptr;
   char* op = out.data();
-  int shared = weights == nullptr && length <= kBincountSharedBins ? 1 : 0;
-  // Shared counts: each block adds `length` counts at its end, so fewer
-  // blocks, each over more elements.
-  const long long blocks = std::min(CeilDiv(n, kBlockSize), shared ? 1024 : kMaxBlocks);
+  int shared = SharedCounts(weights == nullptr, length, n);
+  const long long blocks =
+      std::min(CeilDiv(n, kBlockSize), shared ? kSharedCountBlocks : kMaxBlocks);
   void* args[] = {&xp, &xs, &wp, &ws, &n, &length, &op, &shared};
   return LaunchFunction(fn, blocks, 1, args);
 }
@@ -259,8 +282,9 @@ absl::Status CudaStream::Histogram(const View& a, const View& edges, const View*
   const double* wp =
       weights != nullptr ? reinterpret_cast<const double*>(weights->data()) : nullptr;
   char* op = out.data();
-  int shared = weights == nullptr && bins <= kBincountSharedBins ? 1 : 0;
-  const long long blocks = std::min(CeilDiv(n, kBlockSize), shared ? 1024 : kMaxBlocks);
+  int shared = SharedCounts(weights == nullptr, bins, n);
+  const long long blocks =
+      std::min(CeilDiv(n, kBlockSize), shared ? kSharedCountBlocks : kMaxBlocks);
   void* args[] = {&xp, &xs, &ep, &ne, &es, &wp, &ws, &n, &op, &shared};
   return LaunchFunction(fn, blocks, 1, args);
 }
@@ -273,16 +297,31 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   }
   long long out_n = out.size();
   long long n = mask.size();
-  if (out_n == 0 || n == 0) return absl::OkStatus();
+  if (n == 0 && out_n == 0) return absl::OkStatus();
+  // The count is checked on the device: positions past out's length are
+  // not stored, and a count other than out's length is a ValueError at the
+  // next sync (no host round trip for it).
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check,
+                          AddCheck({"flatnonzero", 0, 0, "",
+                                    absl::StrCat("true elements, the client expected ", out_n)}));
+  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
+  if (n == 0) {
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> zero, Temp(sizeof(int64_t)));
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(zero->data(), 0, sizeof(int64_t), stream_));
+    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::CheckCount(
+        static_cast<const int64_t*>(zero->data()), 1, out_n, error, check, stream_));
+    return absl::OkStatus();
+  }
   if (mask.IsCContiguous()) {
-    // CUB's select; `out` has room for every true flag (the op layer
-    // counted them).
+    // CUB's select, then the check of its count.
     const size_t bytes = (cub_algorithms::SelectScratchBytes(n) + 255) / 256 * 256;
     ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(bytes + sizeof(int64_t)));
     char* s = static_cast<char*>(scratch->data());
+    int64_t* count = reinterpret_cast<int64_t*>(s + bytes);
     ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SelectFlagged(
         reinterpret_cast<const bool*>(mask.data()), n, reinterpret_cast<int64_t*>(out.data()),
-        reinterpret_cast<int64_t*>(s + bytes), s, bytes, stream_));
+        out_n, count, s, bytes, stream_));
+    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::CheckCount(count, 1, out_n, error, check, stream_));
     return absl::OkStatus();
   }
   Shape shape;
@@ -306,7 +345,12 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   void* count_args[] = {&m, &n, &chunk, strided.data(), &counts};
   ARRAYD_RETURN_IF_ERROR(Launch(source, name + "_count", blocks, 1, count_args));
   void* write_args[] = {&m, &n, &chunk, strided.data(), &counts, &o, &out_n};
-  return Launch(source, name + "_write", blocks, 1, write_args);
+  ARRAYD_RETURN_IF_ERROR(Launch(source, name + "_write", blocks, 1, write_args));
+  // The per-chunk counts, summed.
+  ARRAYD_RETURN_IF_ERROR(FlushGroup());
+  ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::CheckCount(reinterpret_cast<const int64_t*>(counts),
+                                                         blocks, out_n, error, check, stream_));
+  return absl::OkStatus();
 }
 
 namespace {
@@ -363,32 +407,49 @@ absl::Status CudaStream::Scan(kernels::BinaryOp op, const View& a) {
   return absl::OkStatus();
 }
 
-absl::Status CudaStream::Sort(const View& in, const View& out, const View* indices) {
+absl::Status CudaStream::Sort(const View& in, const View* out_or_null, const View* indices) {
   ARRAYD_RETURN_IF_ERROR(Enter());
-  if (out.dtype != in.dtype || out.shape != in.shape || !out.IsCContiguous()) {
+  if (out_or_null != nullptr && (out_or_null->dtype != in.dtype || out_or_null->shape != in.shape ||
+                                 !out_or_null->IsCContiguous())) {
     return absl::InternalError("sort: needs a C-contiguous output of the input's shape and dtype");
   }
   if (indices != nullptr && (indices->dtype != DType::kInt64 || indices->shape != in.shape ||
                              !indices->IsCContiguous())) {
     return absl::InternalError("sort: indices must be C-contiguous int64 of the input's shape");
   }
+  if (out_or_null == nullptr && indices == nullptr) {
+    return absl::InternalError("sort: wants the sorted values, the indices or both");
+  }
   if (in.size() == 0) return absl::OkStatus();
-  if (const std::optional<cub_algorithms::SortType> type = CubSortType(in.dtype)) {
-    // Read from `in` when it is C-contiguous, else copied into `out` first
-    // (the copy may wait in the group of small ops: flushed before CUB's
-    // launches, which go to the stream directly).
+  const std::optional<cub_algorithms::SortType> type = CubSortType(in.dtype);
+  // A strided input is copied C-contiguous first: into `out`, or into a
+  // temporary when the values are not wanted (the bitonic sort below reads
+  // any strides but writes an output).
+  std::shared_ptr<Buffer> values_buf;
+  View values_tmp;
+  if (out_or_null == nullptr && (!type || !in.IsCContiguous())) {
+    ARRAYD_ASSIGN_OR_RETURN(values_buf, Temp(static_cast<size_t>(in.nbytes())));
+    values_tmp = MakeContiguousView(values_buf, in.dtype, in.shape);
+  }
+  const View& out = out_or_null != nullptr ? *out_or_null : values_tmp;
+  if (type) {
+    // Read from `in` when it is C-contiguous, else from its copy (the copy
+    // may wait in the group of small ops: flushed before CUB's launches,
+    // which go to the stream directly).
     const char* src = in.data();
+    char* data = out_or_null != nullptr ? out.data() : nullptr;
     if (!in.IsCContiguous()) {
       ARRAYD_RETURN_IF_ERROR(Copy(in, out));
       ARRAYD_RETURN_IF_ERROR(FlushGroup());
-      src = out.data();
+      src = data = out.data();
     }
     const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
     const int64_t rows = in.size() / n;
-    const size_t bytes = cub_algorithms::SortScratchBytes(*type, rows, n, indices != nullptr);
+    const size_t bytes =
+        cub_algorithms::SortScratchBytes(*type, rows, n, indices != nullptr, data != nullptr);
     ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch, Temp(bytes));
     int64_t* positions = indices == nullptr ? nullptr : reinterpret_cast<int64_t*>(indices->data());
-    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SortRows(*type, src, out.data(), positions, rows, n,
+    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::SortRows(*type, src, data, positions, rows, n,
                                                          scratch->data(), bytes, stream_));
     return absl::OkStatus();
   }

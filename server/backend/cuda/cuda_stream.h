@@ -181,7 +181,7 @@ class CudaStream : public Stream {
   absl::Status Bincount(const View& x, const View* weights, const View& out) override;
   absl::Status Histogram(const View& a, const View& edges, const View* weights,
                          const View& out) override;
-  absl::Status Sort(const View& in, const View& out, const View* indices) override;
+  absl::Status Sort(const View& in, const View* out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
   absl::Status CheckInfo(const View& info, absl::string_view op,
@@ -407,7 +407,7 @@ class CudaStream : public Stream {
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
   bool staging_failed_ = false;
-  // Device-side checks (TakeChecked, CheckInfo): the word the kernels
+  // Device-side checks (TakeChecked, CheckInfo, Nonzero): the word the kernels
   // write (check id, value; zero: none failed), and what each check id
   // since the last CheckError was, for the error message: an index's op,
   // axis and size, or an info check's LinAlgError message.
@@ -416,6 +416,8 @@ class CudaStream : public Stream {
     int axis = 0;
     long long n = 0;
     std::string linalg;  // non-empty: LinAlgError(linalg)
+    // Non-empty: ValueError(count, with the value the kernel found).
+    std::string count;
   };
   // The id of a new check (check_word_ made and cleared the first time).
   absl::StatusOr<unsigned long long> AddCheck(Check check);

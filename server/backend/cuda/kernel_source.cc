@@ -278,13 +278,16 @@ std::string QualifiedTypeName(DType dtype) {
   return absl::StrCat("arrayd::kernels::", n);
 }
 
-std::string ScatterBody(DType values, DType target, int nd, const std::string& name) {
+std::string ScatterBody(DType values, DType target, int nd, bool wide, const std::string& name) {
+  const char* w = wide ? "long long" : "int";
   return absl::StrCat(
       "extern \"C\" __global__ void __launch_bounds__(256) ", name,
       "(const char* idx, const char* vals, long long n, arrayd::kernels::gen::Strided<2, ", nd,
-      "> s, arrayd::kernels::gen::FlatLayout t, long long* winner, int pass) {\n"
-      "  arrayd::kernels::gen::ScatterPass<", QualifiedTypeName(values),
-      ", ", QualifiedTypeName(target), ", ", nd, ">(idx, vals, n, s, t, winner, pass);\n}\n");
+      "> s, arrayd::kernels::gen::FlatLayout t, long long size, ", w,
+      "* winner, int pass, unsigned long long* error, unsigned long long check) {\n"
+      "  arrayd::kernels::gen::ScatterPass<", QualifiedTypeName(values), ", ",
+      QualifiedTypeName(target), ", ", w, ", ", nd,
+      ">(idx, vals, n, s, t, size, winner, pass, error, check);\n}\n");
 }
 
 std::string TakeBody(int item_bytes, const std::string& name) {

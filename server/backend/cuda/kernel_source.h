@@ -136,10 +136,12 @@ struct FlatLayoutArgs {
 };
 static_assert(kMaxKernelDims == 8, "gen::FlatLayout holds 8 dims");
 
-// Scatter of `values` (cast) into a target: kernel `name`(const char* idx,
-//   const char* vals, long long n, gen::Strided<2, nd> s /* idx, vals */,
-//   gen::FlatLayout target, long long* winner, int pass).
-std::string ScatterBody(DType values, DType target, int nd, const std::string& name);
+// Scatter of `values` (cast) into a target, the indices checked:
+//   kernel `name`(const char* idx, const char* vals, long long n,
+//   gen::Strided<2, nd> s /* idx, vals */, gen::FlatLayout target,
+//   long long size, W* winner, int pass, unsigned long long* error,
+//   unsigned long long check), W long long when `wide`, else int.
+std::string ScatterBody(DType values, DType target, int nd, bool wide, const std::string& name);
 // The checked take along an axis (TakeChecked of device/indexing.cuh) of
 // elements of `item_bytes` bytes.
 std::string TakeBody(int item_bytes, const std::string& name);

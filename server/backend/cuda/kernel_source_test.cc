@@ -136,9 +136,9 @@ TEST_P(KernelSourceTest, IndexingSortMatmulKernelsCompile) {
   bodies.push_back(ElementwiseBody(gather, "gather_s"));
   for (DType to :
        {DType::kBool, DType::kInt64, DType::kFloat16, DType::kFloat64, DType::kComplex128}) {
-    bodies.push_back(ScatterBody(t, to, 2, absl::StrCat("scatter_to_", DTypeName(to))));
+    bodies.push_back(ScatterBody(t, to, 2, false, absl::StrCat("scatter_to_", DTypeName(to))));
   }
-  bodies.push_back(ScatterBody(t, t, 8, "scatter_same_8"));
+  bodies.push_back(ScatterBody(t, t, 8, true, "scatter_same_8"));
   bodies.push_back(SortBody(t, 1, "sort_1"));
   bodies.push_back(SortBody(t, 3, "sort_3"));
   bodies.push_back(MatmulBody(t, "matmul"));

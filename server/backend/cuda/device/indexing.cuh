@@ -25,21 +25,37 @@ __device__ __forceinline__ long long BlockSumLL(long long v) {
   return total;
 }
 
-// Scatter: pass 0 records the last position k writing each target element
-// (atomicMax), pass 1 writes the values of those positions only, so that the
-// last write wins as in a sequential loop. `winner` null: one pass, no
-// duplicates possible.
-template <typename S, typename D, int ND>
+// Scatter of `n` values to the flat positions idx (int64, negative ones
+// from the end of the `size` target elements), checked here: pass 0
+// records the last position k writing each target element (atomicMax into
+// `winner`, W: int, or long long for 2^31 positions or more) and the first
+// index out of range (error[0] = check, error[1] = the index, as the take
+// kernel); pass 1 writes the values of those positions only, so that the
+// last write wins as in a sequential loop, and writes nothing once an
+// index error is pending. `winner` null: one pass, no duplicates possible.
+template <typename S, typename D, typename W, int ND>
 __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, long long n,
                                             const Strided<2, ND>& s, const FlatLayout& t,
-                                            long long* winner, int pass) {
+                                            long long size, W* winner, int pass,
+                                            unsigned long long* error, unsigned long long check) {
+  if (pass == 1 && winner != nullptr &&
+      *reinterpret_cast<volatile unsigned long long*>(error) != 0) {
+    return;
+  }
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long flat =
+    const long long raw =
         *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
-    if (pass == 0) {
-      atomicMax(winner + flat, i);
-    } else if (winner == nullptr || winner[flat] == i) {
+    const long long flat = raw < 0 ? raw + size : raw;
+    if (flat < 0 || flat >= size) {
+      if ((pass == 0 || winner == nullptr) && atomicCAS(error, 0ULL, check) == 0ULL) {
+        error[1] = (unsigned long long)raw;
+      }
+      continue;
+    }
+    if (pass == 0 && winner != nullptr) {
+      atomicMax(winner + flat, static_cast<W>(i));
+    } else if (winner == nullptr || winner[flat] == static_cast<W>(i)) {
       *reinterpret_cast<D*>(t.base + FlatOffset(t, flat)) =
           Cast<D>(*reinterpret_cast<const S*>(vals + Offset<ND>(i, s.shape, s.stride[1])));
     }
@@ -49,15 +65,22 @@ __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, l
 // Counts into `length` bins: out[bin_of(i)] += 1 (unsigned long long) or
 // += w[i] (double) for i < n, skipping bins outside [0, length); w's
 // stride in elements. With `shared` (counts only, length <= S) each block
-// counts in shared memory and adds its counts once.
+// counts in shared memory, in 32-bit counters (a block counts fewer than
+// 2^32 elements: the host launches enough blocks) and, where the bins are
+// few, in one copy per group of warps (fewer threads contend for a popular
+// bin), and adds its counts to out once.
 template <int S, typename BinOf>
 __device__ __forceinline__ void CountBins(BinOf bin_of, const double* w, long long ws, long long n,
                                           long long length, char* out, int shared) {
-  __shared__ unsigned long long local[S];
+  __shared__ unsigned int local[2 * S];
+  const int warps = blockDim.x / 32;
+  int copies = 1;
   if (shared) {
-    for (long long j = threadIdx.x; j < length; j += blockDim.x) local[j] = 0;
+    while (copies * 2 <= warps && copies * 2 * length <= 2 * S) copies *= 2;
+    for (long long j = threadIdx.x; j < copies * length; j += blockDim.x) local[j] = 0;
     __syncthreads();
   }
+  unsigned int* mine = local + (threadIdx.x / 32) % copies * length;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
     const long long b = bin_of(i);
@@ -65,7 +88,7 @@ __device__ __forceinline__ void CountBins(BinOf bin_of, const double* w, long lo
     if (w != nullptr) {
       atomicAdd(reinterpret_cast<double*>(out) + b, w[i * ws]);
     } else if (shared) {
-      atomicAdd(local + b, 1ull);
+      atomicAdd(mine + b, 1u);
     } else {
       atomicAdd(reinterpret_cast<unsigned long long*>(out) + b, 1ull);
     }
@@ -73,7 +96,9 @@ __device__ __forceinline__ void CountBins(BinOf bin_of, const double* w, long lo
   if (shared) {
     __syncthreads();
     for (long long j = threadIdx.x; j < length; j += blockDim.x) {
-      if (local[j] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(out) + j, local[j]);
+      unsigned long long sum = 0;
+      for (int c = 0; c < copies; ++c) sum += local[c * length + j];
+      if (sum != 0) atomicAdd(reinterpret_cast<unsigned long long*>(out) + j, sum);
     }
   }
 }
@@ -87,14 +112,16 @@ __device__ __forceinline__ void Bincount(const long long* x, long long xs, const
 }
 
 // histogram: the bins of the values of x (`xs` bytes apart) by `ne` sorted
-// edges (HistogramBin, kernels/functors.h).
+// edges (HistogramBinGuessed, kernels/functors.h).
 template <typename T, int S>
 __device__ __forceinline__ void Histogram(const char* x, long long xs, const char* edges,
                                           long long ne, long long es, const double* w, long long ws,
                                           long long n, char* out, int shared) {
+  const double scale = HistogramScale<T>(edges, ne, es);
   CountBins<S>(
       [&](long long i) {
-        return HistogramBin<T>(edges, ne, es, *reinterpret_cast<const T*>(x + i * xs));
+        return HistogramBinGuessed<T>(edges, ne, es, scale,
+                                      *reinterpret_cast<const T*>(x + i * xs));
       },
       w, ws, n, ne - 1, out, shared);
 }
