@@ -28,18 +28,20 @@ from arrayd._ndarray import attach, ndarray, session_of
 _INT64 = np.dtype(np.int64)
 
 
-def _sort_op(op: str, a: Any, axis: Any) -> ndarray:
+def _sort_op(op: str, a: Any, axis: Any, kth: Any = None) -> ndarray:
     a = _c.ensure(a)
-    rdt = _INT64 if op == "argsort" else a._dtype
+    rdt = _INT64 if op.startswith("arg") else a._dtype
+    attrs = {} if kth is None else {
+        "kth": [int(k) for k in np.atleast_1d(np.asarray(kth)).ravel()]}
     if op == "argsort" and a.ndim == 0:
         # NumPy: a 0-d array argsorts as its 1-element flattening.
         if axis is not None:
             normalize_axis_index(operator.index(axis), 1)
         axis = None
     if axis is None:
-        return _c.new(a._session, op, (a,), (a.size,), rdt)
+        return _c.new(a._session, op, (a,), (a.size,), rdt, attrs or None)
     ax = normalize_axis_index(operator.index(axis), a.ndim)
-    return _c.new(a._session, op, (a,), a._shape, rdt, {"axis": ax})
+    return _c.new(a._session, op, (a,), a._shape, rdt, {"axis": ax, **attrs})
 
 
 def _check_order(order: Any) -> None:
@@ -90,20 +92,22 @@ def _check_kth(a: ndarray, kth: Any, axis: Any) -> None:
 
 def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
               order: Any = None) -> ndarray:
-    """numpy.partition (a full sort, which satisfies the contract)."""
+    """numpy.partition: the server's selection (the CPU backend's
+    introselect; a full sort on a GPU, which satisfies the contract)."""
     _check_order(order)
     a = _c.ensure(a)
     _check_kth(a, kth, axis)
-    return _sort_op("sort", a, axis)
+    return _sort_op("partition", a, axis, kth)
 
 
 def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                  order: Any = None) -> ndarray:
-    """numpy.argpartition (a full stable argsort)."""
+    """numpy.argpartition (as partition: introselect on the CPU backend,
+    a full stable argsort on a GPU)."""
     _check_order(order)
     a = _c.ensure(a)
     _check_kth(a, kth, axis)
-    return _sort_op("argsort", a, axis)
+    return _sort_op("argpartition", a, axis, kth)
 
 
 # -- searchsorted ----------------------------------------------------------

@@ -282,6 +282,14 @@ class Stream {
   virtual absl::Status Sort(const View& /*in*/, const View* /*out*/, const View* /*indices*/) {
     return absl::UnimplementedError("sort: no kernel on this backend");
   }
+  // numpy.partition/argpartition along the last axis, as Sort's operands:
+  // each line's elements at the sorted, distinct positions `kth` are those
+  // of the sorted line, smaller ones (NumPy's order, NaNs last) before
+  // them, the others after. A full sort satisfies that (the default).
+  virtual absl::Status Partition(const View& in, const View* out, const View* indices,
+                                 absl::Span<const int64_t> /*kth*/) {
+    return Sort(in, out, indices);
+  }
 
   // out[o, j, i] = x[o, index[j], i] for x of shape (outer, n, inner), any
   // strides, `index` 1-D int64 (negative values count from the end, as
@@ -293,6 +301,15 @@ class Stream {
   virtual absl::Status TakeChecked(const View& /*x*/, const View& /*index*/, int /*axis*/,
                                    const View& /*out*/) {
     return absl::UnimplementedError("take: no checked kernel on this backend");
+  }
+  // out = index, negative values counted from the end (+ n), for the
+  // C-contiguous int64 `index` and `out` of one shape; a value outside
+  // [-n, n) is NumPy's IndexError ("index i is out of bounds for axis
+  // `axis` with size n"): returned here, from CheckError after the next
+  // sync on a GPU (op "take_along_axis"; out is 0 there meanwhile).
+  virtual absl::Status WrapIndex(const View& /*index*/, int64_t /*n*/, int /*axis*/,
+                                 const View& /*out*/) {
+    return absl::UnimplementedError("wrap index: no kernel on this backend");
   }
   // LinAlgError(message) when an element of `info` (int32, C-contiguous:
   // a LAPACK-style status per matrix) is positive: a singular matrix, one

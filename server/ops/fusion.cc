@@ -149,17 +149,22 @@ absl::StatusOr<View> RunSteps(OpContext& ctx, const Chain& c) {
   return values.back();
 }
 
+// The chain's result into `out` (its dtype, shape and strides) by the
+// backend's fused kernel, else step by step (a new array).
+absl::StatusOr<View> ChainValue(OpContext& ctx, const Chain& c, const View& out) {
+  absl::Status fused = ctx.stream().Fused(c.steps, c.broadcast, out);
+  if (!absl::IsUnimplemented(fused)) {
+    ARRAYD_RETURN_IF_ERROR(fused);
+    return out;
+  }
+  return RunSteps(ctx, c);
+}
+
 absl::Status RunFusedElementwise(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(Chain c, ResolveChain(ctx));
   const View& last = c.values.back();
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.OutputFor(0, last.dtype, last.shape, last.strides));
-  absl::Status fused = ctx.stream().Fused(c.steps, c.broadcast, out);
-  if (!absl::IsUnimplemented(fused)) {
-    ARRAYD_RETURN_IF_ERROR(fused);
-    ctx.SetResult(0, out);
-    return absl::OkStatus();
-  }
-  ARRAYD_ASSIGN_OR_RETURN(View r, RunSteps(ctx, c));
+  ARRAYD_ASSIGN_OR_RETURN(View r, ChainValue(ctx, c, out));
   ctx.SetResult(0, r);
   return absl::OkStatus();
 }
@@ -180,7 +185,17 @@ absl::Status RunFusedReduction(OpContext& ctx) {
     absl::Status fused =
         ctx.stream().FusedReduce(op, c.steps, c.broadcast, last, in_dtype, axes, out);
     if (!absl::IsUnimplemented(fused)) return fused;
-    ARRAYD_ASSIGN_OR_RETURN(View r, RunSteps(ctx, c));
+    // No fused reduction here: the chain's value (in one fused pass where
+    // the backend has the elementwise kernel and the value is
+    // C-contiguous, as the reduction then reads it the unfused way), then
+    // the reduction.
+    View r;
+    if (last.IsCContiguous()) {
+      ARRAYD_ASSIGN_OR_RETURN(View value, ctx.NewArray(last.dtype, last.shape));
+      ARRAYD_ASSIGN_OR_RETURN(r, ChainValue(ctx, c, value));
+    } else {
+      ARRAYD_ASSIGN_OR_RETURN(r, RunSteps(ctx, c));
+    }
     return ReduceArray(ctx, op, r, in_dtype, axes, out);
   };
   return RunNamedReduction(ctx, reduce, last, kernel);

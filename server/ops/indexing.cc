@@ -3,6 +3,7 @@
 // checked by the backend's TakeChecked (on the device on CUDA, reported at
 // the next sync); the others' here, once for every backend: a backend's
 // Gather/Scatter get in-range, non-negative C-order flat positions.
+#include <algorithm>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -55,6 +56,16 @@ absl::StatusOr<View> CheckedIndex(OpContext& ctx, const View& index, int64_t n, 
   }
   ARRAYD_ASSIGN_OR_RETURN(View idx, ctx.CastTo(index, DType::kInt64));
   if (idx.size() == 0) return idx;
+  // The backend's check (on a GPU on the device, reported at the next
+  // sync), else the range read back to the host.
+  ARRAYD_ASSIGN_OR_RETURN(View src, idx.IsCContiguous() ? absl::StatusOr<View>(idx)
+                                                          : ctx.ContiguousCopy(idx));
+  ARRAYD_ASSIGN_OR_RETURN(View in_range, ctx.NewArray(DType::kInt64, idx.shape));
+  absl::Status checked = ctx.stream().WrapIndex(src, n, axis, in_range);
+  if (!absl::IsUnimplemented(checked)) {
+    ARRAYD_RETURN_IF_ERROR(checked);
+    return in_range;
+  }
   ARRAYD_ASSIGN_OR_RETURN(int64_t lo, ReduceToHost(ctx, ReduceOp::kMin, idx));
   ARRAYD_ASSIGN_OR_RETURN(int64_t hi, ReduceToHost(ctx, ReduceOp::kMax, idx));
   if (hi >= n || lo < -n) {
@@ -254,7 +265,8 @@ absl::Status RunFlatNonzero(OpContext& ctx) {
   return absl::OkStatus();
 }
 
-absl::Status RunSort(OpContext& ctx, bool arg) {
+// sort/argsort, and partition/argpartition (kth: the positions to place).
+absl::Status RunSort(OpContext& ctx, bool arg, bool partition = false) {
   View x = ctx.input(0);
   int axis;
   if (ctx.attrs().Has("axis")) {
@@ -281,7 +293,23 @@ absl::Status RunSort(OpContext& ctx, bool arg) {
   } else {
     ARRAYD_ASSIGN_OR_RETURN(sorted, ctx.NewArray(x.dtype, xt.shape));
   }
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Sort(xt, arg ? nullptr : &sorted, arg ? &indices : nullptr));
+  if (partition) {
+    ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> kth, ctx.attrs().Ints("kth"));
+    const int64_t n = xt.shape.back();
+    for (int64_t& k : kth) {
+      if (k < -n || k >= n) {
+        return ValueError(absl::StrCat("kth(=", k, ") out of bounds (", n, ")"));
+      }
+      if (k < 0) k += n;
+    }
+    std::sort(kth.begin(), kth.end());
+    kth.erase(std::unique(kth.begin(), kth.end()), kth.end());
+    ARRAYD_RETURN_IF_ERROR(
+        ctx.stream().Partition(xt, arg ? nullptr : &sorted, arg ? &indices : nullptr, kth));
+  } else {
+    ARRAYD_RETURN_IF_ERROR(
+        ctx.stream().Sort(xt, arg ? nullptr : &sorted, arg ? &indices : nullptr));
+  }
   std::vector<int64_t> back(x.ndim());
   for (int d = 0; d < x.ndim(); ++d) back[perm[d]] = d;
   ARRAYD_ASSIGN_OR_RETURN(View out, Transpose(arg ? indices : sorted, back));
@@ -463,6 +491,13 @@ void RegisterIndexingOps(OpRegistry* r) {
   r->Register(f, "argsort(a, *, axis: int? = None) -> out",
               "Stable argsort along an axis (None: flattened).",
               [](OpContext& ctx) { return RunSort(ctx, true); });
+  r->Register(f, "partition(a, *, kth: ints, axis: int? = None) -> out",
+              "np.partition along an axis (None: flattened): the elements at kth in sorted "
+              "position, smaller ones before, the rest after.",
+              [](OpContext& ctx) { return RunSort(ctx, false, true); });
+  r->Register(f, "argpartition(a, *, kth: ints, axis: int? = None) -> out",
+              "np.argpartition along an axis (None: flattened).",
+              [](OpContext& ctx) { return RunSort(ctx, true, true); });
   r->Register(f, "searchsorted(a, v, *, right: bool = False) -> out",
               "np.searchsorted of v in the sorted 1-D a (right: side='right').", RunSearchSorted);
   r->Register(f, "bincount(xs[], *, length: int) -> out",

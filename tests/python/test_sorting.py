@@ -97,6 +97,42 @@ def test_partition():
         ad.partition(ad.ones(3), 1.5)
 
 
+def _check_partitioned(p, x, kth, axis):
+    # NumPy's contract along the axis: the kth elements are the sorted
+    # line's, none before is greater, none after is smaller (NaNs last).
+    s = np.sort(x, axis=axis)
+    p, s = np.moveaxis(p, axis, -1), np.moveaxis(s, axis, -1)
+    np.testing.assert_array_equal(np.sort(p, axis=-1), s)
+    for k in np.atleast_1d(kth) % p.shape[-1]:
+        np.testing.assert_array_equal(p[..., k], s[..., k])
+        v = p[..., k:k + 1]
+        if p.dtype.kind == "f":
+            assert not np.any(p[..., :k] > v)
+            assert not np.any(np.where(np.isnan(v), False, p[..., k + 1:] < v))
+        else:
+            assert not np.any(p[..., :k] > v) and not np.any(p[..., k + 1:] < v)
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "i2", "u8", "?", "f2"])
+def test_partition_contract(dt):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 301)) * 4
+    if dt == "?":
+        x = x > 0
+    x = x.astype(dt)
+    if np.dtype(dt).kind == "f":
+        x[1, ::7] = np.nan
+    for kth, axis in ((0, 1), (150, 1), (-1, 1), ([5, 1, 5, -2], 1), (2, 0), ([0, 4], 0)):
+        _check_partitioned(ad.partition(ad.asarray(x), kth, axis=axis).get(), x, kth, axis)
+        idx = ad.argpartition(ad.asarray(x), kth, axis=axis).get()
+        np.testing.assert_array_equal(np.sort(idx, axis=axis),
+                                      np.broadcast_to(np.arange(x.shape[axis]).reshape(
+                                          (-1, 1) if axis == 0 else (1, -1)), x.shape))
+        _check_partitioned(np.take_along_axis(x, idx, axis), x, kth, axis)
+    flat = ad.partition(ad.asarray(x), [3, 40], axis=None).get()
+    _check_partitioned(flat, x.ravel(), [3, 40], 0)
+
+
 @pytest.mark.parametrize("dt", REAL, ids=ids)
 def test_searchsorted(dt):
     a = np.sort(sample(dt, (9,)))

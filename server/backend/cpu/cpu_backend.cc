@@ -92,6 +92,10 @@ class CpuStream : public Stream {
                       const View& out) override {
     return CpuBinary(op, a, b, out);
   }
+  absl::Status Fused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
+                     const View& out) override {
+    return CpuFused(steps, leaves, out);
+  }
   absl::Status Reduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
                       const View& out) override {
     return CpuReduce(op, in, axes, out);
@@ -109,6 +113,9 @@ class CpuStream : public Stream {
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override {
     return CpuTakeChecked(x, index, axis, out);
   }
+  absl::Status WrapIndex(const View& index, int64_t n, int axis, const View& out) override {
+    return CpuWrapIndex(index, n, axis, out);
+  }
   absl::Status Scatter(const View& values, const View& index, const View& target) override {
     return CpuScatter(values, index, target);
   }
@@ -125,6 +132,10 @@ class CpuStream : public Stream {
   }
   absl::Status Sort(const View& in, const View* out, const View* indices) override {
     return CpuSort(in, out, indices);
+  }
+  absl::Status Partition(const View& in, const View* out, const View* indices,
+                         absl::Span<const int64_t> kth) override {
+    return CpuPartition(in, out, indices, kth);
   }
   absl::Status Scan(kernels::BinaryOp op, const View& a) override { return CpuScan(op, a); }
   absl::Status Matmul(const View& a, const View& b, const View& out) override {

@@ -23,6 +23,8 @@ absl::Status CpuRandom(RandomDist dist, uint64_t key, uint64_t counter, const Vi
 absl::Status CpuCopy(const View& src, const View& dst);
 absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out);
 absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const View& out);
+absl::Status CpuFused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
+                      const View& out);
 absl::Status CpuReduce(kernels::ReduceOp op, const View& in, absl::Span<const int> axes,
                        const View& out);
 absl::Status CpuWhere(const View& cond, const View& x, const View& y, const View& out);
@@ -31,6 +33,9 @@ absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const Vi
 absl::Status CpuScatter(const View& values, const View& index, const View& target);
 absl::Status CpuNonzero(const View& mask, const View& out);
 absl::Status CpuSort(const View& in, const View* out, const View* indices);
+absl::Status CpuWrapIndex(const View& index, int64_t n, int axis, const View& out);
+absl::Status CpuPartition(const View& in, const View* out, const View* indices,
+                          absl::Span<const int64_t> kth);
 absl::Status CpuSearchSorted(const View& a, const View& v, bool right, const View& out);
 absl::Status CpuBincount(const View& x, const View* weights, const View& out);
 absl::Status CpuHistogram(const View& a, const View& edges, const View* weights, const View& out);

@@ -43,6 +43,36 @@ absl::Status UnaryKernel(const View& in, const View& out) {
   });
 }
 
+// A binary loop over a run of n (ForEachRun): contiguous operands, a
+// scalar (broadcast) one on either side, else any strides, as NumPy's
+// inner loops. The first three vectorize.
+template <typename F, typename T, typename R>
+void BinaryRun(int64_t n, const std::array<char*, 3>& p, const std::array<int64_t, 3>& step) {
+  constexpr int64_t t = sizeof(T);
+  const T* x = reinterpret_cast<const T*>(p[0]);
+  const T* y = reinterpret_cast<const T*>(p[1]);
+  R* o = reinterpret_cast<R*>(p[2]);
+  if (step[2] == static_cast<int64_t>(sizeof(R))) {
+    if (step[0] == t && step[1] == t) {
+      for (int64_t i = 0; i < n; ++i) o[i] = F()(x[i], y[i]);
+      return;
+    }
+    if (step[0] == 0 && step[1] == t) {
+      const T a = *x;
+      for (int64_t i = 0; i < n; ++i) o[i] = F()(a, y[i]);
+      return;
+    }
+    if (step[0] == t && step[1] == 0) {
+      const T b = *y;
+      for (int64_t i = 0; i < n; ++i) o[i] = F()(x[i], b);
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    Store<R>(p[2] + i * step[2], F()(Load<T>(p[0] + i * step[0]), Load<T>(p[1] + i * step[1])));
+  }
+}
+
 template <typename F, unsigned kMask>
 absl::Status BinaryKernel(const View& a, const View& b, const View& out) {
   ARRAYD_RETURN_IF_ERROR((kernels::CheckBinaryLoop<F, kMask>(a, b, out)));
@@ -50,17 +80,7 @@ absl::Status BinaryKernel(const View& a, const View& b, const View& out) {
     using T = typename decltype(tag)::type;
     if constexpr ((DTypeBit<T>() & kMask) != 0) {  // others are refused above
       using R = decltype(F()(T(), T()));
-      ForEachElement<3>(
-          {&a, &b, &out},
-          [](const std::array<char*, 3>& p) {
-            Store<R>(p[2], F()(Load<T>(p[0]), Load<T>(p[1])));
-          },
-          [](int64_t n, const std::array<char*, 3>& p) {
-            const T* x = reinterpret_cast<const T*>(p[0]);
-            const T* y = reinterpret_cast<const T*>(p[1]);
-            R* o = reinterpret_cast<R*>(p[2]);
-            for (int64_t i = 0; i < n; ++i) o[i] = F()(x[i], y[i]);
-          });
+      ForEachRun<3>({&a, &b, &out}, BinaryRun<F, T, R>);
     }
     return absl::OkStatus();
   });
@@ -128,14 +148,25 @@ absl::Status CpuCopy(const View& src, const View& dst) {
     using S = typename decltype(src_tag)::type;
     return DispatchDType(dst.dtype, [&](auto dst_tag) {
       using D = typename decltype(dst_tag)::type;
-      ForEachElement<2>(
-          {&src, &dst},
-          [](const std::array<char*, 2>& p) { Store<D>(p[1], Cast<D>(Load<S>(p[0]))); },
-          [](int64_t n, const std::array<char*, 2>& p) {
-            const S* s = reinterpret_cast<const S*>(p[0]);
-            D* d = reinterpret_cast<D*>(p[1]);
+      ForEachRun<2>({&src, &dst}, [](int64_t n, const std::array<char*, 2>& p,
+                                     const std::array<int64_t, 2>& step) {
+        const S* s = reinterpret_cast<const S*>(p[0]);
+        D* d = reinterpret_cast<D*>(p[1]);
+        if (step[1] == static_cast<int64_t>(sizeof(D))) {
+          if (step[0] == static_cast<int64_t>(sizeof(S))) {
             for (int64_t i = 0; i < n; ++i) d[i] = Cast<D>(s[i]);
-          });
+            return;
+          }
+          if (step[0] == 0) {  // a broadcast value
+            const D v = Cast<D>(*s);
+            for (int64_t i = 0; i < n; ++i) d[i] = v;
+            return;
+          }
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          Store<D>(p[1] + i * step[1], Cast<D>(Load<S>(p[0] + i * step[0])));
+        }
+      });
       return absl::OkStatus();
     });
   });
@@ -163,6 +194,91 @@ absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const
     default:
       return absl::UnimplementedError("unknown binary op");
   }
+}
+
+// Fused elementwise chains (Stream::Fused) a block of elements at a time:
+// each step runs the unfused op's own loop (CpuBinary, CpuUnary, the casts
+// of CpuCopy) over blocks that stay in the cache, so the values are the
+// unfused ones and the intermediates never reach memory. For leaves that
+// are C-contiguous or one broadcast value, and a C-contiguous output; the
+// op layer runs other chains step by step.
+absl::Status CpuFused(absl::Span<const FusedStep> steps, absl::Span<const View> leaves,
+                      const View& out) {
+  constexpr int64_t kBlock = 2048;
+  if (steps.empty() || !out.IsCContiguous()) {
+    return absl::UnimplementedError("fused elementwise: a C-contiguous output only");
+  }
+  std::vector<bool> scalar(leaves.size());
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const View& l = leaves[i];
+    bool zero = true;
+    for (int64_t st : l.strides) zero = zero && st == 0;
+    scalar[i] = zero;
+    if (!zero && !l.IsCContiguous()) {
+      return absl::UnimplementedError("fused elementwise: strided leaves");
+    }
+  }
+  const int64_t n = out.size();
+  if (n == 0) return absl::OkStatus();
+  // Block buffers: each step's result, and its operands cast to its loop's
+  // input dtypes where they differ.
+  const size_t slot = kBlock * 16;
+  std::vector<char> arena(slot * 3 * steps.size());
+  auto block_buffer = std::make_shared<Buffer>(arena.data(), arena.size(), nullptr);
+  auto temp = [&](size_t k, int which, DType dtype, int64_t len) {
+    View v;
+    v.buffer = block_buffer;
+    v.dtype = dtype;
+    v.shape = {len};
+    v.strides = {ItemSize(dtype)};
+    v.offset = static_cast<int64_t>(slot * (3 * k + which));
+    return v;
+  };
+  std::vector<View> values(leaves.size() + steps.size());
+  for (int64_t start = 0; start < n; start += kBlock) {
+    const int64_t len = std::min(kBlock, n - start);
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      View& v = values[i];
+      v = leaves[i];
+      v.shape = {len};
+      v.strides = {scalar[i] ? 0 : ItemSize(v.dtype)};
+      if (!scalar[i]) v.offset += start * ItemSize(v.dtype);
+    }
+    for (size_t k = 0; k < steps.size(); ++k) {
+      const FusedStep& st = steps[k];
+      View args[2];
+      for (int j = 0; j < (st.unary ? 1 : 2); ++j) {
+        args[j] = values[st.args[j]];
+        if (args[j].dtype != st.in[j]) {
+          View cast = temp(k, 1 + j, st.in[j], len);
+          if (args[j].strides[0] == 0) {  // a broadcast value stays one
+            cast.shape = args[j].shape = {1};
+            ARRAYD_RETURN_IF_ERROR(CpuCopy(args[j], cast));
+            cast.shape = {len};
+            cast.strides = {0};
+          } else {
+            ARRAYD_RETURN_IF_ERROR(CpuCopy(args[j], cast));
+          }
+          args[j] = cast;
+        }
+      }
+      View result = temp(k, 0, st.out, len);
+      if (k + 1 == steps.size()) {
+        result = out;
+        result.shape = {len};
+        result.strides = {ItemSize(out.dtype)};
+        result.offset += start * ItemSize(out.dtype);
+      }
+      if (st.unary) {
+        ARRAYD_RETURN_IF_ERROR(CpuUnary(static_cast<kernels::UnaryOp>(st.op), args[0], result));
+      } else {
+        ARRAYD_RETURN_IF_ERROR(
+            CpuBinary(static_cast<kernels::BinaryOp>(st.op), args[0], args[1], result));
+      }
+      values[leaves.size() + k] = result;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace cpu

@@ -1,6 +1,7 @@
 // CPU kernels of selection and reordering: where, gather, scatter, nonzero
 // and sort.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -54,10 +55,26 @@ absl::Status ByItemSize(int item, const Fn& fn) {
 absl::Status CpuWhere(const View& cond, const View& x, const View& y, const View& out) {
   return DispatchDType(out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ForEachElement<4>({&cond, &x, &y, &out}, [](const std::array<char*, 4>& p) {
-      *reinterpret_cast<T*>(p[3]) =
-          *reinterpret_cast<const bool*>(p[0]) ? *reinterpret_cast<const T*>(p[1])
-                                               : *reinterpret_cast<const T*>(p[2]);
+    ForEachRun<4>({&cond, &x, &y, &out}, [](int64_t n, const std::array<char*, 4>& p,
+                                            const std::array<int64_t, 4>& step) {
+      const bool* c = reinterpret_cast<const bool*>(p[0]);
+      T* o = reinterpret_cast<T*>(p[3]);
+      constexpr int64_t t = sizeof(T);
+      // Contiguous operands, or a broadcast value for x or y (where(c, x, 0)).
+      if (step[0] == 1 && step[3] == t && (step[1] == t || step[1] == 0) &&
+          (step[2] == t || step[2] == 0)) {
+        const T* x = reinterpret_cast<const T*>(p[1]);
+        const T* y = reinterpret_cast<const T*>(p[2]);
+        const int64_t dx = step[1] / t, dy = step[2] / t;
+        for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? x[i * dx] : y[i * dy];
+        return;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        *reinterpret_cast<T*>(p[3] + i * step[3]) =
+            *reinterpret_cast<const bool*>(p[0] + i * step[0])
+                ? *reinterpret_cast<const T*>(p[1] + i * step[1])
+                : *reinterpret_cast<const T*>(p[2] + i * step[2]);
+      }
     });
     return absl::OkStatus();
   });
@@ -119,6 +136,20 @@ absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const Vi
     }
   }
   return ByItemSize(ItemSize(x.dtype), [&](auto b) { TakeItems<decltype(b)::value>(x, idx, m, out.data()); });
+}
+
+absl::Status CpuWrapIndex(const View& index, int64_t n, int axis, const View& out) {
+  const int64_t* idx = reinterpret_cast<const int64_t*>(index.data());
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  const int64_t m = index.size();
+  for (int64_t k = 0; k < m; ++k) {
+    if (idx[k] < -n || idx[k] >= n) {
+      return IndexError(absl::StrCat("index ", idx[k], " is out of bounds for axis ", axis,
+                                     " with size ", n));
+    }
+  }
+  for (int64_t k = 0; k < m; ++k) o[k] = idx[k] < 0 ? idx[k] + n : idx[k];
+  return absl::OkStatus();
 }
 
 absl::Status CpuScatter(const View& values, const View& index, const View& target) {
@@ -190,12 +221,17 @@ absl::Status CpuNonzero(const View& mask, const View& out) {
   int64_t flat = 0, k = 0;
   const int64_t n = out.size();
   int64_t* o = reinterpret_cast<int64_t*>(out.data());
-  ForEachElement<1>({&mask}, [&](const std::array<char*, 1>& p) {
-    if (*reinterpret_cast<const bool*>(p[0])) {
-      if (k < n) o[k] = flat;
-      ++k;
+  int64_t spare = 0;  // where positions past out's end go
+  ForEachRun<1>({&mask}, [&](int64_t len, const std::array<char*, 1>& p,
+                             const std::array<int64_t, 1>& step) {
+    // Without branches: every position is stored, the count advances by
+    // the flag (a select, not a jump).
+    const char* m = p[0];
+    for (int64_t i = 0; i < len; ++i, ++flat) {
+      int64_t* dst = k < n ? o + k : &spare;
+      *dst = flat;
+      k += *reinterpret_cast<const bool*>(m + i * step[0]) ? 1 : 0;
     }
-    ++flat;
   });
   if (k != n) {
     return ValueError(absl::StrCat("flatnonzero: the mask has ", k,
@@ -238,31 +274,68 @@ auto OrderedKey(T v) {
   }
 }
 
-// A stable LSD radix sort of line `values` (8-bit digits, a counting pass
-// per digit, digits all keys share skipped): `order` gets the positions in
-// sorted order, equal keys in their original order (NumPy's stable sort).
-template <typename T>
-void RadixOrder(const std::vector<T>& values, std::vector<int64_t>* order) {
-  using U = decltype(OrderedKey(T()));
-  const size_t n = values.size();
-  std::vector<U> keys(n), keys_tmp(n);
-  std::vector<int64_t> tmp(n);
+// A stable LSD radix sort of `keys` with a payload each (8-bit digits):
+// the histograms of every digit are counted in one pass first, and digits
+// all keys share are skipped. `keys_tmp` and `payload_tmp` are scratch of
+// the same sizes; the results end in `keys` and `payload`.
+template <typename U, typename P>
+void RadixSortPairs(std::vector<U>* keys, std::vector<P>* payload, std::vector<U>* keys_tmp,
+                    std::vector<P>* payload_tmp) {
+  constexpr int kDigits = static_cast<int>(sizeof(U));
+  const size_t n = keys->size();
+  std::vector<std::array<size_t, 256>> count(kDigits);
+  for (auto& c : count) c.fill(0);
   for (size_t i = 0; i < n; ++i) {
-    keys[i] = OrderedKey(values[i]);
-    (*order)[i] = static_cast<int64_t>(i);
+    const U k = (*keys)[i];
+    for (int d = 0; d < kDigits; ++d) ++count[d][(k >> (8 * d)) & 0xff];
   }
-  for (int shift = 0; shift < static_cast<int>(8 * sizeof(U)); shift += 8) {
-    size_t count[257] = {};
-    for (size_t i = 0; i < n; ++i) ++count[((keys[i] >> shift) & 0xff) + 1];
-    if (count[((keys[0] >> shift) & 0xff) + 1] == n) continue;  // one digit: nothing moves
-    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
-    for (size_t i = 0; i < n; ++i) {
-      const size_t at = count[(keys[i] >> shift) & 0xff]++;
-      keys_tmp[at] = keys[i];
-      tmp[at] = (*order)[i];
+  for (int d = 0; d < kDigits; ++d) {
+    std::array<size_t, 256>& c = count[d];
+    if (c[((*keys)[0] >> (8 * d)) & 0xff] == n) continue;  // one digit: nothing moves
+    size_t at = 0;
+    for (size_t& v : c) {
+      const size_t here = v;
+      v = at;
+      at += here;
     }
-    keys.swap(keys_tmp);
-    order->swap(tmp);
+    const U* k = keys->data();
+    const P* p = payload->data();
+    U* kt = keys_tmp->data();
+    P* pt = payload_tmp->data();
+    const int shift = 8 * d;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t to = c[(k[i] >> shift) & 0xff]++;
+      kt[to] = k[i];
+      pt[to] = p[i];
+    }
+    keys->swap(*keys_tmp);
+    payload->swap(*payload_tmp);
+  }
+}
+
+// One line of n elements (`stride` bytes apart) sorted by the radix sort:
+// with its elements' bits as the payload for a sort (the values come out
+// as they were: -0.0 stays -0.0, a NaN keeps its payload), or their
+// positions for an argsort (and the values gathered by them when wanted).
+template <typename T>
+void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t* indices) {
+  using U = decltype(OrderedKey(T()));
+  const size_t m = static_cast<size_t>(n);
+  std::vector<U> keys(m), keys_tmp(m);
+  for (size_t i = 0; i < m; ++i) keys[i] = OrderedKey(*reinterpret_cast<const T*>(line + i * stride));
+  if (indices == nullptr) {
+    std::vector<U> bits(m), bits_tmp(m);
+    for (size_t i = 0; i < m; ++i) std::memcpy(&bits[i], line + i * stride, sizeof(T));
+    RadixSortPairs(&keys, &bits, &keys_tmp, &bits_tmp);
+    std::memcpy(out, bits.data(), m * sizeof(T));
+    return;
+  }
+  std::vector<uint32_t> pos(m), pos_tmp(m);
+  for (size_t i = 0; i < m; ++i) pos[i] = static_cast<uint32_t>(i);
+  RadixSortPairs(&keys, &pos, &keys_tmp, &pos_tmp);
+  for (size_t i = 0; i < m; ++i) indices[i] = pos[i];
+  if (out != nullptr) {
+    for (size_t i = 0; i < m; ++i) out[i] = *reinterpret_cast<const T*>(line + pos[i] * stride);
   }
 }
 
@@ -270,35 +343,83 @@ absl::Status CpuSort(const View& in, const View* out, const View* indices) {
   if (in.size() == 0) return absl::OkStatus();
   const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
   const int64_t lines = in.size() / n;
+  // Lines of a C-contiguous view, or of a C-contiguous copy of it.
+  View src = in;
+  std::vector<char> copy;
+  if (!in.IsCContiguous()) {
+    copy.resize(static_cast<size_t>(in.nbytes()));
+    src.buffer = std::make_shared<Buffer>(copy.data(), copy.size(), nullptr);
+    src.offset = 0;
+    src.strides = CStrides(in.shape, ItemSize(in.dtype));
+    ARRAYD_RETURN_IF_ERROR(CpuCopy(in, src));
+  }
   return DispatchDType(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<T> values(static_cast<size_t>(n));
-    std::vector<int64_t> order(static_cast<size_t>(n));
-    const bool contiguous = in.IsCContiguous();
+    const int64_t item = sizeof(T);
     for (int64_t line = 0; line < lines; ++line) {
-      if constexpr (!std::is_same_v<T, bool>) {  // std::vector<bool> has no data()
-        if (contiguous) {
-          std::memcpy(values.data(), in.data() + line * n * sizeof(T), n * sizeof(T));
-        }
-      }
-      if (!contiguous || std::is_same_v<T, bool>) {
-        for (int64_t i = 0; i < n; ++i) {
-          values[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
-        }
-      }
+      const char* row = src.data() + line * n * item;
+      T* o = out == nullptr ? nullptr : reinterpret_cast<T*>(out->data()) + line * n;
+      int64_t* ind =
+          indices == nullptr ? nullptr : reinterpret_cast<int64_t*>(indices->data()) + line * n;
       if constexpr (kRadixSortable<T>) {
-        RadixOrder(values, &order);
-      } else {
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int64_t a, int64_t b) { return SortLess(values[a], values[b]); });
+        if (n <= int64_t{0xffffffff}) {
+          RadixSortLine<T>(row, item, n, o, ind);
+          continue;
+        }
       }
-      if (out != nullptr) {
-        T* o = reinterpret_cast<T*>(out->data()) + line * n;
-        for (int64_t i = 0; i < n; ++i) o[i] = values[order[i]];
+      std::vector<int64_t> order(static_cast<size_t>(n));
+      std::iota(order.begin(), order.end(), 0);
+      auto at = [&](int64_t i) { return *reinterpret_cast<const T*>(row + i * item); };
+      std::stable_sort(order.begin(), order.end(),
+                       [&](int64_t a, int64_t b) { return SortLess(at(a), at(b)); });
+      if (o != nullptr) {
+        for (int64_t i = 0; i < n; ++i) o[i] = at(order[i]);
       }
-      if (indices != nullptr) {
-        std::copy(order.begin(), order.end(), reinterpret_cast<int64_t*>(indices->data()) + line * n);
+      if (ind != nullptr) std::copy(order.begin(), order.end(), ind);
+    }
+    return absl::OkStatus();
+  });
+}
+
+// Selection (std::nth_element, introselect as NumPy's) for each kth in
+// increasing order, each within what the previous one left to its right.
+absl::Status CpuPartition(const View& in, const View* out, const View* indices,
+                          absl::Span<const int64_t> kth) {
+  if (in.size() == 0) return absl::OkStatus();
+  const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
+  const int64_t lines = in.size() / n;
+  return DispatchDType(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto less = [](const T& a, const T& b) { return SortLess(a, b); };
+    // The line's values (bool too: no std::vector<bool>).
+    std::vector<char> scratch(out == nullptr ? static_cast<size_t>(n) * sizeof(T) : 0);
+    for (int64_t line = 0; line < lines; ++line) {
+      T* o = out == nullptr ? reinterpret_cast<T*>(scratch.data())
+                            : reinterpret_cast<T*>(out->data()) + line * n;
+      for (int64_t i = 0; i < n; ++i) {
+        o[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
+      }
+      if (indices == nullptr) {
+        int64_t from = 0;
+        for (int64_t k : kth) {
+          std::nth_element(o + from, o + k, o + n, less);
+          from = k + 1;
+        }
+        continue;
+      }
+      int64_t* ind = reinterpret_cast<int64_t*>(indices->data()) + line * n;
+      std::iota(ind, ind + n, int64_t{0});
+      auto by_value = [&](int64_t a, int64_t b) { return SortLess(o[a], o[b]); };
+      int64_t from = 0;
+      for (int64_t k : kth) {
+        std::nth_element(ind + from, ind + k, ind + n, by_value);
+        from = k + 1;
+      }
+      if (out != nullptr) {  // the values in the indices' order
+        std::vector<char> copy(reinterpret_cast<const char*>(o),
+                               reinterpret_cast<const char*>(o + n));
+        const T* line_values = reinterpret_cast<const T*>(copy.data());
+        for (int64_t i = 0; i < n; ++i) o[i] = line_values[ind[i]];
       }
     }
     return absl::OkStatus();

@@ -11,45 +11,32 @@
 namespace arrayd {
 namespace cpu {
 
-// Calls fn(ptr_0, ..., ptr_{N-1}) (as char*) for every element, in C order
-// of the collapsed shape. `contiguous_fn(n, ptrs)` is called instead when
-// every view is contiguous with its own item size; it gets the base pointers.
-template <size_t N, typename Fn, typename ContiguousFn>
-void ForEachElement(const std::array<const View*, N>& views, Fn&& fn,
-                    ContiguousFn&& contiguous_fn) {
+// Calls inner(n, ptrs, steps) for runs of n elements, in C order of the
+// collapsed shape: ptrs the run's first element in each view (as char*),
+// steps each view's byte stride along the run (0 for a broadcast operand).
+// Views that collapse to one dimension are one run: the kernels' loops
+// (NumPy's inner loops) special-case contiguous and scalar operands there.
+template <size_t N, typename Inner>
+void ForEachRun(const std::array<const View*, N>& views, Inner&& inner) {
   const View& first = *views[0];
   if (first.size() == 0) return;
   std::vector<Strides> strides;
   Shape shape = CollapseDims(absl::MakeConstSpan(views.data(), N), &strides);
-  std::array<char*, N> base;
-  for (size_t v = 0; v < N; ++v) base[v] = views[v]->data();
-  int nd = static_cast<int>(shape.size());
+  std::array<char*, N> p;
+  for (size_t v = 0; v < N; ++v) p[v] = views[v]->data();
+  const int nd = static_cast<int>(shape.size());
+  std::array<int64_t, N> step;
   if (nd == 0) {
-    contiguous_fn(int64_t{1}, base);
+    for (size_t v = 0; v < N; ++v) step[v] = ItemSize(views[v]->dtype);
+    inner(int64_t{1}, p, step);
     return;
   }
-  if (nd == 1) {
-    bool contiguous = true;
-    for (size_t v = 0; v < N; ++v) {
-      contiguous &= strides[v][0] == ItemSize(views[v]->dtype);
-    }
-    if (contiguous) {
-      contiguous_fn(shape[0], base);
-      return;
-    }
-  }
-  // Odometer over the outer dimensions; the innermost one is a tight loop.
+  for (size_t v = 0; v < N; ++v) step[v] = strides[v][nd - 1];
+  const int64_t run = shape[nd - 1];
+  // Odometer over the outer dimensions.
   std::vector<int64_t> index(nd, 0);
-  std::array<char*, N> p = base;
-  const int64_t inner = shape[nd - 1];
-  std::array<int64_t, N> inner_stride;
-  for (size_t v = 0; v < N; ++v) inner_stride[v] = strides[v][nd - 1];
   while (true) {
-    std::array<char*, N> q = p;
-    for (int64_t i = 0; i < inner; ++i) {
-      fn(q);
-      for (size_t v = 0; v < N; ++v) q[v] += inner_stride[v];
-    }
+    inner(run, p, step);
     int d = nd - 2;
     for (; d >= 0; --d) {
       for (size_t v = 0; v < N; ++v) p[v] += strides[v][d];
@@ -59,6 +46,26 @@ void ForEachElement(const std::array<const View*, N>& views, Fn&& fn,
     }
     if (d < 0) return;
   }
+}
+
+// Calls fn(ptr_0, ..., ptr_{N-1}) (as char*) for every element, in C order
+// of the collapsed shape. `contiguous_fn(n, ptrs)` is called instead for a
+// run in which every view is contiguous with its own item size.
+template <size_t N, typename Fn, typename ContiguousFn>
+void ForEachElement(const std::array<const View*, N>& views, Fn&& fn,
+                    ContiguousFn&& contiguous_fn) {
+  std::array<int64_t, N> item;
+  for (size_t v = 0; v < N; ++v) item[v] = ItemSize(views[v]->dtype);
+  ForEachRun<N>(views, [&](int64_t n, std::array<char*, N> p, const std::array<int64_t, N>& step) {
+    if (step == item) {
+      contiguous_fn(n, p);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      fn(p);
+      for (size_t v = 0; v < N; ++v) p[v] += step[v];
+    }
+  });
 }
 
 // ForEachElement without a special contiguous loop.

@@ -97,6 +97,25 @@ absl::Status CudaStream::TakeChecked(const View& x, const View& index, int axis,
   return LaunchFunction(fn, std::min(CeilDiv(total, kBlockSize), kMaxBlocks), 1, args);
 }
 
+absl::Status CudaStream::WrapIndex(const View& index, int64_t n, int axis, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (index.dtype != DType::kInt64 || out.dtype != DType::kInt64 || !index.IsCContiguous() ||
+      !out.IsCContiguous() || out.shape != index.shape) {
+    return absl::InternalError("wrap index: needs C-contiguous int64 index and out of one shape");
+  }
+  long long m = index.size(), size = n;
+  if (m == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"take_along_axis", axis, size, ""}));
+  const std::string name = "arrayd_wrap_index";
+  ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
+                          dev_->kernels->Get(BuildSource({WrapIndexBody(name)}), name));
+  const long long* idx = reinterpret_cast<const long long*>(index.data());
+  long long* o = reinterpret_cast<long long*>(out.data());
+  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
+  void* args[] = {&idx, &m, &size, &o, &error, &check};
+  return LaunchFunction(fn, std::min(CeilDiv(m, kBlockSize), kMaxBlocks), 1, args);
+}
+
 absl::StatusOr<unsigned long long> CudaStream::AddCheck(Check check) {
   if (check_word_ == nullptr) {
     ARRAYD_ASSIGN_OR_RETURN(check_word_, Allocate(2 * sizeof(unsigned long long)));

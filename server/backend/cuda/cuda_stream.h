@@ -184,6 +184,7 @@ class CudaStream : public Stream {
   absl::Status Sort(const View& in, const View* out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
+  absl::Status WrapIndex(const View& index, int64_t n, int axis, const View& out) override;
   absl::Status CheckInfo(const View& info, absl::string_view op,
                          absl::string_view message) override;
   bool HasPendingChecks() const override { return !checks_.empty(); }

@@ -307,6 +307,14 @@ std::string InfoCheckBody(const std::string& name) {
       "  arrayd::kernels::gen::InfoCheck(info, n, error, check);\n}\n");
 }
 
+std::string WrapIndexBody(const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const long long* idx, long long m, long long n, long long* out, "
+      "unsigned long long* error, unsigned long long check) {\n"
+      "  arrayd::kernels::gen::WrapIndex(idx, m, n, out, error, check);\n}\n");
+}
+
 std::string NonzeroBody(int nd, const std::string& name) {
   const std::string strided = absl::StrCat("arrayd::kernels::gen::Strided<1, ", nd, "> s");
   return absl::StrCat(

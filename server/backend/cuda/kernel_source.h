@@ -151,6 +151,11 @@ std::string TakeBody(int item_bytes, const std::string& name);
 // the check word to (check, info value) at the first positive info.
 std::string InfoCheckBody(const std::string& name);
 
+// The device side of CudaStream::WrapIndex: kernel `name`(const long long*
+// idx, long long m, long long n, long long* out, unsigned long long* error,
+// unsigned long long check).
+std::string WrapIndexBody(const std::string& name);
+
 // Nonzero of a bool mask of `nd` collapsed dims: name + "_count"(mask, n,
 // chunk, gen::Strided<1, nd> s, long long* counts) with one block per chunk,
 // then name + "_write"(mask, n, chunk, s, counts, long long* out, out_n).

@@ -156,6 +156,7 @@ TEST(KernelSourceCompileTest, NonzeroKernelsCompile) {
 // The kernels that launch groups of small ops (ElementwiseGroupBody).
 TEST(KernelSourceCompileTest, InfoCheckKernelCompiles) {
   ExpectCompiles({InfoCheckBody("info_check")}, "the info check");
+  ExpectCompiles({WrapIndexBody("wrap_index")}, "the index wrap");
 }
 
 TEST(KernelSourceCompileTest, GroupKernelsCompile) {

@@ -166,6 +166,23 @@ __device__ __forceinline__ void TakeChecked(const char* x, long long n, long lon
   }
 }
 
+// out = idx + n where negative; one outside [-n, n) writes 0 and sets the
+// check word (check, the index) (WrapIndex).
+__device__ __forceinline__ void WrapIndex(const long long* idx, long long m, long long n,
+                                          long long* out, unsigned long long* error,
+                                          unsigned long long check) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < m;
+       k += (long long)gridDim.x * blockDim.x) {
+    const long long v = idx[k];
+    if (v < -n || v >= n) {
+      if (atomicCAS(error, 0ULL, check) == 0ULL) error[1] = (unsigned long long)v;
+      out[k] = 0;
+    } else {
+      out[k] = v < 0 ? v + n : v;
+    }
+  }
+}
+
 // A positive LAPACK-style info code sets the check word (CheckInfo).
 __device__ __forceinline__ void InfoCheck(const int* info, long long n, unsigned long long* error,
                                           unsigned long long check) {
