@@ -100,6 +100,10 @@ class CpuStream : public Stream {
                       const View& out) override {
     return CpuReduce(op, in, axes, out);
   }
+  absl::Status ReduceAs(kernels::ReduceOp op, const View& in, DType as,
+                        absl::Span<const int> axes, const View& out) override {
+    return CpuReduceAs(op, in, as, axes, out);
+  }
   absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,
                          const View& out) override {
     return CpuArgReduce(op, in, axis, out);

@@ -33,6 +33,8 @@ absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const Vi
 absl::Status CpuScatter(const View& values, const View& index, const View& target);
 absl::Status CpuNonzero(const View& mask, const View& out);
 absl::Status CpuSort(const View& in, const View* out, const View* indices);
+absl::Status CpuReduceAs(kernels::ReduceOp op, const View& in, DType as, absl::Span<const int> axes,
+                         const View& out);
 absl::Status CpuWrapIndex(const View& index, int64_t n, int axis, const View& out);
 absl::Status CpuPartition(const View& in, const View* out, const View* indices,
                           absl::Span<const int64_t> kth);

@@ -86,6 +86,16 @@ namespace {
 template <int B>
 void GatherItems(const View& in, const View& index, const View& out) {
   const char* base = in.data();
+  if (in.IsCContiguous()) {  // a flat position is an offset: no division
+    ForEachRun<2>({&index, &out}, [&](int64_t n, const std::array<char*, 2>& p,
+                                      const std::array<int64_t, 2>& step) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t flat = *reinterpret_cast<const int64_t*>(p[0] + i * step[0]);
+        std::memcpy(p[1] + i * step[1], base + flat * B, B);
+      }
+    });
+    return;
+  }
   ForEachElement<2>({&index, &out}, [&](const std::array<char*, 2>& p) {
     int64_t flat = *reinterpret_cast<const int64_t*>(p[0]);
     std::memcpy(p[1], base + OffsetOf(in, flat), B);
@@ -102,15 +112,22 @@ namespace {
 
 // take's copy with a compile-time item size B, so that each element is one
 // load and one store (a memcpy of a runtime size is a call per element).
+// The indices are checked as the first row is copied (one pass); returns
+// the position of the first one out of [-n, n), or -1.
 template <int B>
-void TakeItems(const View& x, const int64_t* idx, int64_t m, char* dst) {
+int64_t TakeItems(const View& x, const int64_t* idx, int64_t m, char* dst) {
   const int64_t outer = x.shape[0], n = x.shape[1], inner = x.shape[2];
   const int64_t s0 = x.strides[0], s1 = x.strides[1], s2 = x.strides[2];
+  for (int64_t j = 0; outer > 0 && inner != 1 && j < m; ++j) {
+    if (idx[j] < -n || idx[j] >= n) return j;
+  }
   for (int64_t o = 0; o < outer; ++o) {
     const char* row = x.data() + o * s0;
     if (inner == 1) {
       for (int64_t j = 0; j < m; ++j, dst += B) {
-        const int64_t v = idx[j] < 0 ? idx[j] + n : idx[j];
+        const int64_t raw = idx[j];
+        if (o == 0 && (raw < -n || raw >= n)) return j;
+        const int64_t v = raw < 0 ? raw + n : raw;
         std::memcpy(dst, row + v * s1, B);
       }
       continue;
@@ -121,6 +138,7 @@ void TakeItems(const View& x, const int64_t* idx, int64_t m, char* dst) {
       for (int64_t i = 0; i < inner; ++i, dst += B) std::memcpy(dst, src + i * s2, B);
     }
   }
+  return -1;
 }
 
 }  // namespace
@@ -129,13 +147,15 @@ absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const Vi
   const int64_t n = x.shape[1];
   const int64_t m = index.size();
   const int64_t* idx = reinterpret_cast<const int64_t*>(index.data());
-  for (int64_t j = 0; j < m; ++j) {
-    if (idx[j] < -n || idx[j] >= n) {
-      return IndexError(absl::StrCat("index ", idx[j], " is out of bounds for axis ", axis,
-                                     " with size ", n));
-    }
+  int64_t bad = -1;
+  ARRAYD_RETURN_IF_ERROR(ByItemSize(ItemSize(x.dtype), [&](auto b) {
+    bad = TakeItems<decltype(b)::value>(x, idx, m, out.data());
+  }));
+  if (bad >= 0) {
+    return IndexError(absl::StrCat("index ", idx[bad], " is out of bounds for axis ", axis,
+                                   " with size ", n));
   }
-  return ByItemSize(ItemSize(x.dtype), [&](auto b) { TakeItems<decltype(b)::value>(x, idx, m, out.data()); });
+  return absl::OkStatus();
 }
 
 absl::Status CpuWrapIndex(const View& index, int64_t n, int axis, const View& out) {

@@ -81,7 +81,7 @@ absl::Status CudaStream::TakeChecked(const View& x, const View& index, int axis,
   }
   long long total = out.size();
   if (total == 0) return absl::OkStatus();
-  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"take", axis, x.shape[1], ""}));
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"take", axis, x.shape[1], "", ""}));
   const int item = static_cast<int>(ItemSize(x.dtype));
   const std::string name = absl::StrCat("arrayd_take_", item);
   ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
@@ -105,7 +105,8 @@ absl::Status CudaStream::WrapIndex(const View& index, int64_t n, int axis, const
   }
   long long m = index.size(), size = n;
   if (m == 0) return absl::OkStatus();
-  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"take_along_axis", axis, size, ""}));
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check,
+                          AddCheck({"take_along_axis", axis, size, "", ""}));
   const std::string name = "arrayd_wrap_index";
   ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
                           dev_->kernels->Get(BuildSource({WrapIndexBody(name)}), name));
@@ -135,7 +136,7 @@ absl::Status CudaStream::CheckInfo(const View& info, absl::string_view op,
   long long n = info.size();
   if (n == 0) return absl::OkStatus();
   ARRAYD_ASSIGN_OR_RETURN(unsigned long long check,
-                          AddCheck({std::string(op), 0, 0, std::string(message)}));
+                          AddCheck({std::string(op), 0, 0, std::string(message), ""}));
   const std::string name = "arrayd_info_check";
   ARRAYD_ASSIGN_OR_RETURN(CUfunction fn,
                           dev_->kernels->Get(BuildSource({InfoCheckBody(name)}), name));
@@ -205,7 +206,7 @@ absl::Status CudaStream::Scatter(const View& values, const View& index, const Vi
   const std::string name = "arrayd_scatter";
   const std::string source = BuildSource({ScatterBody(values.dtype, target.dtype, nd, wide, name)});
   ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
-  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"put", 0, size, ""}));
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"put", 0, size, "", ""}));
   unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
   std::shared_ptr<Buffer> winner_buf;
   void* winner = nullptr;
