@@ -69,7 +69,7 @@ int Main() {
     if (!s->Fill(z, Scalar::Float(1.0)).ok()) return 1;
     for (int calls : {1, 10}) {
       std::printf("fft 2^24 c64, %2d calls: %.4f ms/call\n", calls,
-                  BestMsPerCall(*s, calls, [&] { return s->Fft(z, zf, false); }));
+                  BestMsPerCall(*s, calls, [&] { return s->Fft(z, zf, 1, false); }));
     }
   }
   // Host cost of small ops (the GPU keeps up): us per call, 10000 calls.
