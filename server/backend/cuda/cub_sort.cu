@@ -1,15 +1,19 @@
-// Radix sort of rows with CUB (see cub_algorithms.h). Every element type
-// is sorted as unsigned keys of its width: the bits are mapped in place to
-// keys whose unsigned order is NumPy's order (signed integers: the sign bit
-// flipped; floats: negatives inverted, positives with the sign bit set,
-// every NaN the largest key), sorted, and mapped back. So only four key
-// types are instantiated, for one row (DeviceRadixSort) and for many
-// (DeviceSegmentedSort), keys alone (sort) or with 32-bit positions
-// (argsort, widened to int64 as the last pass writes them; 64-bit ones
-// only for one row of 2^32 or more).
+// Radix sort of rows with CUB (see cub_algorithms.h). A sort of values
+// alone in one row uses the key types CUB orders natively (unsigned and
+// signed integers, float32 and float64: read from the input, written to
+// the output, no mapping passes; floats' NaNs then moved last). Otherwise
+// every element type is sorted as unsigned keys of its width: the bits are
+// mapped in place to keys whose unsigned order is NumPy's order (signed
+// integers: the sign bit flipped; floats: negatives inverted, positives
+// with the sign bit set, every NaN the largest key), sorted, and mapped
+// back, for one row (DeviceRadixSort) and for many (DeviceSegmentedSort),
+// keys alone (sort) or with 32-bit positions (argsort, widened to int64 as
+// the last pass writes them; 64-bit ones only for one row of 2^32 or more).
+#include <algorithm>
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#include <type_traits>
 
 #include "backend/cuda/cub_algorithms.h"
 
@@ -249,33 +253,172 @@ cudaError_t SortWith(const void* in, void* data, int64_t* indices, int64_t rows,
   return cudaGetLastError();
 }
 
+// Whether a sort takes CUB's native keys (SortNative): values alone, one
+// row, and, for integers, from another array (in place they are mapped).
+template <typename U, KeyMap M>
+bool UsesNative(int64_t rows, const void* in, const void* data, const int64_t* indices) {
+  return indices == nullptr && rows == 1 && (M == KeyMap::kFloat || in != data);
+}
+
+// The key type CUB itself orders as NumPy for a sort of values alone: the
+// unsigned bits, the signed integers, the floats (NaNs put last after, see
+// NanFixup); void: none (half floats take ToKeys and FromKeys).
+template <typename U, KeyMap M>
+struct NativeKey {
+  using type = U;
+};
+template <typename U>
+struct NativeKey<U, KeyMap::kSigned> {
+  using type = std::make_signed_t<U>;
+};
+template <typename U>
+struct NativeKey<U, KeyMap::kFloat> {
+  using type = void;
+};
+template <>
+struct NativeKey<uint32_t, KeyMap::kFloat> {
+  using type = float;
+};
+template <>
+struct NativeKey<uint64_t, KeyMap::kFloat> {
+  using type = double;
+};
+
+// CUB sorts NaNs by their bits: those with the sign bit set before -inf.
+// NumPy puts every NaN last: the sorted row's leading run of them (found by
+// one thread's binary search) is rotated to its end.
+template <typename U>
+__device__ __forceinline__ bool IsNegativeNan(U bits) {
+  return (bits & SignBit<U>()) && IsNan(bits);
+}
+template <typename U>
+__global__ void CountLeadingNegativeNans(const U* data, int64_t n, int64_t* count) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (IsNegativeNan(data[mid])) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  *count = lo;
+}
+template <typename U>
+__global__ void RotateLeft(const U* src, U* dst, int64_t n, const int64_t* count) {
+  const int64_t k = *count;
+  if (k == 0) return;
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    dst[i] = src[i + k < n ? i + k : i + k - n];
+  }
+}
+template <typename U>
+__global__ void CopyIfCounted(const U* src, U* dst, int64_t n, const int64_t* count) {
+  if (*count == 0) return;
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    dst[i] = src[i];
+  }
+}
+
+// Scratch of a native sort of one row: CUB's own (with its second key
+// buffer), and a count and a row for the NaN fix-up of floats.
+template <typename K>
+size_t NativeScratchBytes(int64_t n) {
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const K*>(nullptr),
+                                 static_cast<K*>(nullptr), n, 0, static_cast<int>(sizeof(K) * 8),
+                                 nullptr);
+  size_t total = Aligned(bytes);
+  if constexpr (std::is_floating_point_v<K>) total += kAlign + Aligned(sizeof(K) * n);
+  return total;
+}
+
+// One row of values alone, in the key type CUB orders natively: read from
+// `in`, written to `data` (no key mapping passes). In place (in == data:
+// a strided input copied there first) it sorts a copy.
+template <typename U, KeyMap M, typename K>
+cudaError_t SortNative(const void* in, void* data, int64_t n, void* scratch, size_t scratch_bytes,
+                       cudaStream_t stream) {
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const K*>(nullptr),
+                                 static_cast<K*>(nullptr), n, 0, static_cast<int>(sizeof(K) * 8),
+                                 stream);
+  if (scratch_bytes < NativeScratchBytes<K>(n)) return cudaErrorInvalidValue;
+  char* s = static_cast<char*>(scratch);
+  char* extra = s + Aligned(bytes);
+  const K* src = static_cast<const K*>(in);
+  K* dst = static_cast<K*>(data);
+  if (in == data) {
+    // The fix-up's row serves as the copy: floats only come here with it;
+    // integers in place take the mapped path (see Sort).
+    if constexpr (!std::is_floating_point_v<K>) return cudaErrorInvalidValue;
+    K* copy = reinterpret_cast<K*>(extra + kAlign);
+    cudaError_t err = cudaMemcpyAsync(copy, in, sizeof(K) * n, cudaMemcpyDeviceToDevice, stream);
+    if (err != cudaSuccess) return err;
+    src = copy;
+  }
+  cudaError_t err = cub::DeviceRadixSort::SortKeys(s, bytes, src, dst, n, 0,
+                                                   static_cast<int>(sizeof(K) * 8), stream);
+  if (err != cudaSuccess) return err;
+  if constexpr (std::is_floating_point_v<K>) {
+    int64_t* count = reinterpret_cast<int64_t*>(extra);
+    U* row = reinterpret_cast<U*>(extra + kAlign);
+    U* bits = static_cast<U*>(data);
+    CountLeadingNegativeNans<U><<<1, 1, 0, stream>>>(bits, n, count);
+    RotateLeft<U><<<Blocks(n), kThreads, 0, stream>>>(bits, row, n, count);
+    CopyIfCounted<U><<<Blocks(n), kThreads, 0, stream>>>(row, bits, n, count);
+  }
+  return cudaGetLastError();
+}
+
 template <typename U, KeyMap M>
 cudaError_t Sort(const void* in, void* data, int64_t* indices, int64_t rows, int64_t n,
                  void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   if (data == nullptr && indices == nullptr) return cudaErrorInvalidValue;
+  using K = typename NativeKey<U, M>::type;
+  if constexpr (!std::is_void_v<K>) {
+    if (UsesNative<U, M>(rows, in, data, indices)) {
+      return SortNative<U, M, K>(in, data, n, scratch, scratch_bytes, stream);
+    }
+  }
   if (n <= kMaxNarrowRow) {
     return SortWith<U, M, uint32_t>(in, data, indices, rows, n, scratch, scratch_bytes, stream);
   }
   return SortWith<U, M, int64_t>(in, data, indices, rows, n, scratch, scratch_bytes, stream);
 }
 
+// Scratch for either way a sort of (U, M) may go (Sort decides).
+template <typename U, KeyMap M>
+size_t Scratch(int64_t rows, int64_t n, bool with_indices, bool with_values) {
+  size_t bytes = ScratchBytes<U>(rows, n, with_indices, with_values);
+  using K = typename NativeKey<U, M>::type;
+  if constexpr (!std::is_void_v<K>) {
+    if (!with_indices && with_values && rows == 1)
+      bytes = std::max(bytes, NativeScratchBytes<K>(n));
+  }
+  return bytes;
+}
+
 }  // namespace
 
 size_t SortScratchBytes(SortType type, int64_t rows, int64_t n, bool with_indices,
                         bool with_values) {
+  const bool i = with_indices, v = with_values;
   switch (type) {
     case SortType::kBool:
-    case SortType::kInt8:
-    case SortType::kUInt8: return ScratchBytes<uint8_t>(rows, n, with_indices, with_values);
-    case SortType::kInt16:
-    case SortType::kUInt16:
-    case SortType::kFloat16: return ScratchBytes<uint16_t>(rows, n, with_indices, with_values);
-    case SortType::kInt32:
-    case SortType::kUInt32:
-    case SortType::kFloat32: return ScratchBytes<uint32_t>(rows, n, with_indices, with_values);
-    case SortType::kInt64:
-    case SortType::kUInt64:
-    case SortType::kFloat64: return ScratchBytes<uint64_t>(rows, n, with_indices, with_values);
+    case SortType::kUInt8: return Scratch<uint8_t, KeyMap::kUnsigned>(rows, n, i, v);
+    case SortType::kInt8: return Scratch<uint8_t, KeyMap::kSigned>(rows, n, i, v);
+    case SortType::kUInt16: return Scratch<uint16_t, KeyMap::kUnsigned>(rows, n, i, v);
+    case SortType::kInt16: return Scratch<uint16_t, KeyMap::kSigned>(rows, n, i, v);
+    case SortType::kFloat16: return Scratch<uint16_t, KeyMap::kFloat>(rows, n, i, v);
+    case SortType::kUInt32: return Scratch<uint32_t, KeyMap::kUnsigned>(rows, n, i, v);
+    case SortType::kInt32: return Scratch<uint32_t, KeyMap::kSigned>(rows, n, i, v);
+    case SortType::kFloat32: return Scratch<uint32_t, KeyMap::kFloat>(rows, n, i, v);
+    case SortType::kUInt64: return Scratch<uint64_t, KeyMap::kUnsigned>(rows, n, i, v);
+    case SortType::kInt64: return Scratch<uint64_t, KeyMap::kSigned>(rows, n, i, v);
+    case SortType::kFloat64: return Scratch<uint64_t, KeyMap::kFloat>(rows, n, i, v);
   }
   return 0;
 }

@@ -198,16 +198,40 @@ absl::Status CudaStream::Scatter(const View& values, const View& index, const Vi
     for (int d = 0; d < nd; ++d) strided.push_back(strides[v][d]);
   }
 
+  long long size = target.size();
+  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"put", 0, size, "", ""}));
+  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
+  const char* idx = index.data();
+  const char* vals = values.data();
+  // Targets of at most 4 bytes not much larger than the positions: each
+  // position's value rides with it in one 64-bit atomicMax, then one
+  // coalesced pass over the target stores the winners (ScatterPacked):
+  // the random accesses are the atomics alone.
+  if (n > 1 && ItemSize(target.dtype) <= 4 && n < (1LL << 31) && size <= 4 * n) {
+    const std::string name = "arrayd_scatter_packed";
+    const std::string source =
+        BuildSource({ScatterPackedBody(values.dtype, target.dtype, nd, name)});
+    ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
+    const size_t bytes = static_cast<size_t>(size) * 8;
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> packed_buf, Temp(bytes));
+    unsigned long long* packed = static_cast<unsigned long long*>(packed_buf->data());
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(packed, 0, bytes, stream_));
+    for (int pass = 0; pass < 2; ++pass) {
+      long long count = pass == 0 ? n : size;
+      const long long blocks = std::min(CeilDiv(count, kBlockSize), kMaxBlocks);
+      void* args[] = {&idx,  &vals,   &n,    strided.data(), &layout_value,
+                      &size, &packed, &pass, &error,         &check};
+      ARRAYD_RETURN_IF_ERROR(LaunchFunction(fn, blocks, 1, args));
+    }
+    return absl::OkStatus();
+  }
   // With one position nothing repeats: write directly. Else first find the
   // last position writing each target element (int32 positions where they
   // fit: half the memset and the atomics' traffic).
-  long long size = target.size();
   const bool wide = n >= (1LL << 31);
   const std::string name = "arrayd_scatter";
   const std::string source = BuildSource({ScatterBody(values.dtype, target.dtype, nd, wide, name)});
   ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, dev_->kernels->Get(source, name));
-  ARRAYD_ASSIGN_OR_RETURN(unsigned long long check, AddCheck({"put", 0, size, "", ""}));
-  unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
   std::shared_ptr<Buffer> winner_buf;
   void* winner = nullptr;
   if (n > 1) {
@@ -216,8 +240,6 @@ absl::Status CudaStream::Scatter(const View& values, const View& index, const Vi
     winner = winner_buf->data();
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(winner, 0xff, bytes, stream_));  // -1
   }
-  const char* idx = index.data();
-  const char* vals = values.data();
   const long long blocks = std::min(CeilDiv(n, kBlockSize), kMaxBlocks);
   for (int pass = winner == nullptr ? 1 : 0; pass < 2; ++pass) {
     void* args[] = {&idx,  &vals,   &n,    strided.data(), &layout_value,

@@ -290,6 +290,17 @@ std::string ScatterBody(DType values, DType target, int nd, bool wide, const std
       ">(idx, vals, n, s, t, size, winner, pass, error, check);\n}\n");
 }
 
+std::string ScatterPackedBody(DType values, DType target, int nd, const std::string& name) {
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(const char* idx, const char* vals, long long n, arrayd::kernels::gen::Strided<2, ", nd,
+      "> s, arrayd::kernels::gen::FlatLayout t, long long size, unsigned long long* packed, "
+      "int pass, unsigned long long* error, unsigned long long check) {\n"
+      "  arrayd::kernels::gen::ScatterPacked<", QualifiedTypeName(values), ", ",
+      QualifiedTypeName(target), ", ", nd,
+      ">(idx, vals, n, s, t, size, packed, pass, error, check);\n}\n");
+}
+
 std::string TakeBody(int item_bytes, const std::string& name) {
   return absl::StrCat(
       "extern \"C\" __global__ void __launch_bounds__(256) ", name,

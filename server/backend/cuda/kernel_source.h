@@ -142,6 +142,9 @@ static_assert(kMaxKernelDims == 8, "gen::FlatLayout holds 8 dims");
 //   long long size, W* winner, int pass, unsigned long long* error,
 //   unsigned long long check), W long long when `wide`, else int.
 std::string ScatterBody(DType values, DType target, int nd, bool wide, const std::string& name);
+// The packed scatter (targets of at most 4 bytes): the same parameters,
+//   with unsigned long long* packed for the winner.
+std::string ScatterPackedBody(DType values, DType target, int nd, const std::string& name);
 // The checked take along an axis (TakeChecked of device/indexing.cuh) of
 // elements of `item_bytes` bytes.
 std::string TakeBody(int item_bytes, const std::string& name);

@@ -139,6 +139,7 @@ TEST_P(KernelSourceTest, IndexingSortMatmulKernelsCompile) {
     bodies.push_back(ScatterBody(t, to, 2, false, absl::StrCat("scatter_to_", DTypeName(to))));
   }
   bodies.push_back(ScatterBody(t, t, 8, true, "scatter_same_8"));
+  if (ItemSize(t) <= 4) bodies.push_back(ScatterPackedBody(t, t, 2, "scatter_packed_2"));
   bodies.push_back(SortBody(t, 1, "sort_1"));
   bodies.push_back(SortBody(t, 3, "sort_3"));
   bodies.push_back(MatmulBody(t, "matmul"));

@@ -62,6 +62,47 @@ __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, l
   }
 }
 
+// Scatter of values of at most 4 bytes (D) in two passes that each touch
+// memory once: pass 0, per position i, checks the index as ScatterPass and
+// keeps the largest (i + 1) << 32 | the value's bits for its target element
+// (one 64-bit atomicMax: the last write wins, with its value); pass 1, per
+// target element (`size`, in order: coalesced), stores the value kept, if
+// any, unless an index error is pending. `packed` is zeroed first.
+template <typename S, typename D, int ND>
+__device__ __forceinline__ void ScatterPacked(const char* idx, const char* vals, long long n,
+                                              const Strided<2, ND>& s, const FlatLayout& t,
+                                              long long size, unsigned long long* packed, int pass,
+                                              unsigned long long* error, unsigned long long check) {
+  static_assert(sizeof(D) <= 4, "the value shares a 64-bit word with its position");
+  if (pass == 1) {
+    if (*reinterpret_cast<volatile unsigned long long*>(error) != 0) return;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < size;
+         k += (long long)gridDim.x * blockDim.x) {
+      const unsigned long long w = packed[k];
+      if (w == 0) continue;
+      const unsigned int bits = static_cast<unsigned int>(w & 0xffffffffull);
+      D v;
+      memcpy(&v, &bits, sizeof(D));
+      *reinterpret_cast<D*>(t.base + FlatOffset(t, k)) = v;
+    }
+    return;
+  }
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long raw =
+        *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
+    const long long flat = raw < 0 ? raw + size : raw;
+    if (flat < 0 || flat >= size) {
+      if (atomicCAS(error, 0ULL, check) == 0ULL) error[1] = (unsigned long long)raw;
+      continue;
+    }
+    const D v = Cast<D>(*reinterpret_cast<const S*>(vals + Offset<ND>(i, s.shape, s.stride[1])));
+    unsigned int bits = 0;
+    memcpy(&bits, &v, sizeof(D));
+    atomicMax(packed + flat, (static_cast<unsigned long long>(i + 1) << 32) | bits);
+  }
+}
+
 // Counts into `length` bins: out[bin_of(i)] += 1 (unsigned long long) or
 // += w[i] (double) for i < n, skipping bins outside [0, length); w's
 // stride in elements. With `shared` (counts only, length <= S) each block
