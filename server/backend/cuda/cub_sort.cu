@@ -58,21 +58,36 @@ __device__ __forceinline__ bool IsNan(U bits) {
 // `zero_is_positive`: -0.0 becomes +0.0 (for argsort: NumPy's order keeps
 // them in input order, as equal).
 template <typename U, KeyMap M>
+__device__ __forceinline__ U ToKey(U b, bool zero_is_positive) {
+  if constexpr (M == KeyMap::kSigned) {
+    b ^= SignBit<U>();
+  } else if constexpr (M == KeyMap::kFloat) {
+    if (zero_is_positive && b == SignBit<U>()) b = 0;
+    if (IsNan(b)) {
+      b = static_cast<U>(~U{0});
+    } else {
+      b = (b & SignBit<U>()) ? static_cast<U>(~b) : static_cast<U>(b | SignBit<U>());
+    }
+  }
+  return b;
+}
+
+// ToKey's inverse (a NaN comes back as the all-ones pattern's NaN).
+template <typename U, KeyMap M>
+__device__ __forceinline__ U FromKey(U k) {
+  if constexpr (M == KeyMap::kSigned) {
+    k ^= SignBit<U>();
+  } else if constexpr (M == KeyMap::kFloat) {
+    k = (k & SignBit<U>()) ? static_cast<U>(k ^ SignBit<U>()) : static_cast<U>(~k);
+  }
+  return k;
+}
+
+template <typename U, KeyMap M>
 __global__ void ToKeys(const U* src, U* data, int64_t n, bool zero_is_positive) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    U b = src[i];
-    if constexpr (M == KeyMap::kSigned) {
-      b ^= SignBit<U>();
-    } else if constexpr (M == KeyMap::kFloat) {
-      if (zero_is_positive && b == SignBit<U>()) b = 0;
-      if (IsNan(b)) {
-        b = static_cast<U>(~U{0});
-      } else {
-        b = (b & SignBit<U>()) ? static_cast<U>(~b) : static_cast<U>(b | SignBit<U>());
-      }
-    }
-    data[i] = b;
+    data[i] = ToKey<U, M>(src[i], zero_is_positive);
   }
 }
 
@@ -80,13 +95,7 @@ template <typename U, KeyMap M>
 __global__ void FromKeys(const U* keys, U* data, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    U k = keys[i];
-    if constexpr (M == KeyMap::kSigned) {
-      k ^= SignBit<U>();
-    } else if constexpr (M == KeyMap::kFloat) {
-      k = (k & SignBit<U>()) ? static_cast<U>(k ^ SignBit<U>()) : static_cast<U>(~k);
-    }
-    data[i] = k;
+    data[i] = FromKey<U, M>(keys[i]);
   }
 }
 
@@ -102,17 +111,7 @@ __global__ void FinishArgsort(const U* src, const U* keys, const P* pos, U* data
     const int64_t p = static_cast<int64_t>(pos[i]);
     indices[i] = p;
     if (data == nullptr) continue;
-    if (src != nullptr) {
-      data[i] = src[(n == items ? 0 : i / n * n) + p];
-    } else {
-      U k = keys[i];
-      if constexpr (M == KeyMap::kSigned) {
-        k ^= SignBit<U>();
-      } else if constexpr (M == KeyMap::kFloat) {
-        k = (k & SignBit<U>()) ? static_cast<U>(k ^ SignBit<U>()) : static_cast<U>(~k);
-      }
-      data[i] = k;
-    }
+    data[i] = src != nullptr ? src[(n == items ? 0 : i / n * n) + p] : FromKey<U, M>(keys[i]);
   }
 }
 

@@ -339,7 +339,11 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   }
   long long out_n = out.size();
   long long n = mask.size();
-  if (n == 0 && out_n == 0) return absl::OkStatus();
+  if (n == 0) {
+    if (out_n == 0) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("flatnonzero: 0 true elements, the client expected ", out_n));
+  }
   // The count is checked on the device: positions past out's length are
   // not stored, and a count other than out's length is a ValueError at the
   // next sync (no host round trip for it).
@@ -347,13 +351,6 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
                           AddCheck({"flatnonzero", 0, 0, "",
                                     absl::StrCat("true elements, the client expected ", out_n)}));
   unsigned long long* error = static_cast<unsigned long long*>(check_word_->data());
-  if (n == 0) {
-    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> zero, Temp(sizeof(int64_t)));
-    ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(zero->data(), 0, sizeof(int64_t), stream_));
-    ARRAYD_CUDA_RETURN_IF_ERROR(cub_algorithms::CheckCount(
-        static_cast<const int64_t*>(zero->data()), 1, out_n, error, check, stream_));
-    return absl::OkStatus();
-  }
   if (mask.IsCContiguous()) {
     // CUB's select, then the check of its count.
     const size_t bytes = (cub_algorithms::SelectScratchBytes(n) + 255) / 256 * 256;

@@ -25,14 +25,30 @@ __device__ __forceinline__ long long BlockSumLL(long long v) {
   return total;
 }
 
-// Scatter of `n` values to the flat positions idx (int64, negative ones
-// from the end of the `size` target elements), checked here: pass 0
-// records the last position k writing each target element (atomicMax into
-// `winner`, W: int, or long long for 2^31 positions or more) and the first
-// index out of range (error[0] = check, error[1] = the index, as the take
-// kernel); pass 1 writes the values of those positions only, so that the
-// last write wins as in a sequential loop, and writes nothing once an
-// index error is pending. `winner` null: one pass, no duplicates possible.
+// Target element of index position i of a scatter (idx: int64, negative
+// ones from the end of `size` elements), or -1 when out of range: then the
+// first such index is recorded (error[0] = check, error[1] = the index, as
+// the take kernel) where `record`.
+template <int ND>
+__device__ __forceinline__ long long ScatterTarget(const char* idx, long long i,
+                                                   const Strided<2, ND>& s, long long size,
+                                                   bool record, unsigned long long* error,
+                                                   unsigned long long check) {
+  const long long raw =
+      *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
+  const long long flat = raw < 0 ? raw + size : raw;
+  if (flat >= 0 && flat < size) return flat;
+  if (record && atomicCAS(error, 0ULL, check) == 0ULL) error[1] = (unsigned long long)raw;
+  return -1;
+}
+
+// Scatter of `n` values to the flat positions idx, checked here
+// (ScatterTarget): pass 0 records the last position k writing each target
+// element (atomicMax into `winner`, W: int, or long long for 2^31 positions
+// or more) and the first index out of range; pass 1 writes the values of
+// those positions only, so that the last write wins as in a sequential
+// loop, and writes nothing once an index error is pending. `winner` null:
+// one pass, no duplicates possible.
 template <typename S, typename D, typename W, int ND>
 __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, long long n,
                                             const Strided<2, ND>& s, const FlatLayout& t,
@@ -44,15 +60,9 @@ __device__ __forceinline__ void ScatterPass(const char* idx, const char* vals, l
   }
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long raw =
-        *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
-    const long long flat = raw < 0 ? raw + size : raw;
-    if (flat < 0 || flat >= size) {
-      if ((pass == 0 || winner == nullptr) && atomicCAS(error, 0ULL, check) == 0ULL) {
-        error[1] = (unsigned long long)raw;
-      }
-      continue;
-    }
+    const long long flat =
+        ScatterTarget<ND>(idx, i, s, size, pass == 0 || winner == nullptr, error, check);
+    if (flat < 0) continue;
     if (pass == 0 && winner != nullptr) {
       atomicMax(winner + flat, static_cast<W>(i));
     } else if (winner == nullptr || winner[flat] == static_cast<W>(i)) {
@@ -89,13 +99,8 @@ __device__ __forceinline__ void ScatterPacked(const char* idx, const char* vals,
   }
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long raw =
-        *reinterpret_cast<const long long*>(idx + Offset<ND>(i, s.shape, s.stride[0]));
-    const long long flat = raw < 0 ? raw + size : raw;
-    if (flat < 0 || flat >= size) {
-      if (atomicCAS(error, 0ULL, check) == 0ULL) error[1] = (unsigned long long)raw;
-      continue;
-    }
+    const long long flat = ScatterTarget<ND>(idx, i, s, size, true, error, check);
+    if (flat < 0) continue;
     const D v = Cast<D>(*reinterpret_cast<const S*>(vals + Offset<ND>(i, s.shape, s.stride[1])));
     unsigned int bits = 0;
     memcpy(&bits, &v, sizeof(D));
