@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 
 namespace arrayd {
 namespace cuda {
@@ -168,6 +168,9 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
   // lane's elements are 32 apart, so every access stays coalesced, and the
   // offsets of the next one are the last's plus 32 inner strides unless
   // the row ends (one division per dimension per kStridedUnroll elements).
+  // Every run's value is computed before the first store: the loads, which
+  // may alias the output as far as the compiler knows, are all in flight
+  // at once instead of one per store.
   std::string loads;
   for (int k = 1; k < n; ++k) {
     absl::StrAppend(&loads, ", *reinterpret_cast<const T", k, "*>(p", k, " + off[", k, "])");
@@ -183,7 +186,9 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
        base < n; base += warps * 32 * U) {
     long long i = base + lane;
     if (i >= n) continue;
-    long long off[N], inner;
+    long long off[N], inner, run_out[U];
+    T0 run_value[U];
+    int runs = 0;
     StridedOffsets<I>(i, s, off, &inner);
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -198,7 +203,13 @@ std::string ElementwiseBody(const ElementwiseSpec& spec, const std::string& name
           StridedOffsets<I>(i, s, off, &inner);
         }
       }
-      *reinterpret_cast<T0*>(p0 + off[0]) = Apply(i)", loads, args_suffix, R"();
+      run_out[u] = off[0];
+      run_value[u] = Apply(i)", loads, args_suffix, R"();
+      runs = u + 1;
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      if (u < runs) *reinterpret_cast<T0*>(p0 + run_out[u]) = run_value[u];
     }
   }
 }
@@ -261,9 +272,8 @@ std::string ReduceBody(const ReduceSpec& spec, const std::string& name) {
                     spec.rd, "> Src;\n");
   }
   absl::StrAppend(&s, "typedef Src::Args Args;\n}  // namespace ", name, "_ns\n");
-  for (const char* which : {"Block", "Thread", "Finish"}) {
-    std::string lower = absl::StrReplaceAll(which, {{"Block", "block"}, {"Thread", "thread"},
-                                                    {"Finish", "finish"}});
+  for (const char* which : {"Block", "Warp", "Thread", "Finish"}) {
+    std::string lower = absl::AsciiStrToLower(which);
     absl::StrAppend(&s, "extern \"C\" __global__ void __launch_bounds__(256) ", name, "_", lower,
                     "(", name, "_ns::Args a) {\n  arrayd::kernels::gen::", which, "Reduce<", name,
                     "_ns::Op, ", name, "_ns::Src>(a);\n}\n");

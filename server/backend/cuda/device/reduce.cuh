@@ -3,9 +3,10 @@
 // (ArraySource, ReduceArgs) or of a fused chain's value computed in
 // registers (FusedSource, FusedReduceArgs). The args struct is the
 // kernels' one by-value parameter (host mirror: 8-byte words in field
-// order); BlockReduce (a block per output), ThreadReduce (a thread per
-// output) and FinishReduce (combines the partials of split outputs) are the
-// three strategies the host chooses between (cuda_reduce.cc). Every kernel
+// order); BlockReduce (a block per output), WarpReduce (a warp per
+// output), ThreadReduce (a thread per output) and FinishReduce (combines
+// the partials of split outputs) are the strategies the host chooses
+// between (cuda_reduce.cc). Every kernel
 // runs with 256 threads per block (kBlockSize).
 #ifndef ARRAYD_BACKEND_CUDA_DEVICE_REDUCE_CUH_
 #define ARRAYD_BACKEND_CUDA_DEVICE_REDUCE_CUH_
@@ -161,14 +162,21 @@ __device__ __forceinline__ T ShuffleDown(const T& v, unsigned offset) {
 // Tree reduction of one value per thread of the block (256 threads); thread
 // 0 gets the result. Every thread must call it. Each warp combines its
 // lanes by shuffles, then warp 0 combines the warps' values.
+// The warp's 32 values combined by shuffles; lane 0 gets the result.
+template <typename Op>
+__device__ __forceinline__ typename Op::Acc WarpCombine(typename Op::Acc acc) {
+#pragma unroll
+  for (unsigned o = 16; o > 0; o >>= 1) acc = Op::Combine(acc, ShuffleDown(acc, o));
+  return acc;
+}
+
 template <typename Op>
 __device__ __forceinline__ typename Op::Acc BlockCombine(typename Op::Acc acc) {
   typedef typename Op::Acc Acc;
   __shared__ __align__(16) unsigned char smem[32 * sizeof(Acc)];
   Acc* s = reinterpret_cast<Acc*>(smem);
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
-  for (unsigned o = 16; o > 0; o >>= 1) acc = Op::Combine(acc, ShuffleDown(acc, o));
+  acc = WarpCombine<Op>(acc);
   if (lane == 0) s[warp] = acc;
   __syncthreads();
   if (warp == 0) {
@@ -190,55 +198,78 @@ __device__ __forceinline__ void StoreResult(const Args& a, long long m, typename
   }
 }
 
-template <typename Op, typename Src, typename Args>
-__device__ __forceinline__ void BlockReduce(const Args& a) {
+// This thread's share of a row of k elements: elements first, first +
+// step, ... (in 16-byte chunks where the row is contiguous), combined.
+template <typename Op, typename Row>
+__device__ __forceinline__ typename Op::Acc RowShare(const Row& row, long long first,
+                                                     long long step, long long total) {
   typedef typename Op::Acc Acc;
   typedef typename Op::In In;
+  // Four independent accumulators keep four loads in flight per thread,
+  // which a bandwidth-bound reduction needs to approach the memory's speed.
+  Acc acc = Op::Identity(), acc1 = Op::Identity(), acc2 = Op::Identity(), acc3 = Op::Identity();
+  long long k = first;
+  const int V = 16 / sizeof(In) > 0 ? 16 / sizeof(In) : 1;
+  if (V > 1 && row.Vector()) {
+    // Contiguous: 16-byte chunks, four in flight per thread.
+    const long long chunks = total / V;
+    long long c = k;
+    for (; c + 3 * step < chunks; c += 4 * step) {
+      Acc x[4][V];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) row.Chunk(c + u * step, x[u]);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        Acc& r = u == 0 ? acc : u == 1 ? acc1 : u == 2 ? acc2 : acc3;
+#pragma unroll
+        for (int j = 0; j < V; ++j) r = Op::Combine(r, x[u][j]);
+      }
+    }
+    for (; c < chunks; c += step) {
+      Acc x[V];
+      row.Chunk(c, x);
+#pragma unroll
+      for (int j = 0; j < V; ++j) acc = Op::Combine(acc, x[j]);
+    }
+    k = chunks * V + k;  // the last total % V elements, one per thread
+  }
+  for (; k + 3 * step < total; k += 4 * step) {
+    const Acc v0 = row.Get(k);
+    const Acc v1 = row.Get(k + step);
+    const Acc v2 = row.Get(k + 2 * step);
+    const Acc v3 = row.Get(k + 3 * step);
+    acc = Op::Combine(acc, v0);
+    acc1 = Op::Combine(acc1, v1);
+    acc2 = Op::Combine(acc2, v2);
+    acc3 = Op::Combine(acc3, v3);
+  }
+  for (; k < total; k += step) acc = Op::Combine(acc, row.Get(k));
+  return Op::Combine(Op::Combine(acc, acc1), Op::Combine(acc2, acc3));
+}
+
+// A block per output (split over gridDim.y blocks).
+template <typename Op, typename Src, typename Args>
+__device__ __forceinline__ void BlockReduce(const Args& a) {
   for (long long m = blockIdx.x; m < a.m; m += gridDim.x) {
     const typename Src::Row row = Src::At(a, m);
-    // Four independent accumulators keep four loads in flight per thread,
-    // which a bandwidth-bound reduction needs to approach the memory's speed.
-    Acc acc = Op::Identity(), acc1 = Op::Identity(), acc2 = Op::Identity(), acc3 = Op::Identity();
     const long long step = (long long)gridDim.y * blockDim.x;
-    long long k = blockIdx.y * (long long)blockDim.x + threadIdx.x;
-    const int V = 16 / sizeof(In) > 0 ? 16 / sizeof(In) : 1;
-    if (V > 1 && row.Vector()) {
-      // Contiguous: 16-byte chunks, four in flight per thread.
-      const long long chunks = a.k / V;
-      long long c = k;
-      for (; c + 3 * step < chunks; c += 4 * step) {
-        Acc x[4][V];
-#pragma unroll
-        for (int u = 0; u < 4; ++u) row.Chunk(c + u * step, x[u]);
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {
-          Acc& r = u == 0 ? acc : u == 1 ? acc1 : u == 2 ? acc2 : acc3;
-#pragma unroll
-          for (int j = 0; j < V; ++j) r = Op::Combine(r, x[u][j]);
-        }
-      }
-      for (; c < chunks; c += step) {
-        Acc x[V];
-        row.Chunk(c, x);
-#pragma unroll
-        for (int j = 0; j < V; ++j) acc = Op::Combine(acc, x[j]);
-      }
-      k = chunks * V + k;  // the last a.k % V elements, one per thread
-    }
-    for (; k + 3 * step < a.k; k += 4 * step) {
-      const Acc v0 = row.Get(k);
-      const Acc v1 = row.Get(k + step);
-      const Acc v2 = row.Get(k + 2 * step);
-      const Acc v3 = row.Get(k + 3 * step);
-      acc = Op::Combine(acc, v0);
-      acc1 = Op::Combine(acc1, v1);
-      acc2 = Op::Combine(acc2, v2);
-      acc3 = Op::Combine(acc3, v3);
-    }
-    for (; k < a.k; k += step) acc = Op::Combine(acc, row.Get(k));
-    acc = Op::Combine(Op::Combine(acc, acc1), Op::Combine(acc2, acc3));
+    typename Op::Acc acc =
+        RowShare<Op>(row, blockIdx.y * (long long)blockDim.x + threadIdx.x, step, a.k);
     acc = BlockCombine<Op>(acc);
     if (threadIdx.x == 0) StoreResult<Op>(a, m, acc);
+  }
+}
+
+// A warp per output (many rows of a few thousand elements: no block-wide
+// combine per row); never split (gridDim.y is 1).
+template <typename Op, typename Src, typename Args>
+__device__ __forceinline__ void WarpReduce(const Args& a) {
+  const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+  const unsigned lane = threadIdx.x & 31;
+  for (long long m = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; m < a.m; m += warps) {
+    const typename Src::Row row = Src::At(a, m);
+    const typename Op::Acc acc = WarpCombine<Op>(RowShare<Op>(row, lane, 32, a.k));
+    if (lane == 0) StoreResult<Op>(a, m, acc);
   }
 }
 
