@@ -3,7 +3,7 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all|profile|compat|streams|ops, or parts
+#   tests/device_run.sh [tests|bench|all|profile|compat|streams|ops|clients, or parts
 #                        joined with +, e.g. tests+compat] [--quick]
 #
 # The test servers run with --allow-user-kernels (ARRAYD_SERVER_ARGS), so
@@ -128,6 +128,16 @@ if want ops; then
     tee "$out/ops.txt" || status=1
   kill "$pid" 2>/dev/null
   wait "$pid"
+fi
+if want clients; then
+  # Many client processes on one server beside as many CuPy processes
+  # (issue 17); ARRAYD_CLIENTS: the counts (default 1,8,16,32,64,128).
+  echo "==> clients: many processes beside CuPy"
+  serve clients
+  timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_clients.py --address "unix:$sock" \
+    --server-pid "$pid" --cupy --idle 1000 --clients "${ARRAYD_CLIENTS:-1,8,16,32,64,128}" \
+    --json "$out/clients.json" 2>&1 | tee "$out/clients.txt" || status=1
+  kill "$pid"; wait "$pid"
 fi
 if want streams; then
   echo "==> streams: concurrency beside CuPy"
