@@ -206,7 +206,11 @@ class _Barriers:
 def idle_sessions(address: str, count: int, server_pid: int) -> dict:
     """The server's threads and resident MiB before and after `count` idle
     sessions open (from this process)."""
+    import resource
+
     import arrayd as ad
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket or two each
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4 * count + 1024)), hard))
     watch = ServerWatch(server_pid)
     before = watch.sample()
     sessions = [ad.connect(address, default=False) for _ in range(count)]
