@@ -31,7 +31,7 @@ done
 python=python3
 [ -x "$root/.venv/bin/python" ] && python="$root/.venv/bin/python"
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> %s (%s)\n' "$*" "$(date +%T)"; }
 
 step "ruff check client-python"
 if "$python" -m ruff --version >/dev/null 2>&1; then

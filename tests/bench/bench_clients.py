@@ -159,9 +159,11 @@ def run_clients(kind: str, address: str, roles: list[str], ops: int, trips: int,
     for p in procs:
         p.start()
     watch = ServerWatch(server_pid if kind == "arrayd" else 0)
+    # A CuPy process makes its own CUDA context: 128 of them take minutes.
+    start_timeout = 120 + 5 * len(roles)
     with watch:
         try:
-            start.wait(timeout=300)
+            start.wait(timeout=start_timeout)
             if between is not None:
                 between.wait(timeout=600)
         except Exception:  # noqa: BLE001 - a broken barrier or a timeout
@@ -237,50 +239,55 @@ def main() -> None:
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",") if c]
     kinds = ["arrayd"] + (["cupy"] if args.cupy else [])
-    table: dict = {k: {} for k in kinds}
+    report: dict = {"table": {k: {} for k in kinds}, "flood": {}, "idle": {}}
+
+    def save() -> None:  # after every row: a run cut short keeps its rows
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=1, default=str))
+
+    # Each row is printed as soon as it is measured.
+    print("| clients | CuPy ops/s | arrayd ops/s | ratio | arrayd p50/p99 us | CuPy p50/p99 us "
+          "| server threads | server RSS MiB | GPU MiB per process (CuPy) |", flush=True)
+    print("|---|---|---|---|---|---|---|---|---|", flush=True)
+    nan = float("nan")
     for n in counts:
         for kind in kinds:
             try:
-                table[kind][n] = run_clients(kind, args.address, ["work"] * n, args.ops,
-                                             args.trips, 0.0, args.server_pid)
+                report["table"][kind][n] = run_clients(kind, args.address, ["work"] * n, args.ops,
+                                                       args.trips, 0.0, args.server_pid)
             except Exception as e:  # noqa: BLE001 - a failed row is reported
-                print(f"{kind}, {n} clients: {e}", file=sys.stderr)
-    flood: dict = {}
+                print(f"{kind}, {n} clients: {e}", file=sys.stderr, flush=True)
+        save()
+        a, c = report["table"]["arrayd"].get(n, {}), report["table"].get("cupy", {}).get(n, {})
+        ratio = a.get("ops_per_s", nan) / c["ops_per_s"] if c else nan
+        print(f"| {n} | {c.get('ops_per_s', nan):,.0f} | {a.get('ops_per_s', nan):,.0f} | "
+              f"{ratio:.2f}x | {a.get('trip_p50_us', nan):.0f}/{a.get('trip_p99_us', nan):.0f} | "
+              f"{c.get('trip_p50_us', nan):.0f}/{c.get('trip_p99_us', nan):.0f} | "
+              f"{a.get('server_threads', 0)} | {a.get('server_rss_mib', 0)} | "
+              f"{c.get('gpu_mib_per_process', 0):.0f} |", flush=True)
+    single = report["table"]["arrayd"].get(1, {}).get("trip_p99_us")
     if args.flood > 0 and counts:
         n = max(counts)
         for kind in kinds:
             try:
-                flood[kind] = run_clients(kind, args.address, ["flood"] + ["polite"] * (n - 1),
-                                          0, 0, args.flood, args.server_pid)
+                f = run_clients(kind, args.address, ["flood"] + ["polite"] * (n - 1), 0, 0,
+                                args.flood, args.server_pid)
             except Exception as e:  # noqa: BLE001
-                print(f"{kind}, flood with {n} clients: {e}", file=sys.stderr)
-    idle = idle_sessions(args.address, args.idle, args.server_pid) if args.idle else {}
-
-    print("| clients | CuPy ops/s | arrayd ops/s | ratio | arrayd p50/p99 us | CuPy p50/p99 us "
-          "| server threads | server RSS MiB | GPU MiB per process (CuPy) |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for n in counts:
-        a, c = table["arrayd"].get(n, {}), table.get("cupy", {}).get(n, {})
-        ratio = a.get("ops_per_s", float("nan")) / c["ops_per_s"] if c else float("nan")
-        print(f"| {n} | {c.get('ops_per_s', float('nan')):,.0f} | "
-              f"{a.get('ops_per_s', float('nan')):,.0f} | {ratio:.2f}x | "
-              f"{a.get('trip_p50_us', float('nan')):.0f}/{a.get('trip_p99_us', float('nan')):.0f} | "
-              f"{c.get('trip_p50_us', float('nan')):.0f}/{c.get('trip_p99_us', float('nan')):.0f} | "
-              f"{a.get('server_threads', 0)} | {a.get('server_rss_mib', 0)} | "
-              f"{c.get('gpu_mib_per_process', 0):.0f} |")
-    single = table["arrayd"].get(1, {}).get("trip_p99_us")
-    for kind, f in flood.items():
-        line = (f"flood ({kind}): {f['clients']} clients, one flooding: polite p50/p99 "
-                f"{f['trip_p50_us']:.0f}/{f['trip_p99_us']:.0f} us")
-        if kind == "arrayd" and single:
-            line += f", {f['trip_p99_us'] / single:.1f}x the single client's p99 ({single:.0f} us)"
-        print(line)
-    if idle:
+                print(f"{kind}, flood with {n} clients: {e}", file=sys.stderr, flush=True)
+                continue
+            report["flood"][kind] = f
+            save()
+            line = (f"flood ({kind}): {n} clients, one flooding: polite p50/p99 "
+                    f"{f['trip_p50_us']:.0f}/{f['trip_p99_us']:.0f} us")
+            if kind == "arrayd" and single:
+                line += f", {f['trip_p99_us'] / single:.1f}x the single client's p99 ({single:.0f} us)"
+            print(line, flush=True)
+    if args.idle:
+        idle = report["idle"] = idle_sessions(args.address, args.idle, args.server_pid)
+        save()
         print(f"idle: {idle['sessions']} sessions: server threads {idle['threads_before']} -> "
-              f"{idle['threads_after']}, RSS {idle['rss_mib_before']} -> {idle['rss_mib_after']} MiB")
-    if args.json:
-        Path(args.json).write_text(json.dumps({"table": table, "flood": flood, "idle": idle},
-                                              indent=1, default=str))
+              f"{idle['threads_after']}, RSS {idle['rss_mib_before']} -> {idle['rss_mib_after']} MiB",
+              flush=True)
 
 
 if __name__ == "__main__":
