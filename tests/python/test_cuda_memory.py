@@ -40,7 +40,7 @@ def test_pool_numbers_follow_arrays(pool):
     assert pool.free_bytes() >= 0 and pool.n_free_blocks() >= 0
     pool.free_all_blocks()
     # The freed array's block is no longer cached (a CUDA server's caching
-    # allocator may have kept it; the CPU backend caches nothing).
+    # allocator, or the CPU backend's, may have kept it).
     assert pool.free_bytes() < 4 * MB
     assert pool.total_bytes() == pool.used_bytes() + pool.free_bytes()
     assert pool.used_bytes() == base
