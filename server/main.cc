@@ -76,8 +76,11 @@ constexpr char kUsage[] = R"(usage: arrayd [flags]
   --no-local-socket    do not offer the same-host op socket (PATH.ops beside the
                        first unix:PATH address)
   --local-poll-us N    same-host socket: poll this long for a client's next
-                       frame before a blocking read (default 50; at least
-                       1000 after a sync; 0: block)
+                       frame before waiting for it (default 50; at least
+                       1000 after a sync; 0: never poll). Only while half the
+                       workers or more are idle
+  --workers N          threads that run sessions and read the same-host socket
+                       (default 0: one per core); idle sessions have none
   --config FILE        read flags from FILE: the same flags, one per line
                        ('--flag value' or '--flag=value'; '#' starts a comment),
                        in place of --config (later flags override earlier ones)
@@ -269,6 +272,12 @@ int main(int argc, char** argv) {
       const std::string v = value("--local-poll-us");
       if (!absl::SimpleAtoi(v, &local_poll_us) || local_poll_us < 0 || local_poll_us > 1000000) {
         std::cerr << "arrayd: --local-poll-us needs microseconds from 0 to 1000000\n";
+        return 2;
+      }
+    } else if (is("--workers")) {
+      const std::string v = value("--workers");
+      if (!absl::SimpleAtoi(v, &options.workers) || options.workers > 4096) {
+        std::cerr << "arrayd: --workers needs a count from 0 (one per core) to 4096\n";
         return 2;
       }
     } else if (is("--max-message-bytes")) {

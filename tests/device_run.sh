@@ -133,7 +133,7 @@ if want clients; then
   # Many client processes on one server beside as many CuPy processes
   # (issue 17); ARRAYD_CLIENTS: the counts (default 1,8,16,32,64,128).
   echo "==> clients: many processes beside CuPy"
-  serve clients
+  serve clients --max-sessions 2048 --max-sessions-per-tenant 2048
   timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_clients.py --address "unix:$sock" \
     --server-pid "$pid" --cupy --idle 1000 --clients "${ARRAYD_CLIENTS:-1,8,16,32,64,128}" \
     --json "$out/clients.json" 2>&1 | tee "$out/clients.txt" || status=1

@@ -198,6 +198,10 @@ class LocalStream:
         self._rbuf = bytearray()
         self._send_lock = threading.Lock()
         self._done_callbacks: list[Any] = []
+        # How long the next reply is polled for: none while the server said
+        # its workers are busy (SyncReply.server_busy), as a poll then takes
+        # a core from the server that has to produce the reply.
+        self._spin_s = _SPIN_S
 
     @staticmethod
     def connect(path: str) -> "LocalStream | None":
@@ -239,15 +243,15 @@ class LocalStream:
         buf = self._rbuf
         # Poll first: a reply that comes within _SPIN_S is read without the
         # wake-up of a blocked thread.
-        sock, start = self._sock, time.perf_counter()
-        while len(buf) < n:
+        sock, start, spin_s = self._sock, time.perf_counter(), self._spin_s
+        while len(buf) < n and spin_s > 0:
             try:
                 chunk = sock.recv(1 << 16, socket.MSG_DONTWAIT)
             except BlockingIOError:
                 waited = time.perf_counter() - start
                 if waited < _SPIN_ONLY_S:
                     continue
-                if waited < _SPIN_S:
+                if waited < spin_s:
                     os.sched_yield()
                     continue
                 break
@@ -273,6 +277,7 @@ class LocalStream:
                 self._fill(4 + n)
             msg = pb.ServerMessage.FromString(bytes(buf[4:4 + n]))
             del buf[:4 + n]
+            self._spin_s = 0.0 if msg.sync.server_busy else _SPIN_S
             return msg
         except (OSError, EOFError):
             self._finish()

@@ -7,57 +7,58 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <deque>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <deque>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
 #include "rpc/socket_path.h"
 #include "spdlog/spdlog.h"
 
 namespace arrayd {
 namespace {
 
-// Buffered reads of one connection: a frame's header and its message (and
-// often the next frames) come in one read call. File descriptors that come
-// with the bytes (SCM_RIGHTS: the client's shared memory segments) are
-// queued in order for the frames that name them.
+// Buffered reads of one connection, never blocking: a frame's header and
+// its message (and often the next frames) come in one read call. File
+// descriptors that come with the bytes (SCM_RIGHTS: the client's shared
+// memory segments) are queued in order for the frames that name them.
 class FrameReader {
  public:
   // At most this many descriptors wait for their frame; a client that sends
   // more is cut off.
   static constexpr size_t kMaxQueuedFds = 16;
+  enum class Got { kBytes, kNothing, kEnd };  // kNothing: none now; kEnd: closed or failed
 
-  FrameReader(int fd, absl::Duration poll) : fd_(fd), poll_(absl::ToChronoMicroseconds(poll)) {}
+  explicit FrameReader(int fd) : fd_(fd) {}
   ~FrameReader() {
     for (int fd : fds_) ::close(fd);
   }
-  void set_poll(std::chrono::microseconds poll) { poll_ = poll; }
-  // Makes n bytes available at data(); false at end of stream or error.
-  // The buffer grows with the bytes that come, never ahead of them: a
-  // header announcing a large frame costs nothing until its data arrives.
-  bool Fill(size_t n) {
-    if (pos_ > 0 && end_ - pos_ < n) {  // keep what is left at the front
-      buf_.erase(0, pos_);
+  // Reads what the socket has, at most a buffer's worth. The buffer grows
+  // with the bytes that come, never ahead of them: a header announcing a
+  // large frame costs nothing until its data arrives.
+  Got ReadSome(size_t want) {
+    if (buf_.size() - end_ < kReadBytes / 2) {
+      buf_.erase(0, pos_);  // keep what is left at the front
       end_ -= pos_;
       pos_ = 0;
-    }
-    while (end_ - pos_ < n) {
-      if (buf_.size() - end_ < kReadBytes / 2 && buf_.size() < n + kReadBytes) {
-        buf_.resize(std::max(buf_.size() * 2, end_ + kReadBytes));
+      if (buf_.size() - end_ < kReadBytes / 2) {
+        buf_.resize(std::max(std::min(buf_.size() * 2, want + kReadBytes), end_ + kReadBytes));
       }
-      ssize_t r = ReadSome();
-      if (r == 0 || too_many_fds_) return false;
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        return false;
-      }
-      end_ += static_cast<size_t>(r);
     }
-    return true;
+    while (true) {
+      ssize_t r = Receive();
+      if (r > 0 && !too_many_fds_) {
+        end_ += static_cast<size_t>(r);
+        return Got::kBytes;
+      }
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return Got::kNothing;
+      return Got::kEnd;
+    }
   }
+  size_t size() const { return end_ - pos_; }
   const char* data() const { return buf_.data() + pos_; }
   void Consume(size_t n) { pos_ += n; }
   // The next descriptor that came with the stream, or -1 when none did.
@@ -71,27 +72,7 @@ class FrameReader {
  private:
   static constexpr size_t kReadBytes = size_t{1} << 16;
 
-  // Polls with non-blocking reads for up to poll_ before a blocking one:
-  // a client's next frame that comes within it is read without the wake-up
-  // of a blocked thread (the larger part of a same-host round trip). Past
-  // kSpinOnly the poll yields the core between reads, so a long poll does
-  // not take it from runnable threads (clients on a small machine).
-  ssize_t ReadSome() {
-    if (poll_.count() > 0) {
-      constexpr std::chrono::microseconds kSpinOnly(50);
-      const auto start = std::chrono::steady_clock::now();
-      auto now = start;
-      do {
-        ssize_t r = Receive(MSG_DONTWAIT);
-        if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return r;
-        if (now - start > kSpinOnly) sched_yield();
-        now = std::chrono::steady_clock::now();
-      } while (now - start < poll_);
-    }
-    return Receive(0);
-  }
-
-  ssize_t Receive(int flags) {
+  ssize_t Receive() {
     iovec iov{buf_.data() + end_, buf_.size() - end_};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxQueuedFds)];
     msghdr msg{};
@@ -99,7 +80,7 @@ class FrameReader {
     msg.msg_iovlen = 1;
     msg.msg_control = control;
     msg.msg_controllen = sizeof(control);
-    ssize_t r = ::recvmsg(fd_, &msg, flags | MSG_CMSG_CLOEXEC);
+    ssize_t r = ::recvmsg(fd_, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
     if (r < 0) return r;
     for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
       if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
@@ -116,12 +97,16 @@ class FrameReader {
   }
 
   int fd_;
-  std::chrono::microseconds poll_;
   std::string buf_;
   size_t pos_ = 0, end_ = 0;
   std::deque<int> fds_;
   bool too_many_fds_ = false;
 };
+
+uint32_t FrameLength(const char* header) {
+  const auto* h = reinterpret_cast<const unsigned char*>(header);
+  return h[0] | h[1] << 8 | h[2] << 16 | static_cast<uint32_t>(h[3]) << 24;
+}
 
 bool WriteFull(int fd, const void* data, size_t n) {
   const char* p = static_cast<const char*>(data);
@@ -137,8 +122,11 @@ bool WriteFull(int fd, const void* data, size_t n) {
   return true;
 }
 
-// One connection's writer: frames from the session's executor thread.
+// One connection's writer: frames from the worker that runs its session.
+// A client that does not read its replies for kSendTimeout (the socket's
+// SO_SNDTIMEO) is cut off: the worker must not wait on it for longer.
 struct Writer {
+  static constexpr int kSendTimeoutSeconds = 10;
   int fd;
   absl::Mutex mu;
   bool Send(const v1::ServerMessage& message) {
@@ -147,7 +135,9 @@ struct Writer {
     uint32_t n = static_cast<uint32_t>(frame.size() - 4);
     for (int i = 0; i < 4; ++i) frame[i] = static_cast<char>((n >> (8 * i)) & 0xff);
     absl::MutexLock lock(&mu);
-    return WriteFull(fd, frame.data(), frame.size());
+    if (WriteFull(fd, frame.data(), frame.size())) return true;
+    ::shutdown(fd, SHUT_RDWR);  // its reader sees the end and stops the session
+    return false;
   }
 };
 
@@ -179,6 +169,187 @@ absl::StatusOr<std::unique_ptr<LocalTransport>> LocalTransport::Listen(const std
       new LocalTransport(path, fd, service, poll, max_frame_bytes));
 }
 
+// One same-host connection: its reader state and its session. It has no
+// thread: OnReadable runs on a worker when the socket is readable (or, as
+// a task, when its session has room again after backpressure), never on
+// two at once, and arms the socket again before it returns, unless it
+// paused or ended.
+class LocalTransport::Connection final : public WorkerPool::Watcher, public WorkerPool::Task {
+ public:
+  Connection(LocalTransport* owner, int fd)
+      : owner_(owner), workers_(owner->service_->workers()), fd_(fd), reader_(fd) {
+    writer_->fd = fd;
+    // After a sync the client, which has its answer, most often sends its
+    // next ops at once (a loop of batches, a round trip after another): a
+    // longer poll then keeps the device from waiting on a wake-up, at 1 ms
+    // or the poll setting when longer (0 never polls).
+    op_poll_ = absl::ToChronoMicroseconds(owner->poll_);
+    sync_poll_ =
+        op_poll_.count() == 0 ? op_poll_ : std::max(op_poll_, std::chrono::microseconds(1000));
+  }
+  ~Connection() { ::close(fd_); }
+
+  int fd() const { return fd_; }
+  absl::Status Start() { return workers_->Watch(fd_, this); }
+  // Ends the connection from outside (shutdown, Admin.CloseSession): its
+  // next read sees the end.
+  void Hangup() { ::shutdown(fd_, SHUT_RDWR); }
+
+  void OnReadable() override;
+  void RunTurn() override { OnReadable(); }  // resumed after backpressure
+
+ private:
+  enum class Next { kGoOn, kPause, kEnd };
+  // Opens the session, attaches segments, runs or queues the work.
+  // kPause: the session's queue is full; it schedules this connection when
+  // it has room, so nothing of the connection may be touched after.
+  Next Handle(v1::ClientMessage message, bool run_here);
+  Next Open(const v1::ClientMessage& message);
+  // Unwatches the socket and stops the session; Remove() follows.
+  void End();
+
+  LocalTransport* const owner_;
+  WorkerPool* const workers_;
+  const int fd_;
+  FrameReader reader_;
+  std::shared_ptr<Writer> writer_ = std::make_shared<Writer>();
+  std::shared_ptr<Session> session_;
+  std::chrono::microseconds op_poll_, sync_poll_;
+};
+
+void LocalTransport::Connection::OnReadable() {
+  using Clock = std::chrono::steady_clock;
+  // A turn runs frames here for about a millisecond; then they go to the
+  // session's queue, which the pool serves round robin with the others.
+  constexpr auto kTurnTime = std::chrono::milliseconds(1);
+  constexpr std::chrono::microseconds kSpinOnly(50);
+  const auto start = Clock::now();
+  auto last_frame = start;
+  std::chrono::microseconds poll(0);  // none before a frame was handled
+  while (true) {
+    // Every frame that is here whole.
+    while (reader_.size() >= 4) {
+      const uint32_t n = FrameLength(reader_.data());
+      if (n > owner_->max_frame_bytes_) {
+        spdlog::warn("local op socket: frame of {} bytes refused", n);
+        return End();
+      }
+      if (reader_.size() < 4 + size_t{n}) break;
+      v1::ClientMessage message;
+      const bool parsed = message.ParseFromArray(reader_.data() + 4, static_cast<int>(n));
+      reader_.Consume(4 + size_t{n});
+      if (!parsed) {
+        spdlog::warn("local op socket: malformed message");
+        return End();
+      }
+      const bool sync = message.has_sync();
+      switch (Handle(std::move(message), Clock::now() - start < kTurnTime)) {
+        case Next::kGoOn: break;
+        case Next::kPause: return;  // the session schedules this connection again
+        case Next::kEnd: return End();
+      }
+      last_frame = Clock::now();
+      poll = sync ? sync_poll_ : op_poll_;
+    }
+    const size_t want = reader_.size() >= 4 ? 4 + size_t{FrameLength(reader_.data())} : 4;
+    switch (reader_.ReadSome(want)) {
+      case FrameReader::Got::kBytes: continue;
+      case FrameReader::Got::kEnd: return End();
+      case FrameReader::Got::kNothing: break;
+    }
+    // Poll for the client's next frame while the pool has cores to spare,
+    // yielding the core between reads past kSpinOnly; else the socket
+    // waits in the pool's epoll set.
+    const auto waited = Clock::now() - last_frame;
+    if (waited < poll && workers_->MayPoll()) {
+      if (waited > kSpinOnly) sched_yield();
+      continue;
+    }
+    workers_->Arm(fd_, this);
+    return;
+  }
+}
+
+LocalTransport::Connection::Next LocalTransport::Connection::Handle(v1::ClientMessage message,
+                                                                    bool run_here) {
+  if (!session_) {
+    if (!message.has_open()) return Next::kEnd;
+    if (Open(message) == Next::kEnd) return Next::kEnd;
+    message.clear_open();
+  }
+  // The frame's segments, before its ops (which may name them). A
+  // segment that is refused is logged; the ops that name it fail.
+  for (const std::string& name : message.segments()) {
+    int segment_fd = reader_.TakeFd();
+    if (segment_fd < 0) {
+      spdlog::warn("local op socket: a frame names more segments than came with it");
+      return Next::kEnd;
+    }
+    absl::Status attached = session_->AttachSegment(name, segment_fd);
+    if (!attached.ok()) spdlog::warn("session {}: {}", session_->id(), attached.ToString());
+  }
+  message.clear_segments();
+  if (!CarriesWork(message)) return Next::kGoOn;
+  // Backpressure: a full queue pauses the reads until the session has
+  // worked through half of it; then it runs this connection as a task
+  // (the socket may hold nothing new while the buffer holds frames).
+  auto resume = [this] { workers_->Schedule(this); };
+  const bool room = run_here ? session_->RunOrEnqueue(std::move(message), resume)
+                             : session_->Enqueue(std::move(message), resume);
+  return room ? Next::kGoOn : Next::kPause;
+}
+
+LocalTransport::Connection::Next LocalTransport::Connection::Open(
+    const v1::ClientMessage& message) {
+  ArraydService* service = owner_->service_;
+  // The local user, from the kernel (SO_PEERCRED): the tenant when there is
+  // no authentication, and in the logs.
+  uint32_t uid = 0;
+  int32_t pid = 0;
+  const bool known = PeerCredentials(fd_, &uid, &pid);
+  const std::string user = known ? absl::StrCat("uid:", uid) : "anonymous";
+  // A refused session gets SessionOpened.error, then the connection ends.
+  auto refuse = [&](const absl::Status& why) {
+    spdlog::warn("local op socket ({} pid {}): session refused: {}", user, pid, why.ToString());
+    v1::ServerMessage refused;
+    refused.mutable_opened()->set_error(std::string(why.message()));
+    refused.mutable_opened()->set_error_code(static_cast<uint32_t>(why.code()));
+    writer_->Send(refused);
+    return Next::kEnd;
+  };
+  auto tenant = service->TenantOfToken(message.open().auth_token(), user);
+  if (!tenant.ok()) return refuse(tenant.status());
+  auto opened =
+      service->OpenSession(message.open(),
+                           // Admin.CloseSession shuts the socket: the next read sees the end.
+                           Peer{*tenant, absl::StrCat("same-host socket, ", user, " pid ", pid),
+                                pid, [fd = fd_] { ::shutdown(fd, SHUT_RDWR); }},
+                           [writer = writer_](v1::ServerMessage m) { writer->Send(m); });
+  if (!opened.ok()) return refuse(opened.status());
+  session_ = *std::move(opened);
+  v1::ServerMessage reply;
+  reply.mutable_opened()->set_session_id(session_->id());
+  reply.mutable_opened()->set_backend(service->backend()->name());
+  reply.mutable_opened()->set_session_token(session_->token());
+  reply.mutable_opened()->set_server_id(service->server_id());
+  return writer_->Send(reply) ? Next::kGoOn : Next::kEnd;
+}
+
+void LocalTransport::Connection::End() {
+  workers_->Unwatch(fd_);
+  if (!session_) {
+    owner_->Remove(this);
+    return;
+  }
+  // The session stops on a worker (after the message it runs); then it is
+  // closed and this connection freed.
+  session_->Stop([this] {
+    owner_->service_->CloseSession(session_->id());
+    session_.reset();
+    owner_->Remove(this);
+  });
+}
+
 LocalTransport::LocalTransport(std::string path, int listen_fd, ArraydService* service,
                                absl::Duration poll, uint32_t max_frame_bytes)
     : path_(std::move(path)),
@@ -197,13 +368,16 @@ void LocalTransport::Shutdown() {
     if (shut_down_) return;
     shut_down_ = true;
     ::shutdown(listen_fd_, SHUT_RDWR);
-    for (int fd : connections_) ::shutdown(fd, SHUT_RDWR);  // readers see EOF
+    for (auto& [c, owned] : connections_) c->Hangup();  // each sees the end and ends
   }
   if (acceptor_.joinable()) acceptor_.join();
   {
     absl::MutexLock lock(&mu_);
     mu_.Await(absl::Condition(
-        +[](int* active) { return *active == 0; }, &active_));
+        +[](absl::flat_hash_map<Connection*, std::unique_ptr<Connection>>* c) {
+          return c->empty();
+        },
+        &connections_));
   }
   ::close(listen_fd_);
   ::unlink(path_.c_str());
@@ -214,124 +388,37 @@ void LocalTransport::AcceptLoop() {
     int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE) {
+        // Out of descriptors: a busy loop would take a core; retry shortly.
+        spdlog::warn("local op socket: accept: {}", std::strerror(errno));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
       return;  // shut down
     }
+    const timeval send_timeout{Writer::kSendTimeoutSeconds, 0};
+    (void)::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout));
     absl::MutexLock lock(&mu_);
     if (shut_down_) {
       ::close(fd);
       return;
     }
-    connections_.push_back(fd);
-    ++active_;
-    std::thread([this, fd] { Serve(fd); }).detach();
+    auto connection = std::make_unique<Connection>(this, fd);
+    Connection* c = connection.get();
+    connections_.emplace(c, std::move(connection));
+    absl::Status watched = c->Start();
+    if (!watched.ok()) {
+      spdlog::warn("local op socket: {}", watched.ToString());
+      connections_.erase(c);
+    }
   }
 }
 
-void LocalTransport::Serve(int fd) {
-  auto writer = std::make_shared<Writer>();
-  writer->fd = fd;
-  std::shared_ptr<Session> session;
-  FrameReader reader(fd, poll_);
-  // After a sync the client, which has its answer, most often sends its
-  // next ops at once (a loop of batches, a round trip after another): a
-  // longer poll then keeps the device from waiting on this thread's
-  // wake-up, at 1 ms or the poll setting when longer (0 still blocks).
-  const auto op_poll = absl::ToChronoMicroseconds(poll_);
-  const auto sync_poll =
-      op_poll.count() == 0 ? op_poll : std::max(op_poll, std::chrono::microseconds(1000));
-  while (true) {
-    if (!reader.Fill(4)) break;
-    const auto* header = reinterpret_cast<const unsigned char*>(reader.data());
-    uint32_t n = header[0] | header[1] << 8 | header[2] << 16 | static_cast<uint32_t>(header[3]) << 24;
-    if (n > max_frame_bytes_) {
-      spdlog::warn("local op socket: frame of {} bytes refused", n);
-      break;
-    }
-    reader.Consume(4);
-    if (!reader.Fill(n)) break;
-    v1::ClientMessage message;
-    const bool parsed = message.ParseFromArray(reader.data(), static_cast<int>(n));
-    reader.Consume(n);
-    if (!parsed) {
-      spdlog::warn("local op socket: malformed message");
-      break;
-    }
-    if (!session) {
-      if (!message.has_open()) break;
-      // The local user, from the kernel (SO_PEERCRED): the tenant when
-      // there is no authentication, and in the logs.
-      uint32_t uid = 0;
-      int32_t pid = 0;
-      const bool known = PeerCredentials(fd, &uid, &pid);
-      const std::string user = known ? absl::StrCat("uid:", uid) : "anonymous";
-      // A refused session gets SessionOpened.error, then the connection ends.
-      auto refuse = [&](const absl::Status& why) {
-        spdlog::warn("local op socket ({} pid {}): session refused: {}", user, pid,
-                     why.ToString());
-        v1::ServerMessage refused;
-        refused.mutable_opened()->set_error(std::string(why.message()));
-        refused.mutable_opened()->set_error_code(static_cast<uint32_t>(why.code()));
-        writer->Send(refused);
-      };
-      auto tenant = service_->TenantOfToken(message.open().auth_token(), user);
-      if (!tenant.ok()) {
-        refuse(tenant.status());
-        break;
-      }
-      auto opened = service_->OpenSession(
-          message.open(),
-          // Admin.CloseSession shuts the socket: this loop's next read ends.
-          Peer{*tenant, absl::StrCat("same-host socket, ", user, " pid ", pid), pid,
-               [fd] { ::shutdown(fd, SHUT_RDWR); }},
-          [writer](v1::ServerMessage m) { writer->Send(m); });
-      if (!opened.ok()) {
-        refuse(opened.status());
-        break;
-      }
-      session = *std::move(opened);
-      v1::ServerMessage reply;
-      reply.mutable_opened()->set_session_id(session->id());
-      reply.mutable_opened()->set_backend(service_->backend()->name());
-      reply.mutable_opened()->set_session_token(session->token());
-      reply.mutable_opened()->set_server_id(service_->server_id());
-      if (!writer->Send(reply)) break;
-      message.clear_open();
-    }
-    // The frame's segments, before its ops (which may name them). A
-    // segment that is refused is logged; the ops that name it fail.
-    bool fds_ok = true;
-    for (const std::string& name : message.segments()) {
-      int segment_fd = reader.TakeFd();
-      if (segment_fd < 0) {
-        fds_ok = false;
-        break;
-      }
-      absl::Status attached = session->AttachSegment(name, segment_fd);
-      if (!attached.ok()) spdlog::warn("session {}: {}", session->id(), attached.ToString());
-    }
-    if (!fds_ok) {
-      spdlog::warn("local op socket: a frame names more segments than came with it");
-      break;
-    }
-    message.clear_segments();
-    if (!CarriesWork(message)) continue;
-    reader.set_poll(message.has_sync() ? sync_poll : op_poll);
-    session->RunOrEnqueue(std::move(message));
-  }
-  if (session) {
-    absl::Notification stopped;
-    session->Stop([&stopped] { stopped.Notify(); });
-    stopped.WaitForNotification();
-    service_->CloseSession(session->id());
-    session.reset();
-  }
-  {
-    absl::MutexLock lock(&mu_);
-    connections_.erase(std::remove(connections_.begin(), connections_.end(), fd),
-                       connections_.end());
-    ::close(fd);
-    --active_;
-  }
+void LocalTransport::Remove(Connection* connection) {
+  // Under the lock: Shutdown hangs up the connections it finds here, and
+  // the descriptor must not be reused before it is gone from the map.
+  absl::MutexLock lock(&mu_);
+  connections_.erase(connection);  // closes the socket
 }
 
 }  // namespace arrayd

@@ -12,38 +12,44 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "absl/time/time.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "rpc/service.h"
 
 namespace arrayd {
 
-// Thread-safe. One thread accepts; one thread per connection reads frames
-// and runs them on its session (or queues them behind the session's
-// executor when it is busy); replies go back on the same socket.
+// Thread-safe. One thread accepts. Connections have no thread of their
+// own: they wait on the service's worker pool (its epoll set), and the
+// worker that finds one readable reads its frames and runs them on the
+// session at once when it is idle (else queues them for the pool); replies
+// go back on the same socket.
 class LocalTransport {
  public:
-  // Listens on the unix socket `path` (replacing a stale one). A connection
-  // polls for its next frame for `poll` before a blocking read (0: block at
-  // once): a client's prompt next request then costs no thread wake-up.
+  // Listens on the unix socket `path` (replacing a stale one). After a
+  // frame the worker polls the connection for its next one for `poll`
+  // (0: not at all) while the pool has idle workers: a client's prompt
+  // next request then costs no thread wake-up.
   // A frame larger than `max_frame_bytes` ends its connection (checked
   // from the header, before anything is allocated).
   static absl::StatusOr<std::unique_ptr<LocalTransport>> Listen(
-      const std::string& path, ArraydService* service,
-      absl::Duration poll = absl::Microseconds(50), uint32_t max_frame_bytes = 256u << 20);
+      const std::string& path, ArraydService* service, absl::Duration poll = absl::Microseconds(50),
+      uint32_t max_frame_bytes = 256u << 20);
   ~LocalTransport();  // Shutdown()
   // Stops accepting and ends every connection (their sessions are freed).
   void Shutdown();
   const std::string& path() const { return path_; }
 
  private:
+  class Connection;
+
   LocalTransport(std::string path, int listen_fd, ArraydService* service, absl::Duration poll,
                  uint32_t max_frame_bytes);
   void AcceptLoop();
-  void Serve(int fd);
+  // A connection that ended and whose session has stopped: closed, freed.
+  void Remove(Connection* connection);
 
   const std::string path_;
   const int listen_fd_;
@@ -53,8 +59,7 @@ class LocalTransport {
   std::thread acceptor_;
   absl::Mutex mu_;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
-  std::vector<int> connections_ ABSL_GUARDED_BY(mu_);
-  int active_ ABSL_GUARDED_BY(mu_) = 0;  // connection threads (detached) still running
+  absl::flat_hash_map<Connection*, std::unique_ptr<Connection>> connections_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace arrayd

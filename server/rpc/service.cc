@@ -37,7 +37,8 @@ void ToProto(const DeviceDescription& d, v1::DeviceInfo* info) {
 
 
 // One session's op stream. Reads client messages and queues them on the
-// session; the session's executor sends sync replies through Send(). The
+// session; the worker that runs the session sends sync replies through
+// Send(). The
 // stream ends when the client closes it or the connection drops; then the
 // session stops and every array it owns is freed.
 class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage> {
@@ -359,7 +360,8 @@ ArraydService::ArraydService(Backend* backend, const OpRegistry* registry, Servi
       options_(std::move(options)),
       server_id_(RandomToken()),
       server_memory_(std::make_shared<MemoryAccount>("the server's memory cap",
-                                                     options_.server_quota_bytes)) {}
+                                                     options_.server_quota_bytes)),
+      workers_(std::make_unique<WorkerPool>(options_.workers)) {}
 
 absl::StatusOr<std::string> ArraydService::TenantOfToken(const std::string& token,
                                                          const std::string& fallback) const {
@@ -507,6 +509,7 @@ absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
   options.max_array_bytes = options_.max_array_bytes;
   options.backend = backend_;
   options.allow_user_kernels = options_.allow_user_kernels;
+  options.workers = workers_.get();
   auto session = std::make_shared<Session>(id, *std::move(stream), *std::move(transfer), registry_,
                                            options, std::move(reply));
   {

@@ -31,7 +31,10 @@ struct ServiceOptions {
   size_t max_sessions = 1024;            // open at once, in all
   size_t max_sessions_per_tenant = 256;  // open at once, per tenant
   bool allow_user_kernels = false;       // --allow-user-kernels
-  std::string local_op_socket;  // advertised in Capabilities when set
+  std::string local_op_socket;           // advertised in Capabilities when set
+  // Threads that run sessions and read the same-host socket (--workers);
+  // 0: one per core.
+  size_t workers = 0;
   // Bearer tokens and the tenant each names (--auth-tokens). Empty: no
   // authentication; a session's tenant is then "anonymous", or "uid:N" for
   // the local user on the same-host socket (SO_PEERCRED).
@@ -89,8 +92,7 @@ class ArraydService final : public v1::Arrayd::CallbackService {
 
   // Used by the reactors. RESOURCE_EXHAUSTED past a session cap.
   absl::StatusOr<std::shared_ptr<Session>> OpenSession(
-      const v1::OpenSession& open, const Peer& peer,
-      std::function<void(v1::ServerMessage)> reply);
+      const v1::OpenSession& open, const Peer& peer, std::function<void(v1::ServerMessage)> reply);
   void CloseSession(uint64_t id);
   // The session `id` when `token` is its secret, else nullptr.
   std::shared_ptr<Session> FindSession(uint64_t id, const std::string& token);
@@ -108,6 +110,9 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   // Runs of every op (by OpDef::index) in all sessions since the start.
   std::vector<uint64_t> OpCounts();
   const OpRegistry* registry() const { return registry_; }
+  // Runs every session's messages; the same-host socket's connections wait
+  // on it too.
+  WorkerPool* workers() { return workers_.get(); }
 
  private:
   Backend* backend_;
@@ -117,6 +122,8 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   std::atomic<bool> draining_{false};
   std::atomic<uint64_t> next_session_id_{1};
   const std::shared_ptr<MemoryAccount> server_memory_;
+  // Before sessions_: a session that goes waits for its turn to end.
+  const std::unique_ptr<WorkerPool> workers_;
   struct Tenant {
     std::shared_ptr<MemoryAccount> memory;
     size_t sessions = 0;

@@ -1,7 +1,5 @@
 #include "session/session.h"
 
-#include "session/fusion_plan.h"
-
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/metrics.h"
 #include "common/status.h"
+#include "session/fusion_plan.h"
 #include "spdlog/spdlog.h"
 
 namespace arrayd {
@@ -88,12 +87,15 @@ std::string RandomToken() {
   return token;
 }
 
-
 Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
                  std::unique_ptr<Stream> transfer_stream, const OpRegistry* registry,
                  SessionOptions options, std::function<void(v1::ServerMessage)> reply)
-    : id_(id), token_(RandomToken()), transfer_stream_(std::move(transfer_stream)),
-      registry_(registry), options_(options), reply_(std::move(reply)),
+    : id_(id),
+      token_(RandomToken()),
+      transfer_stream_(std::move(transfer_stream)),
+      registry_(registry),
+      options_(options),
+      reply_(std::move(reply)),
       memory_(std::make_shared<MemoryAccount>("the session's quota", options_.quota_bytes,
                                               options_.tenant)) {
   num_op_counts_ = registry_->ops().size();
@@ -104,102 +106,130 @@ Session::Session(uint64_t id, std::unique_ptr<Stream> stream,
   stream_ = default_->stream.get();
   streams_.emplace(0, std::move(state));
   shared_memory_ = std::make_unique<SharedMemoryMap>(stream_);
-  executor_ = std::thread([this] { ExecutorLoop(); });
+  workers_ = options_.workers != nullptr ? options_.workers : &DefaultWorkerPool();
 }
 
 Session::~Session() {
   {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
+    stop_now_ = true;
+    on_stopped_ = nullptr;
+    // A message that is running ends first (at its next op); a turn that
+    // is queued sees the stop and tears down.
+    mu_.Await(absl::Condition(
+        +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) { return !s->active_; }, this));
+    if (stopped_) return;
+    active_ = true;  // ours now: nothing else runs the session again
   }
-  if (executor_.joinable()) {
-    if (executor_.get_id() == std::this_thread::get_id()) {
-      executor_.detach();
-    } else {
-      executor_.join();
-    }
-  }
-  absl::MutexLock lock(&mu_);
-  handles_.clear();
-  staged_.clear();
+  TearDown();
 }
 
 bool Session::Enqueue(v1::ClientMessage message, std::function<void()> resume) {
-  absl::MutexLock lock(&mu_);
-  queue_.push_back(std::move(message));
-  if (queue_.size() < options_.max_queued_messages || stopping_) return true;
-  resume_ = std::move(resume);
-  return false;
-}
-
-void Session::RunOrEnqueue(v1::ClientMessage message) {
+  bool schedule = false, room = true;
   {
     absl::MutexLock lock(&mu_);
-    if (stopping_ || running_ || !queue_.empty()) {
-      // Backpressure: when the queue is full this reader waits until it is
-      // half empty (not one message: a wake-up per message would cost the
-      // pipeline), so a fast client fills its socket and blocks instead of
-      // growing our memory.
-      if (queue_.size() >= options_.max_queued_messages) {
-        mu_.Await(absl::Condition(
-            +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-              return s->stopping_ || s->queue_.size() <= s->options_.max_queued_messages / 2;
-            },
-            this));
-      }
-      queue_.push_back(std::move(message));
-      return;
+    if (stopping_) return true;  // dropped: the session is going
+    queue_.push_back(std::move(message));
+    if (!active_) schedule = active_ = true;
+    if (queue_.size() >= options_.max_queued_messages) {
+      resume_ = std::move(resume);
+      room = false;
     }
-    running_ = true;
   }
+  if (schedule) workers_->Schedule(this);
+  return room;
+}
+
+bool Session::RunOrEnqueue(v1::ClientMessage message, std::function<void()> resume) {
+  bool here = false;
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return true;
+    // Only the session's reader adds messages, so a session found idle
+    // stays idle until Enqueue below queues this one.
+    if (!active_ && queue_.empty()) here = active_ = true;
+  }
+  if (!here) return Enqueue(std::move(message), std::move(resume));
   Run(message);
   absl::MutexLock lock(&mu_);
-  running_ = false;
+  EndTurn();
+  return true;
 }
 
 void Session::Stop(std::function<void()> done) {
-  absl::MutexLock lock(&mu_);
-  stopping_ = true;
-  stop_now_ = true;
-  on_stopped_ = std::move(done);
+  {
+    absl::MutexLock lock(&mu_);
+    if (!stopped_) {
+      stopping_ = true;
+      stop_now_ = true;
+      on_stopped_ = std::move(done);
+      if (!active_) {
+        active_ = true;
+        workers_->Schedule(this);
+      }
+      return;
+    }
+  }
+  if (done) done();  // stopped already
 }
 
-void Session::ExecutorLoop() {
-  std::function<void()> resume;
-  while (true) {
+void Session::EndTurn() {
+  if (stopping_ || !queue_.empty()) {
+    workers_->Schedule(this);  // still active_: the pool has it
+  } else {
+    active_ = false;
+  }
+}
+
+void Session::RunTurn() {
+  // A turn: a few messages or about a millisecond, so that a client that
+  // floods does not hold a worker from the sessions behind it.
+  constexpr int kTurnMessages = 8;
+  constexpr auto kTurnTime = std::chrono::milliseconds(1);
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < kTurnMessages; ++k) {
     v1::ClientMessage message;
+    std::function<void()> resume;
     {
       absl::MutexLock lock(&mu_);
-      mu_.Await(absl::Condition(
-          +[](Session* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
-            return s->stopping_ || (!s->queue_.empty() && !s->running_);
-          },
-          this));
       if (stopping_) break;
+      if (queue_.empty()) {
+        active_ = false;
+        return;
+      }
       message = std::move(queue_.front());
       queue_.pop_front();
-      running_ = true;
       if (resume_ && queue_.size() <= options_.max_queued_messages / 2) {
         resume = std::move(resume_);
         resume_ = nullptr;
       }
     }
-    if (resume) {
-      resume();  // outside the lock: the reader starts its next read
-      resume = nullptr;
-    }
+    if (resume) resume();  // outside the lock: the reader starts its next read
     Run(message);
-    absl::MutexLock lock(&mu_);
-    running_ = false;
+    if (std::chrono::steady_clock::now() - start > kTurnTime) break;
   }
-  std::function<void()> done;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!stopping_) {
+      EndTurn();
+      return;
+    }
+  }
+  TearDown();
+}
+
+void Session::TearDown() {
+  std::function<void()> resume;
   {
     absl::MutexLock lock(&mu_);
     queue_.clear();
     handles_.clear();
     staged_.clear();
-    done = std::move(on_stopped_);
+    resume = std::move(resume_);  // dropped: nothing is read for this session again
+    resume_ = nullptr;
   }
+  resume = nullptr;
   for (auto& [id, s] : streams_) (void)s->stream->Synchronize();
   std::unique_ptr<SharedMemoryMap> segments;
   {
@@ -207,6 +237,13 @@ void Session::ExecutorLoop() {
     segments = std::move(shared_memory_);
   }
   segments.reset();
+  std::function<void()> done;
+  {
+    absl::MutexLock lock(&mu_);
+    stopped_ = true;
+    active_ = false;  // the destructor may go on from here: no member after
+    done = std::move(on_stopped_);
+  }
   if (done) done();
 }
 
@@ -289,6 +326,7 @@ void Session::Run(const v1::ClientMessage& message) {
   if (message.has_sync()) {
     const auto sync_start = std::chrono::steady_clock::now();
     v1::ServerMessage reply = Sync(message.sync());
+    reply.mutable_sync()->set_server_busy(!workers_->MayPoll());
     Metrics().sync_seconds.Observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - sync_start).count());
     reply_(std::move(reply));
@@ -325,7 +363,8 @@ Session::StreamState* Session::FindStream(uint64_t id) {
 }
 
 absl::Status Session::CreateStream(const v1::StreamSpec& spec) {
-  if (spec.id() == 0) return ValueError("stream 0 is the session's default stream; it always exists");
+  if (spec.id() == 0)
+    return ValueError("stream 0 is the session's default stream; it always exists");
   if (streams_.contains(spec.id())) {
     return absl::AlreadyExistsError(absl::StrCat("stream ", spec.id(), " already exists"));
   }
@@ -462,12 +501,12 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
   const OpDef* def = CountOp(op);
   if (def == nullptr) return absl::NotFoundError(absl::StrCat("unknown op '", op.name(), "'"));
   if (def->num_inputs >= 0 && op.inputs_size() != def->num_inputs) {
-    return ValueError(absl::StrCat(op.name(), " takes ", def->num_inputs, " inputs, got ",
-                                   op.inputs_size()));
+    return ValueError(
+        absl::StrCat(op.name(), " takes ", def->num_inputs, " inputs, got ", op.inputs_size()));
   }
   if (op.outputs_size() != def->num_outputs) {
-    return ValueError(absl::StrCat(op.name(), " has ", def->num_outputs, " outputs, got ",
-                                   op.outputs_size()));
+    return ValueError(
+        absl::StrCat(op.name(), " has ", def->num_outputs, " outputs, got ", op.outputs_size()));
   }
   for (const auto& [name, value] : op.attrs()) {
     if (std::find(def->attrs.begin(), def->attrs.end(), name) == def->attrs.end()) {
@@ -477,7 +516,7 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
     // Upload or shared memory, which are checked and chunked.
     const size_t carried = value.value_case() == v1::AttrValue::kData ? value.data().size()
                            : value.value_case() == v1::AttrValue::kS  ? value.s().size()
-                                                                       : 0;
+                                                                      : 0;
     if (carried > options_.max_inline_bytes) {
       return ValueError(absl::StrCat(op.name(), ": attribute '", name, "' carries ", carried,
                                      " bytes, more than the server's max_inline_bytes (",
@@ -534,9 +573,9 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
       if (out && !IsAligned(*out)) out.reset();
     }
   }
-  OpContext ctx(stream, op, std::move(inputs), std::move(existing),
-                [this, stream](size_t n) { return Allocate(stream, n); }, shared_memory_.get(),
-                this);
+  OpContext ctx(
+      stream, op, std::move(inputs), std::move(existing),
+      [this, stream](size_t n) { return Allocate(stream, n); }, shared_memory_.get(), this);
   ARRAYD_RETURN_IF_ERROR(def->run(ctx));
   for (auto it = write_back.rbegin(); it != write_back.rend(); ++it) {
     ARRAYD_RETURN_IF_ERROR(CopyInto(stream, it->second, it->first));
@@ -556,9 +595,9 @@ absl::Status Session::RunOp(const v1::Op& op, StreamState& on, uint64_t index,
       }
       auto b = BroadcastTo(result, out->shape);
       if (!b.ok()) {
-        return ValueError(absl::StrCat("non-broadcastable output operand with shape ",
-                                       ShapeString(out->shape), " doesn't match the broadcast shape ",
-                                       ShapeString(result.shape)));
+        return ValueError(
+            absl::StrCat("non-broadcastable output operand with shape ", ShapeString(out->shape),
+                         " doesn't match the broadcast shape ", ShapeString(result.shape)));
       }
       ARRAYD_RETURN_IF_ERROR(CopyInto(stream, *b, *out));
       continue;
@@ -583,10 +622,11 @@ absl::StatusOr<std::shared_ptr<Buffer>> Session::Allocate(Stream* stream, size_t
     return raw.status();
   }
   Buffer* p = raw->get();
-  return std::shared_ptr<Buffer>(p, [raw = *std::move(raw), memory = memory_, nbytes](Buffer*) mutable {
-    memory->Release(nbytes);
-    raw.reset();
-  });
+  return std::shared_ptr<Buffer>(
+      p, [raw = *std::move(raw), memory = memory_, nbytes](Buffer*) mutable {
+        memory->Release(nbytes);
+        raw.reset();
+      });
 }
 
 absl::StatusOr<View> Session::AlignedCopy(Stream* stream, const View& view) {
@@ -717,8 +757,8 @@ v1::ServerMessage Session::Sync(const v1::Sync& sync) {
       absl::MutexLock lock(&mu_);
       auto it = handles_.find(h);
       if (it == handles_.end()) {
-        *f->mutable_error() =
-            *MakeOpError(absl::NotFoundError(absl::StrCat("unknown handle ", h)), "fetch", op_count_);
+        *f->mutable_error() = *MakeOpError(absl::NotFoundError(absl::StrCat("unknown handle ", h)),
+                                           "fetch", op_count_);
         continue;
       }
       entry = it->second;
@@ -803,8 +843,9 @@ absl::StatusOr<View> Session::DownloadView(uint64_t handle) {
   absl::MutexLock lock(&mu_);
   auto staged = staged_.find(handle);
   if (staged == staged_.end()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "download: handle ", handle, " was not fetched by a sync (send a sync that fetches it first)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("download: handle ", handle,
+                     " was not fetched by a sync (send a sync that fetches it first)"));
   }
   View v = staged->second;
   staged_.erase(staged);

@@ -1,6 +1,8 @@
 // Session: one client's arrays (handle table), its streams and events, its
-// memory quota and its executor, which runs the client's op batches in order
-// on a thread of its own. Each op names one of the session's streams
+// memory quota and its queue of client messages, which run in order on the
+// server's worker pool (session/worker_pool.h): one worker at a time runs a
+// session, for a turn of a few messages, then the next ready session has
+// its turn. An idle session has no thread. Each op names one of the session's streams
 // (Op.stream; 0, the default, always exists): the executor queues it there,
 // so ops of different streams may run at once on the device, ordered only
 // by events and by the default stream's rule (arrayd.proto, Op.stream).
@@ -15,7 +17,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -27,6 +28,7 @@
 #include "ops/registry.h"
 #include "session/memory_account.h"
 #include "session/shared_memory.h"
+#include "session/worker_pool.h"
 
 namespace arrayd {
 
@@ -39,18 +41,21 @@ bool CarriesWork(const v1::ClientMessage& message);
 std::string RandomToken();
 
 struct SessionOptions {
-  uint64_t quota_bytes = 0;        // 0: no per-session limit
+  uint64_t quota_bytes = 0;  // 0: no per-session limit
   // The most MemoryPool.set_limit may raise it to (the server's
   // --session-quota); 0: no cap.
   uint64_t quota_cap_bytes = 0;
   uint64_t max_inline_bytes = 1 << 20;
-  uint64_t max_array_bytes = 0;    // one array or shared memory segment; 0: no limit
+  uint64_t max_array_bytes = 0;  // one array or shared memory segment; 0: no limit
   // The tenant's account (its quota, then the server's cap) that the
   // session's own account charges; none: only the session's quota.
   std::shared_ptr<MemoryAccount> tenant;
-  // Client messages queued for the executor at most; a transport stops
-  // reading while the queue is full (backpressure).
+  // Client messages queued at most; a transport stops reading while the
+  // queue is full (backpressure).
   size_t max_queued_messages = 64;
+  // Runs the session's messages; none: a pool shared by the process
+  // (DefaultWorkerPool(), for tests and tools).
+  WorkerPool* workers = nullptr;
   // Makes the streams a client asks for (StreamSpec); none: only stream 0.
   Backend* backend = nullptr;
   size_t max_streams = 64;    // per session, stream 0 included
@@ -59,31 +64,35 @@ struct SessionOptions {
   bool allow_user_kernels = false;
 };
 
-// Thread-safe: the handle table is locked; ops run on the executor thread.
-class Session : private SessionHooks {
+// Thread-safe: the handle table is locked; ops run on one worker at a time
+// ("the executor" below: whichever thread runs the session's messages).
+class Session : private SessionHooks, private WorkerPool::Task {
  public:
-  // `reply` is called on the executor thread with each sync's reply.
+  // `reply` is called on the executor with each sync's reply.
   Session(uint64_t id, std::unique_ptr<Stream> stream, std::unique_ptr<Stream> transfer_stream,
           const OpRegistry* registry, SessionOptions options,
           std::function<void(v1::ServerMessage)> reply);
-  ~Session() override;  // stops the executor, frees every array
+  // Waits for a message that is running, drops the queued ones and frees
+  // every array.
+  ~Session() override;
 
   uint64_t id() const { return id_; }
   // The secret that Upload/Download requests must present.
   const std::string& token() const { return token_; }
 
-  // Queues a client message for the executor. Never blocks on the work.
-  // False when the queue is now full: the caller should read no more until
-  // `resume` runs (on the executor thread, once the queue is half empty).
+  // Queues a client message; the worker pool runs it. Never blocks on the
+  // work. False when the queue is now full: the caller should read no more
+  // until `resume` runs (on a worker, once the queue is half empty).
   bool Enqueue(v1::ClientMessage message, std::function<void()> resume = nullptr);
-  // Runs the message on the calling thread when the executor has nothing
-  // queued or running (the order is the same either way), else queues it,
-  // waiting while the queue is full (backpressure on the reader).
-  // For a transport whose reader thread may block on the work: it saves the
-  // hand-off to the executor thread, a wake-up on every round trip.
-  void RunOrEnqueue(v1::ClientMessage message);
-  // Stops the executor after the message it is running; queued messages are
-  // dropped. `done` runs on the executor thread once it has stopped.
+  // Runs the message on the calling thread (a worker that read it) when the
+  // session has nothing queued or running, else queues it as Enqueue does
+  // (the order is the same either way). It saves the hand-off to another
+  // worker, a wake-up on every round trip.
+  bool RunOrEnqueue(v1::ClientMessage message, std::function<void()> resume = nullptr);
+  // Stops after the message that is running; queued messages are dropped,
+  // arrays freed, streams synchronized. `done` then runs on a worker (or
+  // at once when the session has already stopped). Later messages are
+  // dropped.
   void Stop(std::function<void()> done);
 
   // Same-host socket: takes `fd`, a shared memory segment the client sent
@@ -135,7 +144,15 @@ class Session : private SessionHooks {
     std::unique_ptr<Event> mark;  // recorded for those waits
   };
 
-  void ExecutorLoop();
+  // WorkerPool::Task: one turn of the session, a few messages or about a
+  // millisecond; it schedules itself again when more are queued.
+  void RunTurn() override;
+  // Ends the turn that the calling thread had: schedules the session again
+  // when messages (or a stop) came meanwhile, else marks it idle.
+  void EndTurn() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The stop: drops the queue, frees arrays, synchronizes streams, then
+  // runs the Stop callback.
+  void TearDown();
   // Runs one op of a message (its op index `index`); a failure poisons its
   // outputs and becomes a pending error. With `report` false a failure is
   // left alone and false returned (a fused op, whose ops then run as sent).
@@ -169,7 +186,7 @@ class Session : private SessionHooks {
   // also returned (null: none).
   std::shared_ptr<const v1::OpError> SynchronizeStream(StreamState& s);
 
-  // SessionHooks (the ops of ops/device.cc), executor thread.
+  // SessionHooks (the ops of ops/device.cc), executor.
   absl::StatusOr<Event*> GetEvent(uint64_t id, EventOptions options) override;
   Event* FindEvent(uint64_t id) override;
   std::vector<Stream*> Streams() override;
@@ -195,9 +212,9 @@ class Session : private SessionHooks {
   const SessionOptions options_;
   std::function<void(v1::ServerMessage)> reply_;
   std::shared_ptr<MemoryAccount> memory_;  // outlives the session in its buffers
-  uint64_t op_count_ = 0;  // executor thread only
-  std::atomic<uint64_t> ops_run_{0};     // op_count_, for other threads
-  std::atomic<uint32_t> num_streams_{1};  // streams_.size(), for other threads
+  uint64_t op_count_ = 0;                  // executor thread only
+  std::atomic<uint64_t> ops_run_{0};       // op_count_, for other threads
+  std::atomic<uint32_t> num_streams_{1};   // streams_.size(), for other threads
   // Runs of each op (by OpDef::index), for the metrics: the session's own
   // cache lines, summed at a scrape.
   std::unique_ptr<std::atomic<uint64_t>[]> op_counts_;
@@ -209,12 +226,15 @@ class Session : private SessionHooks {
   absl::flat_hash_map<uint64_t, View> staged_ ABSL_GUARDED_BY(mu_);  // large fetches
   std::deque<v1::ClientMessage> queue_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  std::atomic<bool> stop_now_{false};  // stopping_, read between ops unlocked
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;          // torn down
+  std::atomic<bool> stop_now_{false};                  // stopping_, read between ops unlocked
   std::function<void()> resume_ ABSL_GUARDED_BY(mu_);  // see Enqueue
-  bool running_ ABSL_GUARDED_BY(mu_) = false;  // a message is being run
+  // A thread has the session: it is on the pool's ready queue or a worker
+  // (or a reader, RunOrEnqueue) is running its messages. One at a time.
+  bool active_ ABSL_GUARDED_BY(mu_) = false;
   std::function<void()> on_stopped_ ABSL_GUARDED_BY(mu_);
   absl::Mutex transfer_mu_;
-  std::thread executor_;
+  WorkerPool* workers_;
 };
 
 }  // namespace arrayd

@@ -1,6 +1,9 @@
 #include "session/session.h"
 
+#include <atomic>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "absl/synchronization/notification.h"
@@ -200,6 +203,96 @@ TEST_F(SessionTest, ExecutorRunsQueuedMessages) {
   ASSERT_TRUE(done.WaitForNotificationWithTimeout(absl::Seconds(10)));
   EXPECT_EQ(reply.sync().sync_id(), 42u);
   EXPECT_EQ(reply.sync().fetched(0).data().size(), 32u);
+}
+
+// Threads of this process now (Linux: /proc/self/status).
+int ThreadCount() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
+
+TEST_F(SessionTest, IdleSessionsHaveNoThread) {
+  WorkerPool pool(2);
+  SessionOptions options;
+  options.workers = &pool;
+  const int before = ThreadCount();
+  std::vector<std::unique_ptr<Session>> sessions;
+  for (int i = 0; i < 64; ++i) sessions.push_back(MakeSession(options));
+  EXPECT_EQ(ThreadCount(), before);
+  // And each still runs its messages, on the pool.
+  std::atomic<int> replies{0};
+  absl::Notification all;
+  std::vector<std::unique_ptr<Session>> busy;
+  for (int i = 0; i < 64; ++i) {
+    busy.push_back(std::make_unique<Session>(
+        100 + i, *backend_->CreateStream(), *backend_->CreateStream(), &DefaultRegistry(),
+        options, [&](v1::ServerMessage) {
+          if (++replies == 64) all.Notify();
+        }));
+    v1::ClientMessage m;
+    *m.add_ops() = Arange(1, 1000);
+    m.mutable_sync()->set_sync_id(1);
+    busy.back()->Enqueue(m);
+  }
+  ASSERT_TRUE(all.WaitForNotificationWithTimeout(absl::Seconds(30)));
+  EXPECT_EQ(ThreadCount(), before);
+}
+
+TEST_F(SessionTest, AFullQueueRefusesUntilHalfIsRunThenResumes) {
+  WorkerPool pool(1);
+  SessionOptions options;
+  options.workers = &pool;
+  options.max_queued_messages = 4;
+  // The pool's one worker is held, so that the queue fills.
+  absl::Notification hold, held;
+  struct Holder : WorkerPool::Task {
+    absl::Notification *hold, *held;
+    void RunTurn() override {
+      held->Notify();
+      hold->WaitForNotification();
+    }
+  } holder;
+  holder.hold = &hold;
+  holder.held = &held;
+  pool.Schedule(&holder);
+  held.WaitForNotification();
+  auto session = MakeSession(options);
+  absl::Notification resumed;
+  v1::ClientMessage m;
+  *m.add_ops() = Arange(1, 4);
+  EXPECT_TRUE(session->Enqueue(m));
+  EXPECT_TRUE(session->Enqueue(m));
+  EXPECT_TRUE(session->Enqueue(m));
+  EXPECT_FALSE(session->Enqueue(m, [&] { resumed.Notify(); }));
+  EXPECT_FALSE(resumed.HasBeenNotified());
+  hold.Notify();
+  EXPECT_TRUE(resumed.WaitForNotificationWithTimeout(absl::Seconds(10)));
+}
+
+TEST_F(SessionTest, StopDropsTheQueueFreesArraysAndCallsBack) {
+  WorkerPool pool(2);
+  SessionOptions options;
+  options.workers = &pool;
+  auto session = MakeSession(options);
+  v1::ClientMessage m;
+  *m.add_ops() = Arange(1, 1 << 16);
+  session->Run(m);
+  EXPECT_EQ(session->num_arrays(), 1u);
+  absl::Notification stopped;
+  session->Stop([&] { stopped.Notify(); });
+  ASSERT_TRUE(stopped.WaitForNotificationWithTimeout(absl::Seconds(10)));
+  EXPECT_EQ(session->num_arrays(), 0u);
+  EXPECT_EQ(session->bytes_in_use(), 0u);
+  // Later messages are dropped, and a second Stop calls back at once.
+  EXPECT_TRUE(session->Enqueue(m));
+  bool again = false;
+  session->Stop([&] { again = true; });
+  EXPECT_TRUE(again);
+  EXPECT_EQ(session->num_arrays(), 0u);
 }
 
 TEST_F(SessionTest, ArraysOfOneSessionAreInvisibleToAnother) {

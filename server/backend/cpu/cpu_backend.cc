@@ -52,13 +52,17 @@ class CpuEvent : public Event {
 // fresh pages cost a fault and a zeroing each, which took 40% of a 16 MiB
 // concatenate's time, where NumPy's allocator reuses its heap. Per stream,
 // that is per session, so that no session gets another's data; at most
-// kMaxCachedBytes a stream; thread-safe (buffers are freed on any thread).
+// kMaxCachedBytes a stream and, over all streams, a sixteenth of the
+// backend's memory limit (the cache is host memory beyond the limit: a
+// thousand sessions that each once made a large array must not keep it
+// all); thread-safe (buffers are freed on any thread).
 class HostPool {
  public:
   static constexpr size_t kMinBytes = size_t{1} << 20;
   static constexpr uint64_t kMaxCachedBytes = uint64_t{256} << 20;
 
-  explicit HostPool(std::atomic<uint64_t>* backend_cached) : backend_cached_(backend_cached) {}
+  HostPool(std::atomic<uint64_t>* backend_cached, uint64_t backend_cap)
+      : backend_cached_(backend_cached), backend_cap_(backend_cap) {}
   ~HostPool() { Release(); }
 
   // The size allocated for a request of n bytes (n itself below kMinBytes).
@@ -82,12 +86,14 @@ class HostPool {
   void Give(void* p, size_t size) {
     if (size >= kMinBytes) {
       absl::MutexLock lock(&mu_);
-      if (bytes_ + size <= kMaxCachedBytes) {
+      // Counted first, so that streams freeing at once cannot pass the cap.
+      if (bytes_ + size <= kMaxCachedBytes &&
+          backend_cached_->fetch_add(size) + size <= backend_cap_) {
         free_[size].push_back(p);
         bytes_ += size;
-        backend_cached_->fetch_add(size);
         return;
       }
+      if (bytes_ + size <= kMaxCachedBytes) backend_cached_->fetch_sub(size);
     }
     std::free(p);
   }
@@ -113,6 +119,7 @@ class HostPool {
   }
 
   std::atomic<uint64_t>* const backend_cached_;
+  const uint64_t backend_cap_;
   absl::Mutex mu_;
   absl::flat_hash_map<size_t, std::vector<void*>> free_ ABSL_GUARDED_BY(mu_);
   uint64_t bytes_ ABSL_GUARDED_BY(mu_) = 0;
@@ -121,15 +128,15 @@ class HostPool {
 class CpuStream : public Stream {
  public:
   CpuStream(std::atomic<uint64_t>* in_use, std::atomic<uint64_t>* cached, uint64_t limit)
-      : in_use_(in_use), limit_(limit), pool_(std::make_shared<HostPool>(cached)) {}
+      : in_use_(in_use), limit_(limit), pool_(std::make_shared<HostPool>(cached, limit / 16)) {}
 
   absl::StatusOr<std::shared_ptr<Buffer>> Allocate(size_t nbytes) override {
     uint64_t before = in_use_->fetch_add(nbytes);
     if (before + nbytes > limit_ || before + nbytes < before) {
       in_use_->fetch_sub(nbytes);
       return OutOfMemoryError(absl::StrCat("Out of memory allocating ", nbytes,
-                                           " bytes (allocated so far: ", before,
-                                           " bytes, limit ", limit_, " bytes)"));
+                                           " bytes (allocated so far: ", before, " bytes, limit ",
+                                           limit_, " bytes)"));
     }
     const size_t size = HostPool::SizeClass(nbytes);
     void* p = pool_->Take(size);
@@ -185,8 +192,8 @@ class CpuStream : public Stream {
                       const View& out) override {
     return CpuReduce(op, in, axes, out);
   }
-  absl::Status ReduceAs(kernels::ReduceOp op, const View& in, DType as,
-                        absl::Span<const int> axes, const View& out) override {
+  absl::Status ReduceAs(kernels::ReduceOp op, const View& in, DType as, absl::Span<const int> axes,
+                        const View& out) override {
     return CpuReduceAs(op, in, as, axes, out);
   }
   absl::Status ArgReduce(kernels::ArgReduceOp op, const View& in, int axis,

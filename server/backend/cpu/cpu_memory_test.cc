@@ -4,6 +4,7 @@
 // them.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "backend/cpu/cpu_backend.h"
 #include "gtest/gtest.h"
@@ -66,6 +67,38 @@ TEST(CpuMemoryTest, BuffersOutliveTheirStream) {
   backend->PoolBytes(&in_use, &cached);
   EXPECT_EQ(in_use, 0u);
   EXPECT_EQ(cached, 0u);
+}
+
+TEST(CpuMemoryTest, AllStreamsTogetherCacheASixteenthOfTheLimit) {
+  // 64 MiB: at most 4 MiB cached in all, whichever streams free.
+  std::unique_ptr<Backend> backend = cpu::CreateCpuBackend(64 * kMiB);
+  std::vector<std::unique_ptr<Stream>> streams;
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  for (int i = 0; i < 4; ++i) {
+    streams.push_back(*backend->CreateStream());
+    for (int k = 0; k < 2; ++k) buffers.push_back(*streams.back()->Allocate(kMiB));
+  }
+  buffers.clear();  // 8 MiB freed
+  uint64_t in_use = 1, cached = 0;
+  backend->PoolBytes(&in_use, &cached);
+  EXPECT_EQ(in_use, 0u);
+  EXPECT_EQ(cached, 4 * kMiB);
+  uint64_t sum = 0;
+  for (auto& s : streams) {
+    uint64_t blocks = 0, bytes = 0;
+    s->CachedBlocks(&blocks, &bytes);
+    sum += bytes;
+  }
+  EXPECT_EQ(sum, cached);
+  // What the streams give back, another may keep, up to the cap.
+  for (auto& s : streams) ASSERT_TRUE(s->FreeCachedBlocks().ok());
+  { std::shared_ptr<Buffer> b = *streams[3]->Allocate(4 * kMiB); }
+  { std::shared_ptr<Buffer> b = *streams[2]->Allocate(kMiB); }
+  backend->PoolBytes(&in_use, &cached);
+  EXPECT_EQ(cached, 4 * kMiB);
+  uint64_t blocks = 0, bytes = 0;
+  streams[2]->CachedBlocks(&blocks, &bytes);
+  EXPECT_EQ(bytes, 0u);
 }
 
 }  // namespace
