@@ -31,6 +31,7 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "backend/backend.h"
+#include "backend/cpu/cpu_backend.h"
 #include "ops/registry.h"
 #include "rpc/admin.h"
 #include "rpc/local_transport.h"
@@ -398,6 +399,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   spdlog::info("backend {}: {}", (*backend)->name(), why);
+  if ((*backend)->name() != "cpu") arrayd::cpu::ParkHostBlasThreads();
   if (absl::EndsWith(server_quota, "%")) {
     double percent = 0;
     if (!absl::SimpleAtod(server_quota.substr(0, server_quota.size() - 1), &percent) ||

@@ -1,12 +1,16 @@
 #include "session/worker_pool.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -23,7 +27,13 @@ constexpr uint32_t kArmed = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
 }  // namespace
 
 WorkerPool::WorkerPool(size_t workers) {
-  if (workers == 0) workers = std::max(2u, std::thread::hardware_concurrency());
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  cores_ = sched_getaffinity(0, sizeof(cpus), &cpus) == 0
+               ? static_cast<size_t>(CPU_COUNT(&cpus))
+               : std::max(1u, std::thread::hardware_concurrency());
+  if (workers == 0) workers = std::max<size_t>(2, cores_);
+  loadavg_fd_ = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   // Value 1 and never read: always readable, so arming it wakes one waiter.
   wake_fd_ = ::eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -54,6 +64,40 @@ WorkerPool::~WorkerPool() {
   for (std::thread& t : threads_) t.join();
   ::close(wake_fd_);
   ::close(epoll_fd_);
+  if (loadavg_fd_ >= 0) ::close(loadavg_fd_);
+}
+
+bool WorkerPool::MayPoll() const {
+  if (busy() > std::max<size_t>(1, size() / 2)) return false;
+  const int runnable = RunnableThreads();
+  return runnable < 0 || static_cast<size_t>(runnable) <= cores_;
+}
+
+int WorkerPool::RunnableThreads() const {
+  if (loadavg_fd_ < 0) return -1;
+  const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  int64_t at = sampled_at_ns_.load(std::memory_order_relaxed);
+  // One thread samples (the others use the last count meanwhile).
+  if (now - at > 500'000 &&
+      sampled_at_ns_.compare_exchange_strong(at, now, std::memory_order_relaxed)) {
+    // "0.52 0.58 0.59 3/617 12345": the fourth field is running/threads.
+    char buf[128];
+    const ssize_t n = ::pread(loadavg_fd_, buf, sizeof(buf) - 1, 0);
+    int runnable = -1;
+    if (n > 0) {
+      buf[n] = '\0';
+      const char* p = buf;
+      for (int field = 0; field < 3 && p != nullptr; ++field) {
+        p = std::strchr(p, ' ');
+        if (p != nullptr) ++p;
+      }
+      if (p != nullptr) runnable = std::atoi(p);
+    }
+    runnable_.store(runnable, std::memory_order_relaxed);
+  }
+  return runnable_.load(std::memory_order_relaxed);
 }
 
 void WorkerPool::Schedule(Task* task) {

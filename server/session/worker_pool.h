@@ -72,17 +72,28 @@ class WorkerPool {
   size_t size() const { return threads_.size(); }
   // Workers running a task or a watcher now (not waiting for one).
   size_t busy() const { return busy_.load(std::memory_order_relaxed); }
-  // Whether a worker may spend its core polling for a client's next
-  // request: only while at least half the workers have nothing to do
-  // (the poller counts itself as busy). Under load nobody polls.
-  bool MayPoll() const { return busy() <= std::max<size_t>(1, size() / 2); }
+  // Whether a worker (or a client, SyncReply.server_busy) may spend its
+  // core polling for the other side's next message: only while at least
+  // half the workers have nothing to do (the poller counts itself as busy)
+  // and no thread of the machine waits for a core (the kernel's count of
+  // runnable threads, /proc/loadavg, sampled at most every 500 us, against
+  // the cores this process may use). Under load nobody polls: a poll then
+  // takes a core from a client or a worker with work.
+  bool MayPoll() const;
 
  private:
   void Loop();
   // Arms the eventfd, so that one waiting worker takes a task.
   void WakeOne() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
+  // Runnable threads of the machine, from /proc/loadavg (-1: unknown).
+  int RunnableThreads() const;
+
   int epoll_fd_ = -1;
+  int loadavg_fd_ = -1;  // /proc/loadavg, or -1
+  size_t cores_ = 1;
+  mutable std::atomic<int64_t> sampled_at_ns_{0};
+  mutable std::atomic<int> runnable_{0};
   int wake_fd_ = -1;  // an eventfd, always readable; armed while tasks wait
   std::vector<std::thread> threads_;
   std::atomic<size_t> busy_{0};

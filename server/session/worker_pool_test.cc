@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
@@ -127,7 +128,6 @@ TEST(WorkerPoolTest, WatcherRunsWhenItsSocketIsReadable) {
 TEST(WorkerPoolTest, BusyCountsRunningWorkOnly) {
   WorkerPool pool(2);
   EXPECT_EQ(pool.busy(), 0u);
-  EXPECT_TRUE(pool.MayPoll());
   absl::Notification started, release;
   struct Blocking : WorkerPool::Task {
     absl::Notification* started;
@@ -146,6 +146,29 @@ TEST(WorkerPoolTest, BusyCountsRunningWorkOnly) {
   EXPECT_EQ(pool.busy(), 1u);
   release.Notify();
   task.done.WaitForNotification();
+}
+
+TEST(WorkerPoolTest, NobodyPollsWhileThreadsWaitForACore) {
+  WorkerPool pool(2);
+  // Twice as many spinning threads as cores: some always wait for one.
+  const size_t spinners = 2 * std::max(1u, std::thread::hardware_concurrency()) + 2;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < spinners; ++i) {
+    threads.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  bool polled = true;
+  // The count is sampled at most every 500 us: ask for a while.
+  for (int i = 0; i < 50 && polled; ++i) {
+    absl::SleepFor(absl::Milliseconds(1));
+    polled = pool.MayPoll();
+  }
+  stop = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_FALSE(polled);
 }
 
 }  // namespace

@@ -16,6 +16,12 @@ namespace cpu {
 // (0: 80% of physical memory).
 std::unique_ptr<Backend> CreateCpuBackend(uint64_t memory_limit = 0);
 
+// Stops the host BLAS's thread pool (OpenBLAS starts one thread per core
+// when it loads); the next host BLAS call that wants threads starts it
+// again. For a GPU server, whose host LAPACK runs rarely (eig): the
+// threads would otherwise be a third of its threads, idle.
+void ParkHostBlasThreads();
+
 // Kernels of the CPU stream, one function per Stream method (cpu_*.cc).
 absl::Status CpuFill(const View& out, const Scalar& value);
 absl::Status CpuIota(const View& out, const Scalar& start, const Scalar& step);
@@ -49,8 +55,7 @@ absl::Status CpuLuFactor(const View& a, const View& pivots, const View& info);
 absl::Status CpuLuSolve(const View& lu, const View& pivots, const View& b);
 absl::Status CpuCholesky(const View& a, const View& info);
 absl::Status CpuQr(const View& a, const View& q, const View& r);
-absl::Status CpuSvd(const View& a, const View& s, const View* u, const View* vh,
-                    const View& info);
+absl::Status CpuSvd(const View& a, const View& s, const View* u, const View* vh, const View& info);
 absl::Status CpuEigh(const View& a, const View& w, const View* v, const View& info);
 absl::Status CpuEig(const View& a, const View& w, const View* v, const View& info);
 // cpu_fft.cc (FFTW3).

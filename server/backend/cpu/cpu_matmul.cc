@@ -2,6 +2,9 @@
 // loop (accumulating like the reductions) for the other dtypes.
 #include <cblas.h>
 
+// OpenBLAS's (absent from other BLAS libraries: weak).
+extern "C" void blas_thread_shutdown_(void) __attribute__((weak));
+
 #include "backend/cpu/cpu_backend.h"
 #include "common/status.h"
 #include "kernels/functors.h"
@@ -11,8 +14,14 @@ namespace arrayd {
 namespace cpu {
 namespace {
 
-template <typename T> struct MatmulAcc { using type = T; };
-template <> struct MatmulAcc<kernels::Half> { using type = float; };
+template <typename T>
+struct MatmulAcc {
+  using type = T;
+};
+template <>
+struct MatmulAcc<kernels::Half> {
+  using type = float;
+};
 
 template <typename T>
 void NaiveMatmul(const T* a, const T* b, T* out, int64_t m, int64_t k, int64_t n) {
@@ -73,6 +82,10 @@ absl::Status CpuMatmul(const View& a, const View& b, const View& out) {
     }
   }
   return absl::OkStatus();
+}
+
+void ParkHostBlasThreads() {
+  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
 }
 
 }  // namespace cpu
