@@ -185,6 +185,12 @@ int main(int argc, char** argv) {
   // the GPU machine: 30% of the CPU in SpinLock::SpinLoop). Our tests keep
   // it; the server does without.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  // Every session has its own CUDA streams; the driver maps them onto this
+  // many hardware queues (8 by default), and streams that share a queue
+  // wait on each other's work: with 64 sessions, a client that floods
+  // would hold up others. 32 is the most the driver takes. Before CUDA
+  // starts; an operator's own setting wins.
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
   std::vector<std::string> listen;
   std::string backend_name = "auto";
   std::string log_level = "info";

@@ -11,7 +11,10 @@ For each N of --clients, N processes start together and each:
   2. makes --trips round trips (an add, then synchronize), each timed: p50
      and p99 over every client.
 Then, with --flood, one process floods adds (a sync every 10,000) while the
-other N - 1 make round trips: their p99 beside the single client's.
+other N - 1 make round trips, --polite-pause-ms apart (default 1 ms: an
+interactive client; 0: back to back, when 63 tight loops on 16 cores
+measure the machine's scheduler more than the server): their p99 beside
+the single client's.
 The server's threads and resident memory (/proc/PID/status, the most seen
 while the clients ran) and GPU memory per process (nvidia-smi) are
 recorded; --idle K opens K sessions that do nothing and records the
@@ -53,7 +56,7 @@ def _module(kind: str, address: str):
 
 
 def _client(kind: str, address: str, role: str, ops: int, trips: int, seconds: float,
-            barrier, results) -> None:
+            barrier, results, pause_s: float = 0.0) -> None:
     """One client process: `role` is "work" (ops, then round trips),
     "polite" (round trips for `seconds`) or "flood" (adds for `seconds`)."""
     try:
@@ -90,6 +93,8 @@ def _client(kind: str, address: str, role: str, ops: int, trips: int, seconds: f
                 a + b
                 sync()
                 trips_us.append((time.perf_counter() - t) * 1e6)
+                if role == "polite" and pause_s > 0:
+                    time.sleep(pause_s)
         out["trips_us"] = trips_us
         results.put(out)
         time.sleep(2)  # alive while the parent reads nvidia-smi
@@ -143,7 +148,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def run_clients(kind: str, address: str, roles: list[str], ops: int, trips: int,
-                seconds: float, server_pid: int) -> dict:
+                seconds: float, server_pid: int, pause_s: float = 0.0) -> dict:
     """Starts one process per role; returns the run's metrics."""
     ctx = mp.get_context("spawn")
     work = roles.count("work")
@@ -155,7 +160,7 @@ def run_clients(kind: str, address: str, roles: list[str], ops: int, trips: int,
     for role in roles:
         barrier = _Barriers(start, between) if role == "work" else _Barriers(start, None)
         procs.append(ctx.Process(target=_client, args=(kind, address, role, ops, trips,
-                                                       seconds, barrier, results)))
+                                                       seconds, barrier, results, pause_s)))
     for p in procs:
         p.start()
     watch = ServerWatch(server_pid if kind == "arrayd" else 0)
@@ -233,6 +238,8 @@ def main() -> None:
     parser.add_argument("--trips", type=int, default=200, help="round trips per process")
     parser.add_argument("--flood", type=float, default=3.0,
                         help="seconds of the flood phase at the largest N (0: none)")
+    parser.add_argument("--polite-pause-ms", type=float, default=1.0,
+                        help="flood phase: the polite clients' pause between round trips")
     parser.add_argument("--idle", type=int, default=0, help="idle sessions to open (0: none)")
     parser.add_argument("--cupy", action="store_true", help="the same with CuPy processes")
     parser.add_argument("--json", default="")
@@ -271,13 +278,14 @@ def main() -> None:
         for kind in kinds:
             try:
                 f = run_clients(kind, args.address, ["flood"] + ["polite"] * (n - 1), 0, 0,
-                                args.flood, args.server_pid)
+                                args.flood, args.server_pid, args.polite_pause_ms * 1e-3)
             except Exception as e:  # noqa: BLE001
                 print(f"{kind}, flood with {n} clients: {e}", file=sys.stderr, flush=True)
                 continue
             report["flood"][kind] = f
             save()
-            line = (f"flood ({kind}): {n} clients, one flooding: polite p50/p99 "
+            line = (f"flood ({kind}): {n} clients, one flooding, the others "
+                    f"{args.polite_pause_ms:g} ms apart: polite p50/p99 "
                     f"{f['trip_p50_us']:.0f}/{f['trip_p99_us']:.0f} us")
             if kind == "arrayd" and single:
                 line += f", {f['trip_p99_us'] / single:.1f}x the single client's p99 ({single:.0f} us)"
