@@ -192,6 +192,21 @@ def test_tile_repeat(dtype):
     check(ad.repeat(a, ad.asarray([1, 2]), 0), np.repeat(x, [1, 2], 0))
 
 
+@pytest.mark.parametrize("dtype", ["?", "i2", "f4", "c8"])
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_short_broadcast_copies(dtype, k):
+    # Each row one value copied k times (the copy kernels' unrolled rows),
+    # from a sliced source and into a casting destination.
+    x, a = pair(dtype, (7, 5), 4, "t")
+    check(ad.repeat(a, k, axis=1), np.repeat(x, k, axis=1))
+    check(ad.repeat(a[::2, 1], k), np.repeat(x[::2, 1], k))
+    check(ad.broadcast_to(a[:, :1], (7, k)).copy(), np.broadcast_to(x[:, :1], (7, k)).copy())
+    out, expected = ad.zeros((3, 7, k), "f8"), np.zeros((3, 7, k), "f8")
+    out[...] = a[:, 2:3].real if dtype == "c8" else a[:, 2:3]
+    expected[...] = x[:, 2:3].real if dtype == "c8" else x[:, 2:3]
+    check(out, expected)
+
+
 def test_tile_repeat_errors():
     x, a = np.zeros((2, 3)), ad.zeros((2, 3))
     raises_like(ValueError, lambda: np.tile(x, -1), lambda: ad.tile(a, -1))

@@ -6,9 +6,9 @@
 #include "backend/cpu/cpu_loops.h"
 #include "backend/scalar_cast.h"
 #include "common/status.h"
+#include "kernels/functors.h"
 #include "kernels/host_dispatch.h"
 #include "kernels/loop_check.h"
-#include "kernels/functors.h"
 
 namespace arrayd {
 namespace cpu {
@@ -20,9 +20,13 @@ using kernels::DispatchDType;
 using kernels::DTypeBit;
 
 template <typename T>
-T Load(const char* p) { return *reinterpret_cast<const T*>(p); }
+T Load(const char* p) {
+  return *reinterpret_cast<const T*>(p);
+}
 template <typename T>
-void Store(char* p, T v) { *reinterpret_cast<T*>(p) = v; }
+void Store(char* p, T v) {
+  *reinterpret_cast<T*>(p) = v;
+}
 
 template <typename F, unsigned kMask>
 absl::Status UnaryKernel(const View& in, const View& out) {
@@ -134,8 +138,9 @@ absl::Status CpuIota(const View& out, const Scalar& start, const Scalar& step) {
           break;
         case Scalar::kUInt: v = Cast<T>(start.u + static_cast<uint64_t>(i) * step.u); break;
         default:
-          v = Cast<T>(static_cast<kernels::i64>(static_cast<uint64_t>(start.i) +
-                                                 static_cast<uint64_t>(i) * static_cast<uint64_t>(step.i)));
+          v = Cast<T>(
+              static_cast<kernels::i64>(static_cast<uint64_t>(start.i) +
+                                        static_cast<uint64_t>(i) * static_cast<uint64_t>(step.i)));
       }
       Store<T>(base + i * stride, v);
     }
@@ -148,23 +153,45 @@ absl::Status CpuCopy(const View& src, const View& dst) {
     using S = typename decltype(src_tag)::type;
     return DispatchDType(dst.dtype, [&](auto dst_tag) {
       using D = typename decltype(dst_tag)::type;
-      ForEachRun<2>({&src, &dst}, [](int64_t n, const std::array<char*, 2>& p,
-                                     const std::array<int64_t, 2>& step) {
-        const S* s = reinterpret_cast<const S*>(p[0]);
-        D* d = reinterpret_cast<D*>(p[1]);
-        if (step[1] == static_cast<int64_t>(sizeof(D))) {
-          if (step[0] == static_cast<int64_t>(sizeof(S))) {
-            for (int64_t i = 0; i < n; ++i) d[i] = Cast<D>(s[i]);
-            return;
-          }
-          if (step[0] == 0) {  // a broadcast value
-            const D v = Cast<D>(*s);
-            for (int64_t i = 0; i < n; ++i) d[i] = v;
-            return;
+      // By blocks of runs: the special cases are chosen once a block, and
+      // short runs (a repeat's broadcast of two) cost no call each.
+      ForEachBlock<2>({&src, &dst}, [](int64_t rows, int64_t n, const std::array<char*, 2>& p,
+                                       const std::array<int64_t, 2>& row_step,
+                                       const std::array<int64_t, 2>& step) {
+        const bool dst_dense = step[1] == static_cast<int64_t>(sizeof(D));
+        // Each row one value, repeated a few times (repeat, a column's
+        // broadcast): a loop of known length per row, unrolled.
+        if (dst_dense && step[0] == 0 && n <= 4) {
+          auto rows_of = [&](auto k) {
+            constexpr int64_t kN = decltype(k)::value;
+            for (int64_t r = 0; r < rows; ++r) {
+              const D v = Cast<D>(Load<S>(p[0] + r * row_step[0]));
+              D* d = reinterpret_cast<D*>(p[1] + r * row_step[1]);
+              for (int64_t i = 0; i < kN; ++i) d[i] = v;
+            }
+          };
+          switch (n) {
+            case 1: return rows_of(std::integral_constant<int64_t, 1>{});
+            case 2: return rows_of(std::integral_constant<int64_t, 2>{});
+            case 3: return rows_of(std::integral_constant<int64_t, 3>{});
+            default: return rows_of(std::integral_constant<int64_t, 4>{});
           }
         }
-        for (int64_t i = 0; i < n; ++i) {
-          Store<D>(p[1] + i * step[1], Cast<D>(Load<S>(p[0] + i * step[0])));
+        for (int64_t r = 0; r < rows; ++r) {
+          const char* sp = p[0] + r * row_step[0];
+          char* dp = p[1] + r * row_step[1];
+          D* d = reinterpret_cast<D*>(dp);
+          if (dst_dense && step[0] == static_cast<int64_t>(sizeof(S))) {
+            const S* s = reinterpret_cast<const S*>(sp);
+            for (int64_t i = 0; i < n; ++i) d[i] = Cast<D>(s[i]);
+          } else if (dst_dense && step[0] == 0) {  // a broadcast value
+            const D v = Cast<D>(Load<S>(sp));
+            for (int64_t i = 0; i < n; ++i) d[i] = v;
+          } else {
+            for (int64_t i = 0; i < n; ++i) {
+              Store<D>(dp + i * step[1], Cast<D>(Load<S>(sp + i * step[0])));
+            }
+          }
         }
       });
       return absl::OkStatus();
@@ -175,12 +202,10 @@ absl::Status CpuCopy(const View& src, const View& dst) {
 absl::Status CpuUnary(kernels::UnaryOp op, const View& in, const View& out) {
   switch (op) {
 #define ARRAYD_UNARY_CASE(e, f, n, loops, id, doc) \
-  case kernels::UnaryOp::e:                        \
-    return UnaryKernel<kernels::f, kernels::LoopInputMask(loops)>(in, out);
+  case kernels::UnaryOp::e: return UnaryKernel<kernels::f, kernels::LoopInputMask(loops)>(in, out);
     ARRAYD_UNARY_OPS(ARRAYD_UNARY_CASE)
 #undef ARRAYD_UNARY_CASE
-    default:
-      return absl::UnimplementedError("unknown unary op");
+    default: return absl::UnimplementedError("unknown unary op");
   }
 }
 
@@ -191,8 +216,7 @@ absl::Status CpuBinary(kernels::BinaryOp op, const View& a, const View& b, const
     return BinaryKernel<kernels::f, kernels::LoopInputMask(loops)>(a, b, out);
     ARRAYD_BINARY_OPS(ARRAYD_BINARY_CASE)
 #undef ARRAYD_BINARY_CASE
-    default:
-      return absl::UnimplementedError("unknown binary op");
+    default: return absl::UnimplementedError("unknown binary op");
   }
 }
 

@@ -48,6 +48,49 @@ void ForEachRun(const std::array<const View*, N>& views, Inner&& inner) {
   }
 }
 
+// ForEachRun for loops that handle short runs badly one call at a time
+// (a broadcast (n, 1) -> (n, 2) copy has runs of two): calls
+// inner(rows, n, ptrs, row_steps, steps) for blocks of `rows` runs of n
+// elements, run r of view v starting at ptrs[v] + r * row_steps[v]; rows
+// is the collapsed shape's second-to-last extent (1 for one dimension).
+template <size_t N, typename Inner>
+void ForEachBlock(const std::array<const View*, N>& views, Inner&& inner) {
+  const View& first = *views[0];
+  if (first.size() == 0) return;
+  std::vector<Strides> strides;
+  Shape shape = CollapseDims(absl::MakeConstSpan(views.data(), N), &strides);
+  std::array<char*, N> p;
+  for (size_t v = 0; v < N; ++v) p[v] = views[v]->data();
+  const int nd = static_cast<int>(shape.size());
+  std::array<int64_t, N> step{}, row_step{};
+  if (nd == 0) {
+    for (size_t v = 0; v < N; ++v) step[v] = ItemSize(views[v]->dtype);
+    inner(int64_t{1}, int64_t{1}, p, row_step, step);
+    return;
+  }
+  for (size_t v = 0; v < N; ++v) step[v] = strides[v][nd - 1];
+  const int64_t run = shape[nd - 1];
+  if (nd == 1) {
+    inner(int64_t{1}, run, p, row_step, step);
+    return;
+  }
+  for (size_t v = 0; v < N; ++v) row_step[v] = strides[v][nd - 2];
+  const int64_t rows = shape[nd - 2];
+  // Odometer over the dimensions outside the block.
+  std::vector<int64_t> index(nd, 0);
+  while (true) {
+    inner(rows, run, p, row_step, step);
+    int d = nd - 3;
+    for (; d >= 0; --d) {
+      for (size_t v = 0; v < N; ++v) p[v] += strides[v][d];
+      if (++index[d] < shape[d]) break;
+      for (size_t v = 0; v < N; ++v) p[v] -= strides[v][d] * shape[d];
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
 // Calls fn(ptr_0, ..., ptr_{N-1}) (as char*) for every element, in C order
 // of the collapsed shape. `contiguous_fn(n, ptrs)` is called instead for a
 // run in which every view is contiguous with its own item size.
