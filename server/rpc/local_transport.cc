@@ -327,12 +327,7 @@ LocalTransport::Connection::Next LocalTransport::Connection::Open(
                            [writer = writer_](v1::ServerMessage m) { writer->Send(m); });
   if (!opened.ok()) return refuse(opened.status());
   session_ = *std::move(opened);
-  v1::ServerMessage reply;
-  reply.mutable_opened()->set_session_id(session_->id());
-  reply.mutable_opened()->set_backend(service->backend()->name());
-  reply.mutable_opened()->set_session_token(session_->token());
-  reply.mutable_opened()->set_server_id(service->server_id());
-  return writer_->Send(reply) ? Next::kGoOn : Next::kEnd;
+  return writer_->Send(service->OpenedReply(*session_)) ? Next::kGoOn : Next::kEnd;
 }
 
 void LocalTransport::Connection::End() {

@@ -78,12 +78,7 @@ class OpStreamReactor : public grpc::ServerBidiReactor<v1::ClientMessage, v1::Se
         return;
       }
       session_ = *std::move(session);
-      v1::ServerMessage opened;
-      opened.mutable_opened()->set_session_id(session_->id());
-      opened.mutable_opened()->set_backend(service_->backend()->name());
-      opened.mutable_opened()->set_session_token(session_->token());
-      opened.mutable_opened()->set_server_id(service_->server_id());
-      Send(std::move(opened));
+      Send(service_->OpenedReply(*session_));
       in_.clear_open();
     }
     if (!CarriesWork(in_)) {
@@ -520,6 +515,15 @@ absl::StatusOr<std::shared_ptr<Session>> ArraydService::OpenSession(
   spdlog::info("session {} opened (client '{}', tenant '{}', {})", id, open.client_name(),
                peer.tenant, peer.description);
   return session;
+}
+
+v1::ServerMessage ArraydService::OpenedReply(const Session& session) {
+  v1::ServerMessage reply;
+  reply.mutable_opened()->set_session_id(session.id());
+  reply.mutable_opened()->set_backend(backend_->name());
+  reply.mutable_opened()->set_session_token(session.token());
+  reply.mutable_opened()->set_server_id(server_id_);
+  return reply;
 }
 
 void ArraydService::CloseSession(uint64_t id) {

@@ -94,6 +94,8 @@ class ArraydService final : public v1::Arrayd::CallbackService {
   absl::StatusOr<std::shared_ptr<Session>> OpenSession(
       const v1::OpenSession& open, const Peer& peer, std::function<void(v1::ServerMessage)> reply);
   void CloseSession(uint64_t id);
+  // The SessionOpened message that answers a session's open.
+  v1::ServerMessage OpenedReply(const Session& session);
   // The session `id` when `token` is its secret, else nullptr.
   std::shared_ptr<Session> FindSession(uint64_t id, const std::string& token);
   const ServiceOptions& options() const { return options_; }

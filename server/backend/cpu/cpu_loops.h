@@ -11,48 +11,13 @@
 namespace arrayd {
 namespace cpu {
 
-// Calls inner(n, ptrs, steps) for runs of n elements, in C order of the
-// collapsed shape: ptrs the run's first element in each view (as char*),
-// steps each view's byte stride along the run (0 for a broadcast operand).
-// Views that collapse to one dimension are one run: the kernels' loops
-// (NumPy's inner loops) special-case contiguous and scalar operands there.
-template <size_t N, typename Inner>
-void ForEachRun(const std::array<const View*, N>& views, Inner&& inner) {
-  const View& first = *views[0];
-  if (first.size() == 0) return;
-  std::vector<Strides> strides;
-  Shape shape = CollapseDims(absl::MakeConstSpan(views.data(), N), &strides);
-  std::array<char*, N> p;
-  for (size_t v = 0; v < N; ++v) p[v] = views[v]->data();
-  const int nd = static_cast<int>(shape.size());
-  std::array<int64_t, N> step;
-  if (nd == 0) {
-    for (size_t v = 0; v < N; ++v) step[v] = ItemSize(views[v]->dtype);
-    inner(int64_t{1}, p, step);
-    return;
-  }
-  for (size_t v = 0; v < N; ++v) step[v] = strides[v][nd - 1];
-  const int64_t run = shape[nd - 1];
-  // Odometer over the outer dimensions.
-  std::vector<int64_t> index(nd, 0);
-  while (true) {
-    inner(run, p, step);
-    int d = nd - 2;
-    for (; d >= 0; --d) {
-      for (size_t v = 0; v < N; ++v) p[v] += strides[v][d];
-      if (++index[d] < shape[d]) break;
-      for (size_t v = 0; v < N; ++v) p[v] -= strides[v][d] * shape[d];
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
-// ForEachRun for loops that handle short runs badly one call at a time
-// (a broadcast (n, 1) -> (n, 2) copy has runs of two): calls
-// inner(rows, n, ptrs, row_steps, steps) for blocks of `rows` runs of n
-// elements, run r of view v starting at ptrs[v] + r * row_steps[v]; rows
-// is the collapsed shape's second-to-last extent (1 for one dimension).
+// Calls inner(rows, n, ptrs, row_steps, steps) for blocks of `rows` runs
+// of n elements, in C order of the collapsed shape: run r of view v starts
+// at ptrs[v] + r * row_steps[v] (as char*), steps are each view's byte
+// stride along a run (0 for a broadcast operand); rows is the collapsed
+// shape's second-to-last extent (1 for one dimension). For loops that
+// handle short runs badly one call at a time (a broadcast (n, 1) -> (n, 2)
+// copy has runs of two).
 template <size_t N, typename Inner>
 void ForEachBlock(const std::array<const View*, N>& views, Inner&& inner) {
   const View& first = *views[0];
@@ -89,6 +54,24 @@ void ForEachBlock(const std::array<const View*, N>& views, Inner&& inner) {
     }
     if (d < 0) return;
   }
+}
+
+// Calls inner(n, ptrs, steps) for runs of n elements, in C order of the
+// collapsed shape: ptrs the run's first element in each view (as char*),
+// steps each view's byte stride along the run (0 for a broadcast operand).
+// Views that collapse to one dimension are one run: the kernels' loops
+// (NumPy's inner loops) special-case contiguous and scalar operands there.
+template <size_t N, typename Inner>
+void ForEachRun(const std::array<const View*, N>& views, Inner&& inner) {
+  ForEachBlock<N>(views,
+                  [&](int64_t rows, int64_t n, const std::array<char*, N>& p,
+                      const std::array<int64_t, N>& row_step, const std::array<int64_t, N>& step) {
+                    std::array<char*, N> q = p;
+                    for (int64_t r = 0; r < rows; ++r) {
+                      inner(n, q, step);
+                      for (size_t v = 0; v < N; ++v) q[v] += row_step[v];
+                    }
+                  });
 }
 
 // Calls fn(ptr_0, ..., ptr_{N-1}) (as char*) for every element, in C order
