@@ -106,13 +106,15 @@ if want bench; then
   echo "==> benchmark vs CuPy"
   serve bench
   timeout "${ARRAYD_BENCH_TIMEOUT:-400}" python3 tests/bench/bench_vs_cupy.py \
-    --address "unix:$sock" --server-pid "$pid" --json "$out/bench.json" $quick 2>&1 |
-    tee "$out/bench.txt" || status=1
+    --address "unix:$sock" --server-pid "$pid" --json "$out/bench.json" $quick \
+    ${ARRAYD_BENCH_ONLY:+--only "$ARRAYD_BENCH_ONLY"} 2>&1 | tee "$out/bench.txt" || status=1
   kill "$pid" 2>/dev/null || echo "the benchmark's server had died: see server-bench.log in logs-$what.tar.gz"
   wait "$pid"
   # The large kernels in-process (no server) and hand-written variants,
-  # cuRAND and CUB beside them: where a row's gap is kernel, where transport.
+  # cuRAND and CUB beside them: where a row's gap is kernel, where transport
+  # (not when ARRAYD_BENCH_ONLY picks rows).
   for b in arrayd_cuda_stream_bench kernel_variants; do
+    [ -z "${ARRAYD_BENCH_ONLY:-}" ] || break
     [ -x "$bundle/bin/$b" ] || continue
     echo "==> $b"
     timeout 120 "$bundle/bin/$b" 2>&1 | grep -v "\[info\]" | tee -a "$out/bench.txt"
