@@ -1,0 +1,7 @@
+"""arrayd.scipy.fft: scipy.fft on the server.
+
+Layer: a public namespace (imports arrayd's function modules).
+"""
+from __future__ import annotations
+
+__all__: list[str] = []
