@@ -37,7 +37,8 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv --system-site-packages .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q "numpy>=2" "grpcio>=1.51" "protobuf>=4.21" pytest pytest-xdist ruff
+# scipy: the reference of arrayd.scipy's tests and of CuPy's cupyx.scipy tests.
+.venv/bin/python -m pip install -q "numpy>=2" "grpcio>=1.51" "protobuf>=4.21" scipy pytest pytest-xdist ruff
 .venv/bin/python -m pip install -q ./client-python
 
 [ "$deps_only" = 1 ] && exit 0

@@ -125,7 +125,8 @@ def pytest_unconfigure(config):
 
 def _read_rules(path: str) -> list[tuple[str, str]]:
     """(pattern, reason) pairs; a pattern is a glob on the node id relative
-    to tests/cupy_tests/, or ``marker:NAME``."""
+    to tests/cupy_tests/ (cupyx_tests/... for CuPy's tests of cupyx), or
+    ``marker:NAME``."""
     rules = []
     reason = ""
     for line in Path(path).read_text().splitlines():
@@ -141,9 +142,13 @@ def _read_rules(path: str) -> list[tuple[str, str]]:
 
 
 def _relative_id(nodeid: str) -> str:
-    marker = "cupy_tests/"
-    i = nodeid.find(marker)
-    return nodeid[i + len(marker):] if i >= 0 else nodeid
+    """The id deselect.txt matches: relative to tests/cupy_tests/ for CuPy's
+    tests of cupy, from cupyx_tests/ on for its tests of cupyx."""
+    i = nodeid.find("cupy_tests/")
+    if i >= 0:
+        return nodeid[i + len("cupy_tests/"):]
+    i = nodeid.find("cupyx_tests/")
+    return nodeid[i:] if i >= 0 else nodeid
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -78,9 +78,11 @@ def sdist_path(cache: Path) -> Path:
 
 
 def unpack(sdist: Path, dest: Path) -> None:
-    """CuPy's tests/cupy_tests, cupy/testing and pyproject.toml into dest."""
+    """CuPy's tests/cupy_tests and tests/cupyx_tests, cupy/testing and
+    pyproject.toml into dest."""
     prefix = f"cupy-{CUPY_VERSION}/"
-    wanted = ("tests/cupy_tests/", "cupy/testing/", "pyproject.toml")
+    wanted = ("tests/cupy_tests/", "tests/cupyx_tests/", "cupy/testing/",
+              "pyproject.toml")
     with tarfile.open(sdist) as tar:
         members = []
         for m in tar.getmembers():
@@ -95,14 +97,43 @@ def unpack(sdist: Path, dest: Path) -> None:
                         ignore=shutil.ignore_patterns("__pycache__"))
 
 
+# The two test trees of the sdist; a path in neither is cupy_tests-relative.
+TREES = ("cupy_tests/", "cupyx_tests/")
+
+
 def select_files(root: Path, patterns: list[str]) -> list[str]:
+    """The files under root (CuPy's tests/) that the globs name, relative to
+    root. A glob starting with cupyx_tests/ (or cupy_tests/) is relative to
+    tests/; any other is relative to tests/cupy_tests/. A folder stands for
+    its test_*.py files."""
     files: list[str] = []
     for pat in patterns:
-        hits = sorted(str(p.relative_to(root)) for p in root.glob(pat))
+        full = pat if pat.startswith(TREES) else "cupy_tests/" + pat
+        hits = sorted(str(f.relative_to(root)) for p in root.glob(full)
+                      for f in (sorted(p.glob("test_*.py")) if p.is_dir()
+                                else [p]))
         if not hits:
-            sys.exit(f"--files: nothing matches {pat!r} in tests/cupy_tests")
+            sys.exit(f"--files: nothing matches {pat!r} in CuPy's tests/")
         files += [h for h in hits if h not in files]
     return files
+
+
+def short_name(path: str) -> str:
+    """A test path as the report names it: cupy_tests-relative for
+    tests/cupy_tests (math_tests/test_sumprod.py), from cupyx_tests/ for
+    tests/cupyx_tests (cupyx_tests/scipy_tests/fft_tests/test_fft.py)."""
+    for tree in TREES:
+        i = path.find(tree)
+        if i >= 0 and (i == 0 or path[i - 1] in "/."):
+            rest = path[i:]
+            return rest[len("cupy_tests/"):] if tree == "cupy_tests/" else rest
+    return path
+
+
+def module_of(file: str) -> str:
+    """The folder a reported file is in: fft_tests,
+    cupyx_tests/scipy_tests/fft_tests, or the file itself at the top."""
+    return file.rpartition("/")[0] or file
 
 
 def read_subset(name: str) -> list[str]:
@@ -145,10 +176,14 @@ def cause_of(element: ET.Element) -> str:
 
 
 def file_of(classname: str) -> str:
-    """tests.cupy_tests.math_tests.test_sumprod.TestSum -> math_tests/...py"""
+    """tests.cupy_tests.math_tests.test_sumprod.TestSum -> math_tests/...py,
+    tests.cupyx_tests.scipy_tests.fft_tests.test_fft.TestFft ->
+    cupyx_tests/scipy_tests/fft_tests/test_fft.py"""
     parts = classname.split(".")
     if "cupy_tests" in parts:
         parts = parts[parts.index("cupy_tests") + 1:]
+    elif "cupyx_tests" in parts:
+        parts = parts[parts.index("cupyx_tests"):]
     for i, part in enumerate(parts):
         if part.startswith("test_"):
             return "/".join(parts[:i + 1]) + ".py"
@@ -189,7 +224,8 @@ def parse_junit(path: Path) -> tuple[dict, list]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", nargs="+", metavar="GLOB",
-                    help="test files relative to tests/cupy_tests (globs); "
+                    help="test files relative to tests/cupy_tests (globs), "
+                         "or tests/-relative ones under cupyx_tests/; "
                          "default: the whole NumPy-facing selection")
     ap.add_argument("--subset", help="a fixed file list: subset_NAME.txt")
     ap.add_argument("--time-limit", type=float, default=0,
@@ -230,7 +266,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="cupy-compat-"))
     try:
         unpack(sdist, tmp)
-        tests_root = tmp / "tests" / "cupy_tests"
+        tests_root = tmp / "tests"
         patterns = (args.files or (read_subset(args.subset) if args.subset
                                    else SELECTION))
         files = select_files(tests_root, patterns)
@@ -256,7 +292,7 @@ def main() -> int:
         start = time.time()
         if args.time_limit:
             cmd.append(f"--compat-deadline={start + args.time_limit}")
-        cmd += [f"tests/cupy_tests/{f}" for f in files] + args.pytest_args
+        cmd += [f"tests/{f}" for f in files] + args.pytest_args
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             [str(tmp), str(REPO / "client-python"), str(HERE)] +
@@ -286,6 +322,27 @@ def main() -> int:
     return report(out, args.workers, args.top)
 
 
+COLUMNS = ["passed", "failed", "skipped", "not_run", "deselected", "seconds"]
+
+
+def count_table(label: str, counts: dict, total: collections.Counter) -> str:
+    """A markdown table: one row a key of counts (a file or a module), its
+    pass rate, and the totals."""
+    lines = [f"| {label} | " + " | ".join(COLUMNS) + " | pass % |",
+             "|" + "---|" * (len(COLUMNS) + 2)]
+    for key in sorted(counts):
+        c = counts[key]
+        ran = c["passed"] + c["failed"]
+        pct = f"{100 * c['passed'] / ran:.0f}" if ran else "-"
+        lines.append(f"| {key} | " + " | ".join(str(c[k]) for k in COLUMNS)
+                     + f" | {pct} |")
+    ran = total["passed"] + total["failed"]
+    pct = f"{100 * total['passed'] / ran:.1f}" if ran else "-"
+    lines.append("| **total** | " + " | ".join(
+        f"**{total[k]}**" for k in COLUMNS) + f" | **{pct}** |")
+    return "\n".join(lines)
+
+
 def report(out: Path, workers: str, top: int) -> int:
     """Prints and writes (summary.json, table.md) the results in out/."""
     counts, failures = parse_junit(out / "junit.xml")
@@ -294,35 +351,26 @@ def report(out: Path, workers: str, top: int) -> int:
     for f in out.glob("deselected-*.txt"):
         deselected_ids |= set(f.read_text().splitlines())
     for nodeid in deselected_ids:
-        rel = nodeid.split("cupy_tests/", 1)[-1].split("::")[0]
+        rel = short_name(nodeid.split("::")[0])
         counts.setdefault(rel, collections.Counter())["deselected"] += 1
     restarts = sum(int(f.read_text() or 0) for f in out.glob("restarts-*.txt"))
 
-    cols = ["passed", "failed", "skipped", "not_run", "deselected",
-            "seconds"]
-    rows = []
     total = collections.Counter()
-    for f in sorted(counts):
-        c = counts[f]
+    modules: dict[str, collections.Counter] = collections.defaultdict(
+        collections.Counter)
+    for f, c in counts.items():
         total.update(c)
-        rows.append([f] + [c[k] for k in cols])
-    header = "| file | " + " | ".join(cols) + " | pass % |"
-    lines = [header, "|" + "---|" * (len(cols) + 2)]
-    for r in rows:
-        ran = r[1] + r[2]
-        pct = f"{100 * r[1] / ran:.0f}" if ran else "-"
-        lines.append("| " + " | ".join(str(x) for x in r) + f" | {pct} |")
-    ran = total["passed"] + total["failed"]
-    pct = f"{100 * total['passed'] / ran:.1f}" if ran else "-"
-    lines.append("| **total** | " + " | ".join(
-        f"**{total[k]}**" for k in cols) + f" | **{pct}** |")
-    table = "\n".join(lines)
-
+        modules[module_of(f)].update(c)
+    table = count_table("file", counts, total)
+    module_table = count_table("module", modules, total)
     causes = collections.Counter(c for _, _, c in failures)
     cause_lines = [f"| {n} | `{c.replace('|', '/')}` |"
                    for c, n in causes.most_common(top)]
     print()
     print(table)
+    if len(modules) > 1:
+        print()
+        print(module_table)
     print(f"\nTop {top} failure causes (of {len(causes)} distinct):")
     for c, n in causes.most_common(top):
         print(f"{n:7d}  {c}")
@@ -336,12 +384,18 @@ def report(out: Path, workers: str, top: int) -> int:
         "backend": os.environ.get("ARRAYD_BACKEND", "cpu"), "workers": workers,
         "wall_s": round(wall, 1), "restarts": restarts,
         "totals": dict(total),
+        "modules": {m: dict(modules[m]) for m in sorted(modules)},
         "files": {f: dict(counts[f]) for f in sorted(counts)},
         "causes": causes.most_common(100),
+        # Each module's own most frequent causes (who works on what).
+        "module_causes": {
+            m: collections.Counter(
+                c for f, _, c in failures if module_of(f) == m).most_common(20)
+            for m in sorted(modules)},
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     (out / "table.md").write_text(
-        table + "\n\n| count | cause |\n|---|---|\n" + "\n".join(cause_lines)
+        table + "\n\n" + module_table + "\n\n| count | cause |\n|---|---|\n" + "\n".join(cause_lines)
         + "\n")
     return 0
 
