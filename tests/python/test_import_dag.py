@@ -47,9 +47,10 @@ MODULES = _modules()
 # Subpackages that ``import arrayd`` does not import (``import
 # arrayd.testing`` does, as ``import numpy.testing``); walking the package
 # above imported them into this process only.
-# Parts the package does not import itself: the test helpers and the
+# Parts the package does not import itself: the test helpers, arrayd.scipy
+# (import arrayd.scipy, as import scipy) and the
 # operator's command line (python -m arrayd).
-OPTIONAL_SUBPACKAGES = {"testing", "__main__", "_admin"}
+OPTIONAL_SUBPACKAGES = {"testing", "scipy", "__main__", "_admin"}
 
 
 def _is_package(name: str) -> bool:
