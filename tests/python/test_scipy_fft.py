@@ -139,7 +139,9 @@ REAL_DTYPES = [np.dtype(t) for t in ("f4", "f8", "c8", "c16", "i4", "?",
 def test_dct_dst(name, type, dt):
     x = _data(dt, (5, 7))
     for norm in NORMS:
-        for n, axis in [(None, -1), (None, 0), (4, -1), (9, 0)]:
+        for n, axis in [(None, -1), (None, 0), (4, -1), (9, 0), (1, 0)]:
+            if n == 1 and type == 1 and name.endswith("dct"):
+                continue  # SciPy's RuntimeError, tested with the errors
             _both(name, x, type=type, n=n, axis=axis, norm=norm)
         if dt.kind != "c":  # SciPy ignores orthogonalize for complex input
             for orth in (True, False):

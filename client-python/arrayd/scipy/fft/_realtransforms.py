@@ -118,16 +118,17 @@ def _dst4(x: ndarray, n: int) -> ndarray:
 
 
 # (kind, type) -> (transform, M(n), input weights, output weights); the
-# weights (first, last) are orthogonalize's sqrt(2) scalings.
+# weights (first, last; None: unscaled) are orthogonalize's sqrt(2)
+# scalings.
 _TRANSFORMS = {
     ("dct", 1): (_dct1, lambda n: 2 * (n - 1), (_SQRT2, _SQRT2),
                  (1 / _SQRT2, 1 / _SQRT2)),
-    ("dct", 2): (_dct2, lambda n: 2 * n, None, (1 / _SQRT2, 1.0)),
-    ("dct", 3): (_dct3, lambda n: 2 * n, (_SQRT2, 1.0), None),
+    ("dct", 2): (_dct2, lambda n: 2 * n, None, (1 / _SQRT2, None)),
+    ("dct", 3): (_dct3, lambda n: 2 * n, (_SQRT2, None), None),
     ("dct", 4): (_dct4, lambda n: 2 * n, None, None),
     ("dst", 1): (_dst1, lambda n: 2 * (n + 1), None, None),
-    ("dst", 2): (_dst2, lambda n: 2 * n, None, (1.0, 1 / _SQRT2)),
-    ("dst", 3): (_dst3, lambda n: 2 * n, (1.0, _SQRT2), None),
+    ("dst", 2): (_dst2, lambda n: 2 * n, None, (None, 1 / _SQRT2)),
+    ("dst", 3): (_dst3, lambda n: 2 * n, (None, _SQRT2), None),
     ("dst", 4): (_dst4, lambda n: 2 * n, None, None),
 }
 
