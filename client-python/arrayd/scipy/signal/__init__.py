@@ -1,7 +1,67 @@
 """arrayd.scipy.signal: scipy.signal on the server.
 
+    from arrayd.scipy import signal
+    b, a = signal.butter(4, 0.2)            # design: host, tiny
+    y = signal.filtfilt(b, a, x)            # x, y: arrays on the server
+    f, p = signal.welch(x, nperseg=1024)
+
+Laid out as SciPy's: _signaltools (convolution, lfilter/filtfilt/sosfilt,
+hilbert, detrend, medfilt, wiener, resample, decimate), _upfirdn,
+_spectral (periodogram, welch, csd, coherence, spectrogram, stft,
+istft), _peak_finding, _savitzky_golay, _filter_design (design on the
+host; freqz/sosfreqz on the server), windows.
+
+What runs where. Every function on signal data composes arrayd ops on
+the server (fft, matmul, sliding windows, pad, sort, take, ufuncs). Only
+inputs of design size go to the host: filter coefficients (b, a, sos)
+are downloaded where a function needs them there, and filter design,
+windows, initial conditions (lfilter_zi, sosfilt_zi, lfiltic) and
+savgol_coeffs run in SciPy. find_peaks, peak_prominences and peak_widths
+download the signal and run SciPy's (see _peak_finding).
+
+IIR filtering is a recurrence: _linear_filter.linear_filter computes it
+as block matmuls (about 130 multiply-adds a sample instead of n); a
+server ``linear_filter`` op would replace that one function.
+
+Not supported: filtfilt(method='gust'), upfirdn modes other than
+'constant', choose_conv_method(measure=True), the LTI system classes.
+
 Layer: a public namespace (imports arrayd's function modules).
 """
 from __future__ import annotations
 
-__all__: list[str] = []
+from arrayd.scipy.signal import windows
+from arrayd.scipy.signal._filter_design import HOST as _HOST
+from arrayd.scipy.signal._filter_design import freqz, freqz_sos, sosfreqz
+from arrayd.scipy.signal._peak_finding import (argrelextrema, argrelmax,
+                                               argrelmin, find_peaks,
+                                               peak_prominences, peak_widths)
+from arrayd.scipy.signal._savitzky_golay import savgol_filter
+from arrayd.scipy.signal._signaltools import (
+    choose_conv_method, convolve, convolve2d, correlate, correlate2d,
+    correlation_lags, decimate, deconvolve, detrend, fftconvolve, filtfilt,
+    hilbert, hilbert2, lfilter, lfilter_zi, lfiltic, medfilt, medfilt2d,
+    oaconvolve, order_filter, resample, resample_poly, sosfilt, sosfilt_zi,
+    sosfiltfilt, unit_impulse, wiener)
+from arrayd.scipy.signal._spectral import (coherence, csd, istft,
+                                           periodogram, spectrogram, stft,
+                                           welch)
+from arrayd.scipy.signal._upfirdn import upfirdn
+
+get_window = windows.get_window
+
+# Filter design on the host: butter, cheby1, firwin, zpk2sos, ...
+globals().update(_HOST)
+
+__all__ = [
+    "argrelextrema", "argrelmax", "argrelmin", "choose_conv_method",
+    "coherence", "convolve", "convolve2d", "correlate", "correlate2d",
+    "correlation_lags", "csd", "decimate", "deconvolve", "detrend",
+    "fftconvolve", "filtfilt", "find_peaks", "freqz", "freqz_sos",
+    "get_window", "hilbert", "hilbert2", "istft", "lfilter", "lfilter_zi",
+    "lfiltic", "medfilt", "medfilt2d", "oaconvolve", "order_filter",
+    "peak_prominences", "peak_widths", "periodogram", "resample",
+    "resample_poly", "savgol_filter", "sosfilt", "sosfilt_zi",
+    "sosfiltfilt", "sosfreqz", "spectrogram", "stft", "unit_impulse",
+    "upfirdn", "welch", "wiener", "windows"]
+__all__ += sorted(_HOST)

@@ -159,3 +159,17 @@ def zero_ext(x: ad.ndarray, n: int, axis: int = -1) -> ad.ndarray:
     shape[axis] = n
     z = ad.zeros(shape, x.dtype)
     return ad.concatenate((z, x, z), axis=axis)
+
+
+def to_rows(x: ad.ndarray, axis: int) -> tuple[ad.ndarray, tuple[int, ...]]:
+    """x with axis moved last and the other axes flattened: (rows, the
+    other axes' shape), for from_rows."""
+    m = ad.moveaxis(x, axis, -1)
+    lead = tuple(m.shape[:-1])
+    return m.reshape(-1, m.shape[-1]) if m.ndim != 2 else m, lead
+
+
+def from_rows(y: ad.ndarray, lead: tuple[int, ...], axis: int
+              ) -> ad.ndarray:
+    """The inverse of to_rows: rows of any length back to axis."""
+    return ad.moveaxis(y.reshape(lead + (y.shape[-1],)), -1, axis)

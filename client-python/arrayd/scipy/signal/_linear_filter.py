@@ -252,3 +252,10 @@ def linear_filter(b: np.ndarray, a: np.ndarray, x: ad.ndarray,
         one[0] = 1
         w = _block(one, sec, w, ad.zeros((batch, len(sec) - 1), wdt))[0]
     return w, _tail_state(b, a, x, w, zi)
+
+
+def convolve_rows(x: ad.ndarray, h: np.ndarray) -> ad.ndarray:
+    """The full convolution of each row of x (batch, N) with the host taps
+    h, directly (exact): (batch, N + len(h) - 1), in x's dtype."""
+    y, tail = _fir(h, x, None)
+    return ad.concatenate((y, tail), axis=1) if tail.shape[1] else y
