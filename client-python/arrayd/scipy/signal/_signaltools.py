@@ -274,7 +274,14 @@ def _conv2d(in1: Any, in2: Any, mode: str, boundary: str, fillvalue: Any,
     win = sliding_window_view(p, b.shape)
     full = ad.tensordot(win, ad.flip(b.astype(dt, copy=False)),
                         axes=([2, 3], [0, 1]))
-    out = _crop(full, mode, a.shape, b.shape)
+    if mode == "same" and not flip:
+        # correlate2d's 'same' window starts k // 2 into the full result
+        # (convolve2d's at (k - 1) // 2).
+        r0, c0 = b.shape[0] // 2, b.shape[1] // 2
+        out = ad.ascontiguousarray(full[r0:r0 + a.shape[0],
+                                        c0:c0 + a.shape[1]])
+    else:
+        out = _crop(full, mode, a.shape, b.shape)
     if swapped and not flip:
         out = ad.ascontiguousarray(_reverse_conj(out))
     return out
@@ -530,12 +537,13 @@ def deconvolve(signal: Any, divisor: Any) -> tuple[ad.ndarray, ad.ndarray]:
 
 # -- analytic signal, detrending -----------------------------------------------
 
-def _hilbert_h(N: int, dt: np.dtype) -> ad.ndarray:
-    """The analytic-signal multiplier: 1 at DC (and Nyquist), 2 on the
-    positive frequencies, 0 on the negative ones."""
+def _hilbert_h(N: int, dt: np.dtype, nyquist: bool = True) -> ad.ndarray:
+    """The analytic-signal multiplier: 1 at DC (and at Nyquist when
+    nyquist), 2 on the positive frequencies, 0 on the negative ones.
+    (SciPy's hilbert2 leaves the Nyquist bin of an even length at 0.)"""
     k = ad.arange(N)
     two = ad.where(k < (N + 1) // 2, 2.0, 0.0)
-    one = (k == 0) | ((k == N // 2) & (N % 2 == 0))
+    one = (k == 0) | ((k == N // 2) & (N % 2 == 0) & nyquist)
     return ad.where(one, 1.0, two).astype(dt)
 
 
@@ -576,8 +584,8 @@ def hilbert2(x: Any, N: Any = None) -> ad.ndarray:
                          "positive integers")
     rdt = np.dtype(np.float32) if x.dtype == np.float32 else _at.F64
     Xf = ad.fft.fft2(x.astype(rdt, copy=False), N, axes=(0, 1))
-    h0 = _hilbert_h(N[0], rdt)[:, None]
-    h1 = _hilbert_h(N[1], rdt)[None, :]
+    h0 = _hilbert_h(N[0], rdt, False)[:, None]
+    h1 = _hilbert_h(N[1], rdt, False)[None, :]
     return ad.fft.ifft2(Xf * (h0 * h1), axes=(0, 1))
 
 
@@ -779,7 +787,7 @@ def resample(x: Any, num: int, t: Any = None, axis: int = 0,
                      _at.axis_slice(Y, num - h, num - h + 1, axis=axis)
                      + _at.axis_slice(X, h, h + 1, axis=axis))
             else:
-                half = _at.axis_slice(Y, h, h + 1, axis=axis) * 0.5
+                half = _at.axis_slice(X, h, h + 1, axis=axis) * 0.5
                 _set(Y, axis, slice(h, h + 1), half)
                 _set(Y, axis, slice(num - h, num - h + 1), half)
         y = ad.fft.ifft(Y, axis=axis)
@@ -867,7 +875,7 @@ def resample_poly(x: Any, up: int, down: int, axis: int = 0,
 def decimate(x: Any, q: int, n: Any = None, ftype: Any = "iir",
              axis: int = -1, zero_phase: bool = True) -> ad.ndarray:
     """scipy.signal.decimate: x low-pass filtered (order-8 Chebyshev I
-    'iir', or a Hamming-windowed 'fir' of 30 q taps) and kept every q-th
+    'iir', or a Hamming-windowed 'fir' of 20 q + 1 taps) and kept every q-th
     sample; zero_phase filters both ways."""
     x = _at.asarray(x)
     q = operator.index(q)
@@ -882,7 +890,7 @@ def decimate(x: Any, q: int, n: Any = None, ftype: Any = "iir",
     sl[axis] = slice(None, None, q)
     if ftype == "fir":
         if n is None:
-            n = 30 * q
+            n = 20 * q
         b = _ss.firwin(n + 1, 1.0 / q, window="hamming")
         if zero_phase:
             return resample_poly(x, 1, q, axis=axis, window=b)

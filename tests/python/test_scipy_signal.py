@@ -1,0 +1,272 @@
+"""arrayd.scipy.signal against scipy.signal: values, dtypes, shapes and
+errors on bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+import arrayd as ad
+from arrayd.scipy import signal as sig
+
+RNG = np.random.default_rng(1234)
+
+
+@pytest.fixture(autouse=True)
+def _session(server_address):
+    ad.connect(server_address)
+    yield
+
+
+def close(got, want, rtol=1e-10, atol=1e-12):
+    assert isinstance(got, ad.ndarray)
+    g = ad.asnumpy(got)
+    assert g.dtype == np.asarray(want).dtype, (g.dtype, np.asarray(want).dtype)
+    assert g.shape == np.shape(want)
+    np.testing.assert_allclose(g, want, rtol=rtol, atol=atol)
+
+
+# -- lfilter and friends -------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 7, 128, 129, 5000])
+@pytest.mark.parametrize("design", [
+    ss.butter(2, 0.1), ss.cheby1(5, 1, 0.3), ss.butter(6, 0.2),
+    (RNG.standard_normal(9), [1.0]), ([0.5, 0.2], [1.0, -0.9])])
+def test_lfilter_with_zi_matches_scipy(n, design):
+    b, a = design
+    x = RNG.standard_normal((2, n))
+    order = max(len(a), len(b)) - 1
+    zi = RNG.standard_normal((2, order))
+    y, zf = sig.lfilter(b, a, ad.asarray(x), zi=ad.asarray(zi))
+    ry, rzf = ss.lfilter(b, a, x, zi=zi)
+    scale = np.abs(ry).max()
+    close(y, ry, rtol=1e-9, atol=1e-9 * scale)
+    close(zf, rzf, rtol=1e-9, atol=1e-9 * max(1, np.abs(rzf).max()))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128,
+                                   np.int32])
+def test_lfilter_dtypes_and_axis(dtype):
+    b, a = ss.butter(3, 0.25)
+    x = (RNG.standard_normal((40, 3)) * 10).astype(dtype)
+    y = sig.lfilter(b, a, ad.asarray(x), axis=0)
+    want = ss.lfilter(b, a, x, axis=0)
+    close(y, want, rtol=1e-5 if dtype == np.float32 else 1e-10, atol=1e-9)
+
+
+def test_lfilter_bad_input():
+    with pytest.raises(ValueError):
+        sig.lfilter([1.0], [0.0, 1.0], ad.ones(5))
+    with pytest.raises(ValueError):
+        sig.lfilter([1.0, 2.0], [1.0, 0.5], ad.ones(5), zi=ad.ones(3))
+
+
+def test_sosfilt_long_signal_and_zi():
+    sos = ss.butter(8, [0.1, 0.3], btype="band", output="sos")
+    x = RNG.standard_normal((3, 20000))
+    zi = RNG.standard_normal((sos.shape[0], 3, 2))
+    y, zf = sig.sosfilt(sos, ad.asarray(x), zi=ad.asarray(zi))
+    ry, rzf = ss.sosfilt(sos, x, zi=zi)
+    close(y, ry, rtol=1e-9, atol=1e-11)
+    close(zf, rzf, rtol=1e-9, atol=1e-11)
+    with pytest.raises(ValueError):
+        sig.sosfilt(sos[:, :5], ad.asarray(x))
+
+
+@pytest.mark.parametrize("padtype", ["odd", "even", "constant", None])
+def test_filtfilt_and_sosfiltfilt(padtype):
+    x = RNG.standard_normal((4, 300))
+    b, a = ss.cheby1(4, 0.5, 0.2)
+    close(sig.filtfilt(b, a, ad.asarray(x), padtype=padtype),
+          ss.filtfilt(b, a, x, padtype=padtype), rtol=1e-8, atol=1e-10)
+    sos = ss.butter(6, 0.15, output="sos")
+    close(sig.sosfiltfilt(sos, ad.asarray(x), axis=1, padtype=padtype),
+          ss.sosfiltfilt(sos, x, axis=1, padtype=padtype), rtol=1e-8,
+          atol=1e-10)
+    with pytest.raises(ValueError):
+        sig.filtfilt(b, a, ad.ones(5))
+
+
+def test_initial_conditions_are_scipys():
+    b, a = ss.butter(3, 0.3)
+    close(sig.lfilter_zi(b, a), ss.lfilter_zi(b, a))
+    sos = ss.butter(4, 0.3, output="sos")
+    close(sig.sosfilt_zi(sos), ss.sosfilt_zi(sos))
+    close(sig.lfiltic(b, a, [1.0, 2.0]), ss.lfiltic(b, a, [1.0, 2.0]))
+
+
+# -- convolution ---------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("method", ["direct", "fft", "auto"])
+def test_convolve_correlate(mode, method):
+    a = RNG.standard_normal((9, 7))
+    v = RNG.standard_normal((3, 4))
+    close(sig.convolve(ad.asarray(a), ad.asarray(v), mode, method),
+          ss.convolve(a, v, mode, method))
+    close(sig.correlate(ad.asarray(a), ad.asarray(v), mode, method),
+          ss.correlate(a, v, mode, method))
+    close(sig.fftconvolve(ad.asarray(a), ad.asarray(v), mode),
+          ss.fftconvolve(a, v, mode))
+
+
+def test_convolve_integers_exact_and_swapped_valid():
+    a = RNG.integers(-50, 50, 30).astype(np.int32)
+    v = RNG.integers(-5, 5, 40).astype(np.int32)
+    close(sig.convolve(ad.asarray(a), ad.asarray(v)), ss.convolve(a, v))
+    close(sig.correlate(ad.asarray(a), ad.asarray(v), "valid"),
+          ss.correlate(a, v, "valid"))
+    with pytest.raises(ValueError):
+        sig.convolve(ad.ones((2, 5)), ad.ones((3, 2)), "valid")
+    with pytest.raises(ValueError):
+        sig.convolve(ad.ones(3), ad.ones(3), "bogus")
+
+
+@pytest.mark.parametrize("boundary", ["fill", "wrap", "symm"])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_convolve2d_correlate2d(boundary, mode):
+    a = RNG.standard_normal((8, 6))
+    k = RNG.standard_normal((3, 2))
+    close(sig.convolve2d(ad.asarray(a), ad.asarray(k), mode, boundary, 1.5),
+          ss.convolve2d(a, k, mode, boundary, 1.5))
+    close(sig.correlate2d(ad.asarray(a), ad.asarray(k), mode, boundary),
+          ss.correlate2d(a, k, mode, boundary))
+
+
+def test_choose_conv_method_is_scipys():
+    a, v = np.ones(1000), np.ones(500)
+    assert sig.choose_conv_method(ad.asarray(a), ad.asarray(v)) == \
+        ss.choose_conv_method(a, v)
+    assert sig.choose_conv_method(ad.ones(5), ad.ones(3)) == \
+        ss.choose_conv_method(np.ones(5), np.ones(3))
+
+
+# -- other signal tools --------------------------------------------------------
+
+def test_hilbert_detrend_medfilt_wiener():
+    x = RNG.standard_normal((3, 50))
+    close(sig.hilbert(ad.asarray(x)), ss.hilbert(x))
+    close(sig.hilbert2(ad.asarray(x)), ss.hilbert2(x))
+    with pytest.raises(ValueError):
+        sig.hilbert(ad.asarray(x + 1j))
+    close(sig.detrend(ad.asarray(x), bp=[10, 30]), ss.detrend(x, bp=[10, 30]))
+    close(sig.detrend(ad.asarray(x), axis=0, type="constant"),
+          ss.detrend(x, axis=0, type="constant"))
+    close(sig.medfilt(ad.asarray(x), [3, 5]), ss.medfilt(x, [3, 5]))
+    close(sig.medfilt2d(ad.asarray(x)), ss.medfilt2d(x))
+    with pytest.raises(ValueError):
+        sig.medfilt(ad.asarray(x), 4)
+    close(sig.wiener(ad.asarray(x), [3, 5]), ss.wiener(x, [3, 5]))
+
+
+@pytest.mark.parametrize("num", [17, 50, 64, 101])
+def test_resample(num):
+    x = RNG.standard_normal((64, 2))
+    close(sig.resample(ad.asarray(x), num), ss.resample(x, num))
+    xc = x[:, 0] + 1j * x[:, 1]
+    close(sig.resample(ad.asarray(xc), num), ss.resample(xc, num))
+
+
+@pytest.mark.parametrize("up,down", [(3, 2), (1, 4), (5, 1), (2, 2)])
+def test_resample_poly_upfirdn_decimate(up, down):
+    x = RNG.standard_normal(200)
+    close(sig.resample_poly(ad.asarray(x), up, down),
+          ss.resample_poly(x, up, down))
+    h = RNG.standard_normal(7)
+    close(sig.upfirdn(h, ad.asarray(x), up, down), ss.upfirdn(h, x, up, down))
+    close(sig.decimate(ad.asarray(x), 3), ss.decimate(x, 3), rtol=1e-8,
+          atol=1e-10)
+    close(sig.decimate(ad.asarray(x), 2, ftype="fir"),
+          ss.decimate(x, 2, ftype="fir"))
+    with pytest.raises(ValueError):
+        sig.upfirdn(np.ones((2, 2)), ad.asarray(x))
+
+
+@pytest.mark.parametrize("mode", ["interp", "mirror", "nearest", "constant",
+                                  "wrap"])
+def test_savgol_filter(mode):
+    x = RNG.standard_normal((2, 40))
+    close(sig.savgol_filter(ad.asarray(x), 9, 3, mode=mode),
+          ss.savgol_filter(x, 9, 3, mode=mode), rtol=1e-9, atol=1e-11)
+    close(sig.savgol_filter(ad.asarray(x), 7, 2, deriv=1, delta=0.5,
+                            mode=mode),
+          ss.savgol_filter(x, 7, 2, deriv=1, delta=0.5, mode=mode),
+          rtol=1e-9, atol=1e-11)
+
+
+# -- spectral ------------------------------------------------------------------
+
+def test_welch_csd_periodogram_coherence():
+    x = RNG.standard_normal((2, 1000))
+    y = RNG.standard_normal((2, 1000))
+    for fn, args in [(sig.welch, {}), (sig.welch, {"average": "median"}),
+                     (sig.periodogram, {}),
+                     (sig.welch, {"scaling": "spectrum", "nperseg": 100})]:
+        ref = getattr(ss, fn.__name__)
+        f, p = fn(ad.asarray(x), **args)
+        rf, rp = ref(x, **args)
+        close(f, rf)
+        close(p, rp)
+    f, p = sig.csd(ad.asarray(x), ad.asarray(y), nperseg=64)
+    rf, rp = ss.csd(x, y, nperseg=64)
+    close(p, rp)
+    f, c = sig.coherence(ad.asarray(x), ad.asarray(y), nperseg=64)
+    close(c, ss.coherence(x, y, nperseg=64)[1])
+    with pytest.raises(ValueError):
+        sig.welch(ad.asarray(x), nperseg=64, noverlap=64)
+
+
+def test_stft_istft_spectrogram():
+    x = RNG.standard_normal(777)
+    f, t, Z = sig.stft(ad.asarray(x), nperseg=64)
+    rf, rt, rZ = ss.stft(x, nperseg=64)
+    close(t, rt)
+    close(Z, rZ)
+    tt, xr = sig.istft(Z, nperseg=64)
+    rtt, rxr = ss.istft(rZ, nperseg=64)
+    close(xr, rxr)
+    for mode in ("psd", "magnitude", "complex"):
+        _, _, S = sig.spectrogram(ad.asarray(x), mode=mode)
+        close(S, ss.spectrogram(x, mode=mode)[2])
+
+
+# -- peaks, design, windows -----------------------------------------------------
+
+def test_argrel_and_find_peaks():
+    x = RNG.standard_normal((5, 30))
+    for fn in ("argrelmax", "argrelmin"):
+        got = getattr(sig, fn)(ad.asarray(x), axis=1, order=2)
+        want = getattr(ss, fn)(x, axis=1, order=2)
+        for g, w in zip(got, want):
+            close(g, w)
+    p, props = sig.find_peaks(ad.asarray(x[0]), height=0, prominence=0.1)
+    rp, rprops = ss.find_peaks(x[0], height=0, prominence=0.1)
+    close(p, rp)
+    close(props["prominences"], rprops["prominences"])
+
+
+def test_design_and_freqz():
+    b, a = sig.butter(4, 0.2)
+    rb, ra = ss.butter(4, 0.2)
+    close(b, rb)
+    close(a, ra)
+    close(sig.zpk2sos(*ss.butter(4, 0.2, output="zpk")),
+          ss.zpk2sos(*ss.butter(4, 0.2, output="zpk")))
+    w, h = sig.freqz(b, a, worN=100)
+    rw, rh = ss.freqz(rb, ra, worN=100)
+    close(w, rw)
+    close(h, rh)
+    sos = ss.cheby2(5, 40, 0.3, output="sos")
+    close(sig.sosfreqz(sos, worN=64)[1], ss.sosfreqz(sos, worN=64)[1])
+    close(sig.firwin(31, 0.3), ss.firwin(31, 0.3))
+    with pytest.raises(ValueError):
+        sig.butter(4, 1.5)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("hann", (16,)), ("kaiser", (15, 5.0)), ("tukey", (20, 0.3)),
+    ("chebwin", (21, 50)), ("dpss", (32, 3)), ("taylor", (24,))])
+def test_windows(name, args):
+    close(getattr(sig.windows, name)(*args),
+          getattr(ss.windows, name)(*args))
+    close(sig.get_window(("kaiser", 4.0), 12), ss.get_window(("kaiser", 4.0), 12))
