@@ -19,6 +19,7 @@ NAMESPACES = [
     "arrayd.lib", "arrayd.lib.stride_tricks",
     "arrayd.cuda", "arrayd.cuda.runtime", "arrayd.cuda.device", "arrayd.cuda.memory",
     "arrayd.cuda.stream", "arrayd.cuda.pinned_memory",
+    "arrayd.scipy.fft", "arrayd.scipy.linalg",
 ]
 
 # Methods of modules that other work owns (the user-kernel and session

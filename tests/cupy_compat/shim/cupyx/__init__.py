@@ -46,11 +46,16 @@ class _ForwardLoader(importlib.abc.Loader):
 
         def lookup(name: str):  # on use
             try:
-                return getattr(target, name)
+                value = getattr(target, name)
             except AttributeError:
                 if name in fallbacks:
                     return fallbacks[name]
                 raise
+            if (isinstance(value, types.ModuleType)
+                    and value.__name__ == f"{target.__name__}.{name}"):
+                # A submodule is its forwarding module (with its fallbacks).
+                return importlib.import_module(f"{spec.name}.{name}")
+            return value
 
         mod.__getattr__ = lookup
         mod.__all__ = list(getattr(target, "__all__", []))
