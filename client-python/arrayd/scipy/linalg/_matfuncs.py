@@ -66,7 +66,8 @@ def _pade(a: ndarray, m: int) -> tuple[ndarray, ndarray]:
 
 def expm(A: Any) -> ndarray:  # noqa: N803  (SciPy's name)
     """scipy.linalg.expm: the matrix exponential of A (or of each matrix of
-    a stack); integers as float64, single precision stays single."""
+    a stack); integers as float64, single precision stays single (computed
+    in double)."""
     a = _c.ensure(A)
     if a.ndim < 2:
         raise LinAlgError("The input array must be at least "
@@ -77,6 +78,11 @@ def expm(A: Any) -> ndarray:  # noqa: N803  (SciPy's name)
         a = a.astype(np.float32 if a.dtype == np.float16 else np.float64)
     if a.size == 0:
         return a.copy()
+    if a.dtype.char in "fF":
+        # Single precision is computed in double and rounded once (the
+        # squarings would otherwise compound single-precision errors).
+        return expm(a.astype(np.complex128 if a.dtype.kind == "c"
+                             else np.float64)).astype(a.dtype)
     norm1 = float(abs(a).sum(axis=-2).max())
     if not math.isfinite(norm1):
         # SciPy's answer for infs and NaNs: NaN everywhere.
@@ -98,7 +104,8 @@ def bandwidth(a: Any) -> tuple[int, int]:
     diagonals below and above the main one (two integers come back)."""
     a = _c.ensure(a)
     if a.ndim != 2:
-        raise ValueError("Input array must be 2D.")
+        # SciPy raises ValueError; LinAlgError is one (and CuPy's answer).
+        raise LinAlgError("Input array must be a 2D array.")
     m, n = a.shape
     if a.size == 0:
         return 0, 0

@@ -198,9 +198,9 @@ def dft(n: int, scale: Any = None) -> ndarray:
 def fiedler(a: Any) -> ndarray:
     """scipy.linalg.fiedler: |a_i - a_j|."""
     a = _c.ensure(a)
-    if a.ndim == 0 or a.shape[-1] == 0:
-        return _creation.zeros(a.shape[:-1] + (0, 0) if a.ndim else (0, 0),
-                               dtype=a.dtype)
+    if a.ndim == 1 and a.shape[0] < 2:
+        # SciPy's answers for the short vectors: float64 [] and [[0.]].
+        return _creation.zeros((0,) if a.shape[0] == 0 else (1, 1))
     return abs(a[..., :, None] - a[..., None, :])
 
 
