@@ -164,4 +164,13 @@ if [ "${ARRAYD_CUPY_COMPAT:-0}" = 1 ] || [ "${ARRAYD_CUPY_COMPAT:-0}" = all ]; t
     --time-limit "${ARRAYD_CUPY_COMPAT_TIME_S:-420}" ||
     echo "the CuPy compatibility run did not complete (not a failure of this script)"
 fi
+# CuPy's tests of cupyx.scipy (--subset scipy) against arrayd.scipy: opt-in
+# (ARRAYD_CUPY_COMPAT_SCIPY=1), with its own time limit; not in CI yet (fft
+# and linalg alone take about 4 minutes on 2 cores). A report, not a gate.
+if [ "${ARRAYD_CUPY_COMPAT_SCIPY:-0}" = 1 ]; then
+  step "CuPy 14.0.1 cupyx.scipy tests against a $backend server (reports only)"
+  "$python" tests/cupy_compat/run.py --subset scipy --out .cupy-compat-out/scipy \
+    --time-limit "${ARRAYD_CUPY_COMPAT_SCIPY_TIME_S:-300}" ||
+    echo "the cupyx.scipy compatibility run did not complete (not a failure of this script)"
+fi
 step "all tests passed"
