@@ -17,7 +17,8 @@ Layer: a public namespace (imports arrayd's function modules).
 """
 from __future__ import annotations
 
-from arrayd.scipy.ndimage import _filters
+from arrayd.scipy.ndimage import _filters, _interpolation
 from arrayd.scipy.ndimage._filters import *  # noqa: F401,F403
+from arrayd.scipy.ndimage._interpolation import *  # noqa: F401,F403
 
-__all__: list[str] = [*_filters.__all__]
+__all__: list[str] = [*_filters.__all__, *_interpolation.__all__]

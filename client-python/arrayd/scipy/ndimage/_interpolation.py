@@ -1,0 +1,544 @@
+"""scipy.ndimage's B-spline interpolation: spline_filter(1d),
+map_coordinates, affine_transform, shift, zoom and rotate.
+
+The spline prefilter (SciPy's recursive filter) is linear along each axis:
+
+- along a long axis it is a correlation with the filter's impulse
+  response, a two-sided geometric sequence of the spline's poles, cut
+  where it falls below 1e-17 of its peak, of the input extended by the
+  mode (mirror, reflect or wrap); the banded-Toeplitz matmul of _filters
+  runs it. That is SciPy's exact boundary rule for 'mirror' and the wraps;
+  SciPy's 'reflect' start is truncated at one period, which differs by
+  pole**(2n), below float64's resolution from 20 elements on;
+- along a short axis (up to _DENSE_MAX elements) it is one matmul with the
+  n x n matrix that SciPy's own filter makes of the identity (a design
+  step, on the host, from the shape alone).
+
+Interpolation takes, for each output point and each axis, order + 1 taps
+with B-spline weights (polynomials of the fractional coordinate, Horner
+on the server). The coefficients are padded by order + 1 as the mode
+extends them, so every tap's index is a clip; out-of-range points of
+'constant' are cval. zoom and shift (and affine_transform with a diagonal
+matrix) interpolate axis by axis: taps and weights of a 1-D grid are
+computed on the host, and each axis is one gather along it, a multiply and
+a sum. General coordinates gather (order + 1) ** ndim taps from the
+flattened coefficients.
+
+Layer: functions of the arrayd.scipy.ndimage namespace (imports arrayd's
+public namespace, _util and _filters).
+"""
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
+
+import arrayd as ad
+from arrayd.scipy.ndimage import _filters
+from arrayd.scipy.ndimage import _util as u
+
+__all__ = ["spline_filter1d", "spline_filter", "map_coordinates",
+           "affine_transform", "shift", "zoom", "rotate"]
+
+_DENSE_MAX = 64
+# numpy.pad mode of the extension the interpolation's taps read.
+_TAP_PAD = {"mirror": "reflect", "constant": "reflect", "wrap": "reflect",
+            "reflect": "symmetric", "grid-mirror": "symmetric",
+            "grid-wrap": "wrap", "nearest": "edge",
+            "grid-constant": "constant"}
+
+
+# -- the spline prefilter ----------------------------------------------------
+
+def _check_order(order: Any) -> int:
+    order = operator.index(order)
+    if order < 0 or order > 5:
+        raise RuntimeError("spline order not supported")
+    return order
+
+
+@functools.lru_cache(maxsize=None)
+def _bspline_at_integers(order: int) -> np.ndarray:
+    """The centred B-spline of order sampled at -r..r (r = order//2 + 1)."""
+    r = order // 2 + 1
+    return _bspline(np.arange(-r, r + 1, dtype=np.float64), order)
+
+
+def _bspline(t: np.ndarray, k: int) -> np.ndarray:
+    """The centred B-spline of degree k at t (host), from its truncated
+    power form."""
+    s = np.zeros_like(t, dtype=np.float64)
+    for i in range(k + 2):
+        s += ((-1) ** i * math.comb(k + 1, i)
+              * np.maximum(t + (k + 1) / 2 - i, 0) ** k)
+    return s / math.factorial(k)
+
+
+@functools.lru_cache(maxsize=None)
+def _prefilter_fir(order: int) -> np.ndarray:
+    """The impulse response of the inverse of the sampled B-spline (the
+    prefilter on an infinite line), symmetric, cut at 1e-17 of its peak."""
+    n = 1024
+    b = np.zeros(n)
+    r = order // 2 + 1
+    for k, v in zip(range(-r, r + 1), _bspline_at_integers(order)):
+        b[k % n] += v
+    h = np.real(np.fft.ifft(1.0 / np.fft.fft(b)))
+    half = int(np.max(np.nonzero(np.abs(h[:n // 2]) > 1e-17 * h[0])))
+    return np.concatenate([h[n - half:], h[:half + 1]])
+
+
+@functools.lru_cache(maxsize=64)
+def _prefilter_matrix(n: int, order: int, mode: str) -> np.ndarray:
+    """The n x n matrix of SciPy's prefilter along an axis of n elements."""
+    import scipy.ndimage  # noqa: PLC0415 (SciPy, not arrayd: design only)
+    return scipy.ndimage.spline_filter1d(np.eye(n), order, axis=0,
+                                         mode=mode).T.copy()
+
+
+def _spline_axis(x: ad.ndarray, order: int, axis: int,
+                 mode: str) -> ad.ndarray:
+    """The prefilter of x (float64 or complex128) along axis."""
+    n = x.shape[axis]
+    if n == 1 or x.size == 0:
+        return x
+    if n <= _DENSE_MAX:
+        m = _prefilter_matrix(n, order, mode)
+        xm = ad.moveaxis(x, axis, -1)
+        return ad.moveaxis(ad.matmul(xm, ad.asarray(m.astype(
+            x.dtype if x.dtype.kind == "c" else np.float64))), -1, axis)
+    h = _prefilter_fir(order)
+    half = len(h) // 2
+    pm = "wrap" if mode == "grid-wrap" else (
+        "symmetric" if mode in ("reflect", "grid-mirror", "nearest")
+        else "reflect")
+    widths = [(0, 0)] * x.ndim
+    widths[axis] = (half, half)
+    p = ad.pad(x, widths, mode=pm)
+    return _filters._correlate_padded(p, axis, h.astype(np.float64), n)
+
+
+def spline_filter1d(input: Any, order: int = 3, axis: int = -1,
+                    output: Any = np.float64,
+                    mode: str = "mirror") -> ad.ndarray:
+    """scipy.ndimage.spline_filter1d: the B-spline coefficients of order
+    along axis (orders 0 and 1 are the input itself)."""
+    order = _check_order(order)
+    x = u.check_input(input)
+    axis = u.normalize_axis(axis, x.ndim)
+    u.check_mode(mode)
+    dt, out = u.get_output(output, x, complex_output=x.dtype.kind == "c")
+    work = u.C128 if x.dtype.kind == "c" else u.F64
+    res = x.astype(work)
+    if order > 1:
+        res = _spline_axis(res, order, axis, mode)
+    return u.finish(res, dt, out)
+
+
+def spline_filter(input: Any, order: int = 3, output: Any = np.float64,
+                  mode: str = "mirror") -> ad.ndarray:
+    """scipy.ndimage.spline_filter: the B-spline coefficients of order
+    (2 to 5), one 1-D pass an axis."""
+    order = operator.index(order)
+    if order < 2 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = u.check_input(input)
+    u.check_mode(mode)
+    dt, out = u.get_output(output, x, complex_output=x.dtype.kind == "c")
+    work = u.C128 if x.dtype.kind == "c" else u.F64
+    res = x.astype(work)
+    for ax in range(x.ndim):
+        res = _spline_axis(res, order, ax, mode)
+    return u.finish(res, dt, out)
+
+
+# -- taps and weights --------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _weight_polys(order: int) -> np.ndarray:
+    """(order + 1, order + 1): row j holds the coefficients (highest first)
+    of tap j's weight as a polynomial of the fractional coordinate."""
+    f = (np.arange(order + 1) + 0.5) / (order + 1)
+    shift = 0.0 if order & 1 else -0.5
+    rows = []
+    for j in range(order + 1):
+        w = _bspline(f + shift + order // 2 - j, order)
+        rows.append(np.polyfit(f, w, order))
+    return np.array(rows)
+
+
+def _map_coordinate(xp: Any, c: Any, n: int, mode: str) -> Any:
+    """The coordinate c (float array) folded into the input as the mode
+    folds it before the taps are chosen."""
+    if mode in ("mirror", "wrap", "reflect", "grid-mirror", "grid-wrap"):
+        if n == 1 and mode in ("mirror", "wrap"):
+            return c * 0.0
+    if mode == "mirror":
+        p = 2.0 * (n - 1)
+        c = xp.remainder(xp.abs(c), p)
+        return xp.where(c > n - 1, p - c, c)
+    if mode in ("reflect", "grid-mirror"):
+        p = 2.0 * n
+        c = xp.remainder(c + 0.5, p)
+        return xp.where(c >= n, p - c, c) - 0.5
+    if mode == "wrap":
+        # Period n - 1, and only points outside [0, n - 1] move.
+        out = (c < 0) | (c > n - 1)
+        return xp.where(out, xp.remainder(c, float(n - 1)), c)
+    if mode == "grid-wrap":
+        return xp.remainder(c, float(n))
+    return c
+
+
+def _taps(xp: Any, c: Any, n: int, order: int, mode: str
+          ) -> tuple[list[Any], list[Any], Any]:
+    """For coordinates c along an axis of n elements: the order + 1 tap
+    indices into the axis padded by order + 1 (clipped), their weights,
+    and the mask of in-range points ('constant'; None otherwise)."""
+    valid = None
+    if mode == "constant":
+        valid = (c >= 0) & (c <= n - 1)
+    c = _map_coordinate(xp, c, n, mode)
+    if order & 1:
+        base = xp.floor(c)
+        f = c - base
+    else:
+        base = xp.floor(c + 0.5)
+        f = c + 0.5 - base
+    pad = order + 1
+    first = base.astype(np.int64) + (pad - order // 2)
+    hi = n + 2 * pad - 1
+    idx = [xp.clip(first + j, 0, hi) for j in range(order + 1)]
+    if order == 0:
+        return idx, [None], valid
+    weights = []
+    for row in _weight_polys(order):
+        w = f * float(row[0]) + float(row[1])
+        for a in row[2:]:
+            w = w * f + float(a)
+        weights.append(w)
+    return idx, weights, valid
+
+
+def _pad_coeffs(coeffs: ad.ndarray, axes: Sequence[int], order: int,
+                mode: str, cval: float) -> ad.ndarray:
+    pad = order + 1
+    widths = [(pad, pad) if ax in axes else (0, 0) for ax in range(coeffs.ndim)]
+    pm = _TAP_PAD[mode]
+    if pm == "constant":
+        return ad.pad(coeffs, widths, mode="constant", constant_values=cval)
+    return ad.pad(coeffs, widths, mode=pm)
+
+
+def _prepare(x: ad.ndarray, order: int, mode: str, cval: float,
+             prefilter: bool, axes: Sequence[int]) -> tuple[ad.ndarray, int]:
+    """The spline coefficients along axes (float64 or complex128) and the
+    padding SciPy adds before filtering for 'nearest' and
+    'grid-constant'."""
+    work = u.C128 if x.dtype.kind == "c" else u.F64
+    c = x.astype(work)
+    npad = 0
+    if prefilter and order > 1:
+        if mode in ("nearest", "grid-constant"):
+            npad = 12
+            widths = [(npad, npad) if ax in axes else (0, 0)
+                      for ax in range(x.ndim)]
+            c = (ad.pad(c, widths, mode="edge") if mode == "nearest" else
+                 ad.pad(c, widths, mode="constant", constant_values=cval))
+        for ax in axes:
+            c = _spline_axis(c, order, ax, mode)
+    return c, npad
+
+
+def _round_to(res: ad.ndarray, dt: np.dtype) -> ad.ndarray:
+    """Interpolated values for an integer output, rounded as SciPy rounds
+    them: half away from zero, unsigned types clipped to their range."""
+    if dt.kind not in "iu" or res.dtype.kind != "f":
+        return res
+    if dt.kind == "u":
+        return ad.clip(ad.floor(res + 0.5), 0, float(np.iinfo(dt).max))
+    return ad.trunc(ad.where(res < 0, res - 0.5, res + 0.5))
+
+
+def _finish(res: ad.ndarray, dt: np.dtype, out: Any) -> ad.ndarray:
+    if dt.kind != "c" and res.dtype.kind == "c":
+        res = res.real
+    return u.finish(_round_to(res, dt), dt, out)
+
+
+def _check_interp(input: Any, order: Any, mode: Any) -> tuple[ad.ndarray, int]:
+    order = _check_order(order)
+    x = u.check_input(input)
+    if x.ndim < 1:
+        raise RuntimeError("input and output rank must be > 0")
+    u.check_mode(mode)
+    return x, order
+
+
+# -- general coordinates -----------------------------------------------------
+
+def _interp_general(coeffs: ad.ndarray, coords: Sequence[Any], order: int,
+                    mode: str, cval: float, nbatch: int = 0) -> ad.ndarray:
+    """coeffs (padded by _pad_coeffs over its last len(coords) axes) at the
+    coordinates coords (one array per interpolated axis, all of the output
+    shape); leading nbatch axes of coeffs are carried along."""
+    pad = order + 1
+    d = len(coords)
+    space = coeffs.shape[nbatch:]
+    sizes = [s - 2 * pad for s in space]
+    strides = [int(np.prod(space[i + 1:])) for i in range(d)]
+    per_axis = [_taps(ad, c, n, order, mode) for c, n in zip(coords, sizes)]
+    flat = ad.ravel(coeffs)
+    oshape = tuple(coords[0].shape)
+    batch_off = None
+    if nbatch:
+        bshape = coeffs.shape[:nbatch]
+        nb = int(np.prod(bshape))
+        batch_off = (ad.arange(nb, dtype=np.int64) * int(np.prod(space))
+                     ).reshape(bshape + (1,) * len(oshape))
+    acc = None
+    for combo in np.ndindex(*([order + 1] * d)):
+        index = None
+        weight = None
+        for a, j in enumerate(combo):
+            idx, ws, _ = per_axis[a]
+            term = idx[j] * strides[a] if strides[a] != 1 else idx[j]
+            index = term if index is None else index + term
+            if ws[0] is not None:
+                weight = ws[j] if weight is None else weight * ws[j]
+        if batch_off is not None:
+            index = index + batch_off
+        val = ad.take(flat, index)
+        if weight is not None:
+            val = val * weight
+        acc = val if acc is None else ad.add(acc, val, out=acc)
+    valid = None
+    for _, _, v in per_axis:
+        if v is not None:
+            valid = v if valid is None else valid & v
+    if valid is not None:
+        acc = ad.where(valid, acc, cval)
+    return acc
+
+
+def map_coordinates(input: Any, coordinates: Any, output: Any = None,
+                    order: int = 3, mode: str = "constant",
+                    cval: float = 0.0, prefilter: bool = True) -> ad.ndarray:
+    """scipy.ndimage.map_coordinates: input's spline interpolation of order
+    at coordinates (shape (input.ndim, ...)); the result has the shape of
+    coordinates[0]."""
+    x, order = _check_interp(input, order, mode)
+    c = u.asarray(coordinates)
+    if c.ndim < 1 or c.shape[0] != x.ndim:
+        raise RuntimeError("invalid shape for coordinate array")
+    oshape = c.shape[1:]
+    complex_output = x.dtype.kind == "c"
+    dt, out = u.get_output(output, x, shape=oshape,
+                           complex_output=complex_output)
+    axes = list(range(x.ndim))
+    coeffs, npad = _prepare(x, order, mode, cval, prefilter, axes)
+    c = c.astype(np.float64)
+    coords = [c[a] + npad if npad else c[a] for a in axes]
+    coeffs = _pad_coeffs(coeffs, axes, order, mode, cval)
+    res = _interp_general(coeffs, coords, order, mode, cval)
+    return _finish(res, dt, out)
+
+
+# -- separable grids (zoom, shift) -------------------------------------------
+
+def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
+                 mode: str, cval: float) -> ad.ndarray:
+    """coeffs (padded by order + 1 along axis) interpolated along axis at
+    the host coordinates c."""
+    n = coeffs.shape[axis] - 2 * (order + 1)
+    idx, ws, valid = _taps(np, c, n, order, mode)
+    m = len(c)
+    xm = ad.moveaxis(coeffs, axis, -1)
+    take = ad.asarray(np.stack(idx, axis=-1).reshape(-1))
+    g = ad.take(xm, take, axis=-1)
+    if ws[0] is None:
+        res = g
+    else:
+        w = ad.asarray(np.stack(ws, axis=-1))
+        g = g.reshape(xm.shape[:-1] + (m, order + 1))
+        res = ad.sum(g * w, axis=-1)
+    if valid is not None and not valid.all():
+        res = ad.where(ad.asarray(valid), res, cval)
+    return ad.moveaxis(res, -1, axis)
+
+
+def _separable(x: ad.ndarray, coords: Sequence[np.ndarray], order: int,
+               mode: str, cval: float, prefilter: bool) -> ad.ndarray:
+    """x interpolated on the grid whose axis a holds coords[a]."""
+    axes = list(range(x.ndim))
+    coeffs, npad = _prepare(x, order, mode, cval, prefilter, axes)
+    res = coeffs
+    for a in axes:
+        res = _pad_coeffs(res, [a], order, mode, cval)
+        res = _interp_axis(res, a, coords[a] + npad, order, mode, cval)
+    return res
+
+
+def shift(input: Any, shift: Any, output: Any = None, order: int = 3,
+          mode: str = "constant", cval: float = 0.0,
+          prefilter: bool = True) -> ad.ndarray:
+    """scipy.ndimage.shift: input moved by shift (per axis) with spline
+    interpolation of order."""
+    x, order = _check_interp(input, order, mode)
+    shifts = [float(s) for s in u.normalize_sequence(shift, x.ndim)]
+    dt, out = u.get_output(output, x, complex_output=x.dtype.kind == "c")
+    coords = [np.arange(n, dtype=np.float64) - s
+              for n, s in zip(x.shape, shifts)]
+    return _finish(_separable(x, coords, order, mode, cval, prefilter),
+                   dt, out)
+
+
+def zoom(input: Any, zoom: Any, output: Any = None, order: int = 3,
+         mode: str = "constant", cval: float = 0.0, prefilter: bool = True,
+         *, grid_mode: bool = False) -> ad.ndarray:
+    """scipy.ndimage.zoom: input resampled to round(shape * zoom) by spline
+    interpolation of order; grid_mode aligns pixel edges instead of
+    centres."""
+    x, order = _check_interp(input, order, mode)
+    zooms = u.normalize_sequence(zoom, x.ndim)
+    oshape = tuple(int(round(n * z)) for n, z in zip(x.shape, zooms))
+    if grid_mode and mode in ("constant", "wrap"):
+        warnings.warn(f"It is recommended to use mode = grid-{mode} instead "
+                      f"of {mode} when grid_mode is True.", UserWarning,
+                      stacklevel=2)
+    dt, out = u.get_output(output, x, shape=oshape,
+                           complex_output=x.dtype.kind == "c")
+    coords = []
+    for n, m in zip(x.shape, oshape):
+        div, nom = (m, n) if grid_mode else (m - 1, n - 1)
+        f = nom / div if div != 0 else 1.0
+        i = np.arange(m, dtype=np.float64)
+        coords.append((i + 0.5) * f - 0.5 if grid_mode else i * f)
+    if x.size == 0 or 0 in oshape:
+        return u.finish(ad.zeros(oshape, dtype=dt), dt, out)
+    return _finish(_separable(x, coords, order, mode, cval, prefilter),
+                   dt, out)
+
+
+def affine_transform(input: Any, matrix: Any, offset: Any = 0.0,
+                     output_shape: Any = None, output: Any = None,
+                     order: int = 3, mode: str = "constant",
+                     cval: float = 0.0, prefilter: bool = True
+                     ) -> ad.ndarray:
+    """scipy.ndimage.affine_transform: output[o] = input[matrix @ o +
+    offset] by spline interpolation of order; matrix is (ndim,) (a
+    diagonal), (ndim, ndim), (ndim, ndim + 1) or homogeneous (ndim + 1,
+    ndim + 1)."""
+    x, order = _check_interp(input, order, mode)
+    if output_shape is None:
+        output_shape = (output.shape if isinstance(output, (ad.ndarray,
+                                                            np.ndarray))
+                        else x.shape)
+    oshape = tuple(operator.index(s) for s in output_shape)
+    dt, out = u.get_output(output, x, shape=oshape,
+                           complex_output=x.dtype.kind == "c")
+    m = u.host(matrix).astype(np.float64)
+    nd = x.ndim
+    if m.ndim not in (1, 2) or m.shape[0] < 1:
+        raise RuntimeError("no proper affine matrix provided")
+    if m.ndim == 2:
+        if m.shape[0] == m.shape[1] - 1:
+            offset = m[:, -1]
+            m = m[:, :-1]
+        elif m.shape[0] == nd + 1 and m.shape[1] == nd + 1:
+            offset = m[:nd, -1]
+            m = m[:nd, :nd]
+        if m.shape != (nd, nd):
+            raise RuntimeError("affine matrix has wrong number of rows"
+                               if m.shape[0] != nd else
+                               "affine matrix has wrong number of columns")
+    elif m.shape[0] != nd:
+        raise RuntimeError("affine matrix has wrong number of rows")
+    offs = np.asarray([float(o) for o in u.normalize_sequence(
+        u.host(offset).tolist() if not np.isscalar(offset) else offset, nd)])
+    if m.ndim == 2 and np.count_nonzero(m - np.diag(np.diag(m))) == 0:
+        m = np.diag(m)
+    if m.ndim == 1:
+        coords = [np.arange(n, dtype=np.float64) * z + o
+                  for n, z, o in zip(oshape, m, offs)]
+        return _finish(_separable(x, coords, order, mode, cval, prefilter),
+                       dt, out)
+    grids = [ad.arange(n, dtype=np.float64).reshape(
+        (1,) * a + (n,) + (1,) * (nd - a - 1)) for a, n in enumerate(oshape)]
+    coords = []
+    for a in range(nd):
+        c = ad.full(oshape, offs[a], dtype=np.float64)
+        for b in range(nd):
+            if m[a, b] != 0:
+                c = c + grids[b] * float(m[a, b])
+        coords.append(c)
+    axes = list(range(nd))
+    coeffs, npad = _prepare(x, order, mode, cval, prefilter, axes)
+    if npad:
+        coords = [c + npad for c in coords]
+    coeffs = _pad_coeffs(coeffs, axes, order, mode, cval)
+    return _finish(_interp_general(coeffs, coords, order, mode, cval),
+                   dt, out)
+
+
+def rotate(input: Any, angle: float, axes: Sequence[int] = (1, 0),
+           reshape: bool = True, output: Any = None, order: int = 3,
+           mode: str = "constant", cval: float = 0.0,
+           prefilter: bool = True) -> ad.ndarray:
+    """scipy.ndimage.rotate: input rotated by angle degrees in the plane of
+    axes (reshape: grow the output to hold the whole rotated input)."""
+    x, order = _check_interp(input, order, mode)
+    nd = x.ndim
+    if nd < 2:
+        raise ValueError("input array should be at least 2D")
+    ax = list(axes)
+    if len(ax) != 2:
+        raise ValueError("axes should contain exactly two values")
+    if not all(float(a).is_integer() for a in ax):
+        raise ValueError("axes should contain only integer values")
+    ax = [operator.index(a) for a in ax]
+    ax = [a + nd if a < 0 else a for a in ax]
+    if ax[0] == ax[1] or not all(0 <= a < nd for a in ax):
+        raise ValueError("invalid rotation plane specified")
+    ax.sort()
+    rad = math.radians(float(angle) % 360.0)
+    c, s = math.cos(rad), math.sin(rad)
+    # Exact quarter turns, as SciPy's cosdg/sindg give them.
+    if float(angle) % 90 == 0:
+        c, s = round(c), round(s)
+    m = np.array([[c, s], [-s, c]])
+    in_plane = np.array([x.shape[ax[0]], x.shape[ax[1]]])
+    if reshape:
+        iy, ix = in_plane
+        corners = m @ np.array([[0, 0, iy, iy], [0, ix, 0, ix]])
+        out_plane = (np.ptp(corners, axis=1) + 0.5).astype(int)
+    else:
+        out_plane = in_plane
+    offset = (in_plane - 1) / 2 - m @ ((out_plane - 1) / 2)
+    oshape = list(x.shape)
+    oshape[ax[0]], oshape[ax[1]] = int(out_plane[0]), int(out_plane[1])
+    oshape = tuple(oshape)
+    dt, out = u.get_output(output, x, shape=oshape,
+                           complex_output=x.dtype.kind == "c")
+    if x.size == 0 or 0 in oshape:
+        return u.finish(ad.zeros(oshape, dtype=dt), dt, out)
+    # The plane's axes last, the others a batch.
+    others = [a for a in range(nd) if a not in ax]
+    xm = ad.transpose(x, others + ax)
+    coeffs, npad = _prepare(xm, order, mode, cval, prefilter, [nd - 2, nd - 1])
+    h, w = int(out_plane[0]), int(out_plane[1])
+    gy = ad.arange(h, dtype=np.float64).reshape(h, 1)
+    gx = ad.arange(w, dtype=np.float64).reshape(1, w)
+    cy = gy * float(m[0, 0]) + gx * float(m[0, 1]) + float(offset[0] + npad)
+    cx = gy * float(m[1, 0]) + gx * float(m[1, 1]) + float(offset[1] + npad)
+    cy = ad.broadcast_to(cy, (h, w))
+    cx = ad.broadcast_to(cx, (h, w))
+    coeffs = _pad_coeffs(coeffs, [nd - 2, nd - 1], order, mode, cval)
+    res = _interp_general(coeffs, [cy, cx], order, mode, cval,
+                          nbatch=nd - 2)
+    res = ad.transpose(res, np.argsort(others + ax).tolist())
+    return _finish(res, dt, out)
