@@ -42,13 +42,13 @@ file is stale against the server.
 
 def render(caps) -> str:
     """The module's text for capabilities `caps` (a v1.Capabilities)."""
-    ufuncs, typed = [], []
+    ufuncs, special, typed = [], [], []
     for op in sorted(caps.ops, key=lambda o: o.name):
         sig = op.signature
         family = sig.family
         loops = " ".join(sig.loops)
         if family == 1:  # OP_FAMILY_ELEMENTWISE
-            ufuncs.append(f"    {op.name!r}: ({len(sig.inputs)}, "
+            (special if sig.module == "scipy.special" else ufuncs).append(f"    {op.name!r}: ({len(sig.inputs)}, "
                           f"{len(sig.outputs)}, {sig.identity!r},\n"
                           f"        {loops!r},\n"
                           f"        {sig.doc!r}),\n")
@@ -56,6 +56,8 @@ def render(caps) -> str:
             typed.append(f"    {op.name!r}: {loops!r},\n")
     return (HEADER + "\n# name: (nin, nout, identity as a Python literal "
             "('' none), loops, doc)\nUFUNCS = {\n" + "".join(ufuncs) +
+            "}\n\n# scipy.special's ufuncs (arrayd.scipy.special), in the same form.\n"
+            "SPECIAL_UFUNCS = {\n" + "".join(special) +
             "}\n\n# Reductions and scans: result dtype by input dtype.\n"
             "LOOPS = {\n" + "".join(typed) + "}\n")
 

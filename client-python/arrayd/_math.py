@@ -15,6 +15,7 @@ import numpy as np
 
 from arrayd._ndarray import OPERAND_TYPES, attach, ndarray
 from arrayd._ufunc import _constant, binary, ufunc, unary
+from arrayd._ufuncs_gen import SPECIAL_UFUNCS as _SPECIAL_TABLE
 from arrayd._ufuncs_gen import UFUNCS as _TABLE
 
 # The ufuncs by server op name: arrayd.add, arrayd.hypot, ...
@@ -39,6 +40,12 @@ globals().update({alias: BY_NAME[name] for alias, name in ALIASES.items()})
 UFUNCS: dict[str, ufunc] = {**BY_NAME, **{
     alias: BY_NAME[name] for alias, name in ALIASES.items()}}
 
+# scipy.special's ufuncs (arrayd.scipy.special; not in the NumPy namespace).
+SPECIAL: dict[str, ufunc] = {
+    name: ufunc(name, nin, nout, identity, loops, doc, "scipy.special")
+    for name, (nin, nout, identity, loops, doc) in _SPECIAL_TABLE.items()
+}
+
 _U = BY_NAME
 _BOOL = np.dtype(np.bool_)
 
@@ -53,7 +60,8 @@ def server_ufunc(session: Any, name: str) -> ufunc | None:
         return uf
     for op in session.capabilities.ops:
         sig = op.signature
-        if op.name == name and sig.family == 1 and sig.loops:  # ELEMENTWISE
+        if (op.name == name and sig.family == 1  # ELEMENTWISE
+                and sig.loops and not sig.module):
             uf = ufunc(name, len(sig.inputs), len(sig.outputs), sig.identity,
                        " ".join(sig.loops), sig.doc)
             BY_NAME[name] = UFUNCS[name] = uf

@@ -99,7 +99,8 @@ def _with_longlong(types: list[str]) -> list[str]:
 def find_loop(loops: tuple[Any, ...], dts: tuple[np.dtype, ...],
               out: np.dtype | None = None, casting: str = "safe"
               ) -> tuple[tuple[np.dtype, ...], np.dtype] | None:
-    """NumPy's linear search: the first loop every input casts to under
+    """NumPy's loop choice: the loop of exactly the inputs' dtypes, else
+    its linear search: the first loop every input casts to under
     `casting` (with `out`: whose output is `out`, and, as NumPy's dtype=,
     the loop all of whose operands are `out` when there is one); None when
     none fits."""
@@ -107,6 +108,10 @@ def find_loop(loops: tuple[Any, ...], dts: tuple[np.dtype, ...],
         for ins, res in loops:
             if res == out and all(i == out for i in ins):
                 return ins, res
+    else:  # NumPy 2: the loop of exactly these dtypes first
+        for ins, res in loops:
+            if ins == dts:
+                return None if res is None else (ins, res)
     for ins, res in loops:
         if res is None:
             if ins == dts:
@@ -167,7 +172,7 @@ class ufunc:
     """
 
     def __init__(self, name: str, nin: int, nout: int, identity: str,
-                 loops: str, doc: str) -> None:
+                 loops: str, doc: str, module: str = "") -> None:
         self.__name__ = self.__qualname__ = name
         self.nin, self.nout, self.nargs = nin, nout, nin + nout
         self.types = _with_longlong([t for t in loops.split()
@@ -183,8 +188,9 @@ class ufunc:
         self._loops = parse_loops(loops)
         self._resolved: dict[tuple[Any, ...], tuple[np.dtype, ...]] = {}
         # NumPy's own ufunc of that name, for __array_ufunc__ and the
-        # constant answers of out-of-range comparisons.
-        self._np = getattr(np, name, None)
+        # constant answers of out-of-range comparisons (none for the ufuncs
+        # of another module: scipy.special's erf, gamma, i0, ...).
+        self._np = None if module else getattr(np, name, None)
 
     def __repr__(self) -> str:
         return f"<ufunc '{self.__name__}'>"

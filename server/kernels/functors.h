@@ -12,6 +12,7 @@
 #ifndef ARRAYD_KERNELS_FUNCTORS_H_
 #define ARRAYD_KERNELS_FUNCTORS_H_
 
+#include "kernels/special.h"
 #include "kernels/types.h"
 
 #if !defined(__CUDACC_RTC__)
@@ -792,6 +793,93 @@ struct PhiloxNormal {
     out[1] = radius * s;
   }
 };
+
+
+// ---- scipy.special (the rows of ARRAYD_SPECIAL_*_OPS) ------------------
+// Each computes in double (kernels/special.h) and rounds once for float.
+#define ARRAYD_SPECIAL1(Name, expr)                                       \
+  struct Name {                                                           \
+    ARRAYD_HD double operator()(double x) const {                         \
+      using namespace special; /* NOLINT(build/namespaces) */             \
+      return expr;                                                        \
+    }                                                                     \
+    ARRAYD_HD float operator()(float a) const {                           \
+      return static_cast<float>((*this)(static_cast<double>(a)));         \
+    }                                                                     \
+  };
+#define ARRAYD_SPECIAL2(Name, expr)                                            \
+  struct Name {                                                                \
+    ARRAYD_HD double operator()(double x1, double x2) const {                  \
+      using namespace special; /* NOLINT(build/namespaces) */                  \
+      return expr;                                                             \
+    }                                                                          \
+    ARRAYD_HD float operator()(float a, float b) const {                       \
+      return static_cast<float>((*this)(static_cast<double>(a), static_cast<double>(b))); \
+    }                                                                          \
+  };
+ARRAYD_SPECIAL1(ErfOp, erf(x))
+ARRAYD_SPECIAL1(ErfcOp, erfc(x))
+ARRAYD_SPECIAL1(ErfcxOp, Erfcx(x))
+ARRAYD_SPECIAL1(ErfinvOp, Erfinv(x))
+ARRAYD_SPECIAL1(ErfcinvOp, Erfcinv(x))
+ARRAYD_SPECIAL1(NdtrOp, Ndtr(x))
+ARRAYD_SPECIAL1(LogNdtrOp, LogNdtr(x))
+ARRAYD_SPECIAL1(NdtriOp, Ndtri(x))
+ARRAYD_SPECIAL1(GammaOp, Gamma(x))
+ARRAYD_SPECIAL1(GammaLnOp, GammaLn(x))
+ARRAYD_SPECIAL1(LogGammaOp, LogGamma(x))
+ARRAYD_SPECIAL1(RGammaOp, RGamma(x))
+ARRAYD_SPECIAL1(GammaSgnOp, GammaSgn(x))
+ARRAYD_SPECIAL1(PsiOp, Digamma(x))
+ARRAYD_SPECIAL1(ZetacOp, Zetac(x))
+ARRAYD_SPECIAL1(RiemannZetaOp, RiemannZeta(x))
+ARRAYD_SPECIAL1(Exp1Op, Exp1(x))
+ARRAYD_SPECIAL1(ExpiOp, ExpI(x))
+ARRAYD_SPECIAL1(I0Op, BesselI(0, x, false))
+ARRAYD_SPECIAL1(I0eOp, BesselI(0, x, true))
+ARRAYD_SPECIAL1(I1Op, BesselI(1, x, false))
+ARRAYD_SPECIAL1(I1eOp, BesselI(1, x, true))
+ARRAYD_SPECIAL1(K0Op, BesselK(0, x, false))
+ARRAYD_SPECIAL1(K0eOp, BesselK(0, x, true))
+ARRAYD_SPECIAL1(K1Op, BesselK(1, x, false))
+ARRAYD_SPECIAL1(K1eOp, BesselK(1, x, true))
+ARRAYD_SPECIAL1(J0Op, BesselJ0(x))
+ARRAYD_SPECIAL1(J1Op, BesselJ1(x))
+ARRAYD_SPECIAL1(Y0Op, BesselY0(x))
+ARRAYD_SPECIAL1(Y1Op, BesselY1(x))
+ARRAYD_SPECIAL1(EllipKm1Op, EllipKm1(x))
+ARRAYD_SPECIAL1(ExpitOp, Expit(x))
+ARRAYD_SPECIAL1(LogExpitOp, LogExpit(x))
+ARRAYD_SPECIAL1(LogitOp, Logit(x))
+ARRAYD_SPECIAL1(EntrOp, Entr(x))
+ARRAYD_SPECIAL1(ExprelOp, Exprel(x))
+ARRAYD_SPECIAL1(Cosm1Op, Cosm1(x))
+ARRAYD_SPECIAL1(Exp10Op, exp10(x))
+ARRAYD_SPECIAL1(SinDgOp, SinDg(x))
+ARRAYD_SPECIAL1(CosDgOp, CosDg(x))
+ARRAYD_SPECIAL1(TanDgOp, TanDg(x))
+ARRAYD_SPECIAL1(CotDgOp, CotDg(x))
+ARRAYD_SPECIAL2(XlogyOp, Xlogy(x1, x2))
+ARRAYD_SPECIAL2(Xlog1pyOp, Xlog1py(x1, x2))
+ARRAYD_SPECIAL2(RelEntrOp, RelEntr(x1, x2))
+ARRAYD_SPECIAL2(KlDivOp, KlDiv(x1, x2))
+ARRAYD_SPECIAL2(BetaOp, Beta(x1, x2))
+ARRAYD_SPECIAL2(BetaLnOp, BetaLn(x1, x2))
+ARRAYD_SPECIAL2(GammaincOp, IncompleteGamma(x1, x2, false))
+ARRAYD_SPECIAL2(GammainccOp, IncompleteGamma(x1, x2, true))
+ARRAYD_SPECIAL2(HurwitzZetaOp, HurwitzZeta(x1, x2))
+ARRAYD_SPECIAL2(JnOp, BesselJn(x1, x2))
+ARRAYD_SPECIAL2(YnOp, BesselYn(x1, x2))
+ARRAYD_SPECIAL2(ExpnOp, ExpN(x1, x2))
+ARRAYD_SPECIAL2(BoxCoxOp, BoxCox(x1, x2))
+ARRAYD_SPECIAL2(BoxCox1pOp, BoxCox1p(x1, x2))
+ARRAYD_SPECIAL2(InvBoxCoxOp, InvBoxCox(x1, x2))
+ARRAYD_SPECIAL2(InvBoxCox1pOp, InvBoxCox1p(x1, x2))
+ARRAYD_SPECIAL2(HuberOp, Huber(x1, x2))
+ARRAYD_SPECIAL2(PseudoHuberOp, PseudoHuber(x1, x2))
+ARRAYD_SPECIAL2(BinomOp, Binom(x1, x2))
+#undef ARRAYD_SPECIAL1
+#undef ARRAYD_SPECIAL2
 
 // Fills out[0, n) from blocks counter, counter + 1, ... (the CPU loop; the
 // CUDA backend runs one block per thread).

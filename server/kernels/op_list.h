@@ -35,7 +35,7 @@
 #define ARRAYD_TO_BOOL2 \
   "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? ff->? dd->? FF->? DD->? "
 
-#define ARRAYD_UNARY_OPS(X)                        \
+#define ARRAYD_NUMPY_UNARY_OPS(X)                  \
   X(kNegative, NegativeOp, "negative", "?->! " ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "-x, elementwise.") \
   X(kPositive, PositiveOp, "positive", "?->! " ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "+x, elementwise (a copy).") \
   X(kAbsolute, AbsoluteOp, "absolute", "?->? " ARRAYD_INT1 ARRAYD_FLOAT1 "F->f D->d ", "", "|x|, elementwise (the modulus for complex x, as a real).") \
@@ -79,7 +79,7 @@
   X(kConjugate, ConjugateOp, "conjugate", ARRAYD_INT1 ARRAYD_FLOAT1 ARRAYD_CPLX1, "", "Complex conjugate, elementwise.") \
   X(kSpacing, SpacingOp, "spacing", ARRAYD_FLOAT1, "", "The gap from x to the next float away from zero, elementwise.")
 
-#define ARRAYD_BINARY_OPS(X)                        \
+#define ARRAYD_NUMPY_BINARY_OPS(X)                  \
   X(kAdd, AddOp, "add", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "0", "x1 + x2, elementwise.") \
   X(kSubtract, SubtractOp, "subtract", "?\?->! " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "", "x1 - x2, elementwise.") \
   X(kMultiply, MultiplyOp, "multiply", "?\?->? " ARRAYD_INT2 ARRAYD_FLOAT2 ARRAYD_CPLX2, "1", "x1 * x2, elementwise.") \
@@ -115,6 +115,86 @@
   X(kLogaddexp, LogaddexpOp, "logaddexp", ARRAYD_FLOAT2, "-inf", "log(exp(x1) + exp(x2)), without overflow.") \
   X(kLogaddexp2, Logaddexp2Op, "logaddexp2", ARRAYD_FLOAT2, "-inf", "log2(2**x1 + 2**x2), without overflow.") \
   X(kHeaviside, HeavisideOp, "heaviside", ARRAYD_FLOAT2, "", "Heaviside step: 0 below zero, x2 at zero, 1 above, elementwise.")
+
+// scipy.special's ufuncs (arrayd.scipy.special; kernels/special.h): their
+// Capabilities carry the module "scipy.special", and the Python client puts
+// them there, not in the NumPy namespace. Real loops only, as SciPy's for
+// these functions, in SciPy's order: most list float64 first (integers,
+// bool and float16 compute in float64, float32 in float32: the exact loop
+// is taken before the linear search, ops/signature.cc), a few float32 first
+// (small integers and float16 compute in float32).
+#define ARRAYD_REAL1 "f->f d->d "
+#define ARRAYD_REAL2 "ff->f dd->d "
+#define ARRAYD_SCIPY_D1 "d->d f->f "
+#define ARRAYD_SCIPY_D2 "dd->d ff->f "
+#define ARRAYD_SPECIAL_UNARY_OPS(X) \
+  X(kErf, ErfOp, "erf", ARRAYD_SCIPY_D1, "", "The error function, 2/sqrt(pi) * integral of exp(-t**2) from 0 to x.") \
+  X(kErfc, ErfcOp, "erfc", ARRAYD_SCIPY_D1, "", "The complementary error function, 1 - erf(x).") \
+  X(kErfcx, ErfcxOp, "erfcx", ARRAYD_SCIPY_D1, "", "The scaled complementary error function, exp(x**2) * erfc(x).") \
+  X(kErfinv, ErfinvOp, "erfinv", ARRAYD_REAL1, "", "The inverse of erf: y with erf(y) = x.") \
+  X(kErfcinv, ErfcinvOp, "erfcinv", ARRAYD_REAL1, "", "The inverse of erfc: y with erfc(y) = x.") \
+  X(kNdtr, NdtrOp, "ndtr", ARRAYD_SCIPY_D1, "", "The standard normal distribution function, P(Z <= x).") \
+  X(kLogNdtr, LogNdtrOp, "log_ndtr", ARRAYD_SCIPY_D1, "", "log(ndtr(x)), accurate in both tails.") \
+  X(kNdtri, NdtriOp, "ndtri", ARRAYD_REAL1, "", "The inverse of ndtr: y with ndtr(y) = x.") \
+  X(kGamma, GammaOp, "gamma", ARRAYD_SCIPY_D1, "", "The gamma function.") \
+  X(kGammaln, GammaLnOp, "gammaln", ARRAYD_SCIPY_D1, "", "log(abs(gamma(x))).") \
+  X(kLoggamma, LogGammaOp, "loggamma", ARRAYD_SCIPY_D1, "", "log(gamma(x)) for real x (NaN where gamma(x) < 0).") \
+  X(kRgamma, RGammaOp, "rgamma", ARRAYD_SCIPY_D1, "", "1 / gamma(x) (0 at the poles of gamma).") \
+  X(kGammasgn, GammaSgnOp, "gammasgn", ARRAYD_SCIPY_D1, "", "The sign of gamma(x).") \
+  X(kPsi, PsiOp, "psi", ARRAYD_SCIPY_D1, "", "The digamma function, the derivative of log(gamma(x)).") \
+  X(kZetac, ZetacOp, "zetac", ARRAYD_SCIPY_D1, "", "The Riemann zeta function minus 1.") \
+  X(kRiemannZeta, RiemannZetaOp, "_riemann_zeta", ARRAYD_SCIPY_D1, "", "The Riemann zeta function (scipy.special.zeta(x)).") \
+  X(kExp1, Exp1Op, "exp1", ARRAYD_REAL1, "", "The exponential integral E1(x).") \
+  X(kExpi, ExpiOp, "expi", ARRAYD_REAL1, "", "The exponential integral Ei(x).") \
+  X(kI0, I0Op, "i0", ARRAYD_SCIPY_D1, "", "The modified Bessel function of the first kind, order 0.") \
+  X(kI0e, I0eOp, "i0e", ARRAYD_SCIPY_D1, "", "exp(-abs(x)) * i0(x).") \
+  X(kI1, I1Op, "i1", ARRAYD_SCIPY_D1, "", "The modified Bessel function of the first kind, order 1.") \
+  X(kI1e, I1eOp, "i1e", ARRAYD_SCIPY_D1, "", "exp(-abs(x)) * i1(x).") \
+  X(kK0, K0Op, "k0", ARRAYD_SCIPY_D1, "", "The modified Bessel function of the second kind, order 0.") \
+  X(kK0e, K0eOp, "k0e", ARRAYD_SCIPY_D1, "", "exp(x) * k0(x).") \
+  X(kK1, K1Op, "k1", ARRAYD_SCIPY_D1, "", "The modified Bessel function of the second kind, order 1.") \
+  X(kK1e, K1eOp, "k1e", ARRAYD_SCIPY_D1, "", "exp(x) * k1(x).") \
+  X(kJ0, J0Op, "j0", ARRAYD_SCIPY_D1, "", "The Bessel function of the first kind, order 0.") \
+  X(kJ1, J1Op, "j1", ARRAYD_SCIPY_D1, "", "The Bessel function of the first kind, order 1.") \
+  X(kY0, Y0Op, "y0", ARRAYD_SCIPY_D1, "", "The Bessel function of the second kind, order 0.") \
+  X(kY1, Y1Op, "y1", ARRAYD_SCIPY_D1, "", "The Bessel function of the second kind, order 1.") \
+  X(kEllipkm1, EllipKm1Op, "ellipkm1", ARRAYD_SCIPY_D1, "", "The complete elliptic integral of the first kind, K(1 - p).") \
+  X(kExpit, ExpitOp, "expit", ARRAYD_SCIPY_D1, "", "The logistic sigmoid, 1 / (1 + exp(-x)).") \
+  X(kLogExpit, LogExpitOp, "log_expit", ARRAYD_SCIPY_D1, "", "log(expit(x)), accurate for large abs(x).") \
+  X(kLogit, LogitOp, "logit", ARRAYD_SCIPY_D1, "", "log(p / (1 - p)), the inverse of expit.") \
+  X(kEntr, EntrOp, "entr", ARRAYD_REAL1, "", "-x * log(x) for x > 0, 0 at 0, -inf below.") \
+  X(kExprel, ExprelOp, "exprel", ARRAYD_SCIPY_D1, "", "(exp(x) - 1) / x, 1 at 0.") \
+  X(kCosm1, Cosm1Op, "cosm1", ARRAYD_SCIPY_D1, "", "cos(x) - 1, accurate near 0.") \
+  X(kExp10, Exp10Op, "exp10", ARRAYD_SCIPY_D1, "", "10**x, elementwise.") \
+  X(kSindg, SinDgOp, "sindg", ARRAYD_SCIPY_D1, "", "The sine of x degrees.") \
+  X(kCosdg, CosDgOp, "cosdg", ARRAYD_SCIPY_D1, "", "The cosine of x degrees.") \
+  X(kTandg, TanDgOp, "tandg", ARRAYD_SCIPY_D1, "", "The tangent of x degrees.") \
+  X(kCotdg, CotDgOp, "cotdg", ARRAYD_SCIPY_D1, "", "The cotangent of x degrees.")
+
+#define ARRAYD_SPECIAL_BINARY_OPS(X) \
+  X(kXlogy, XlogyOp, "xlogy", ARRAYD_SCIPY_D2, "", "x1 * log(x2), 0 where x1 is 0.") \
+  X(kXlog1py, Xlog1pyOp, "xlog1py", ARRAYD_SCIPY_D2, "", "x1 * log1p(x2), 0 where x1 is 0.") \
+  X(kRelEntr, RelEntrOp, "rel_entr", ARRAYD_REAL2, "", "x1 * log(x1 / x2) (relative entropy), elementwise.") \
+  X(kKlDiv, KlDivOp, "kl_div", ARRAYD_REAL2, "", "x1 * log(x1 / x2) - x1 + x2, elementwise.") \
+  X(kBeta, BetaOp, "beta", ARRAYD_SCIPY_D2, "", "The beta function, gamma(a) gamma(b) / gamma(a + b).") \
+  X(kBetaln, BetaLnOp, "betaln", ARRAYD_SCIPY_D2, "", "log(abs(beta(a, b))).") \
+  X(kGammainc, GammaincOp, "gammainc", ARRAYD_SCIPY_D2, "", "The regularized lower incomplete gamma function P(a, x).") \
+  X(kGammaincc, GammainccOp, "gammaincc", ARRAYD_SCIPY_D2, "", "The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x).") \
+  X(kHurwitzZeta, HurwitzZetaOp, "_hurwitz_zeta", ARRAYD_SCIPY_D2, "", "The Hurwitz zeta function (scipy.special.zeta(x, q)).") \
+  X(kJn, JnOp, "jn", ARRAYD_REAL2, "", "The Bessel function of the first kind of integer order n.") \
+  X(kYn, YnOp, "yn", ARRAYD_REAL2, "", "The Bessel function of the second kind of integer order n.") \
+  X(kExpn, ExpnOp, "expn", ARRAYD_REAL2, "", "The generalized exponential integral E_n(x).") \
+  X(kBoxcox, BoxCoxOp, "boxcox", ARRAYD_REAL2, "", "The Box-Cox transform, (x**lmbda - 1) / lmbda (log(x) at 0).") \
+  X(kBoxcox1p, BoxCox1pOp, "boxcox1p", ARRAYD_REAL2, "", "The Box-Cox transform of 1 + x.") \
+  X(kInvBoxcox, InvBoxCoxOp, "inv_boxcox", ARRAYD_REAL2, "", "The inverse of boxcox.") \
+  X(kInvBoxcox1p, InvBoxCox1pOp, "inv_boxcox1p", ARRAYD_REAL2, "", "The inverse of boxcox1p.") \
+  X(kHuber, HuberOp, "huber", ARRAYD_REAL2, "", "The Huber loss of r with threshold delta.") \
+  X(kPseudoHuber, PseudoHuberOp, "pseudo_huber", ARRAYD_REAL2, "", "The pseudo-Huber loss of r with threshold delta.") \
+  X(kBinom, BinomOp, "binom", ARRAYD_REAL2, "", "The binomial coefficient of real n and k.")
+
+// Every ufunc: NumPy's rows first, then SciPy's.
+#define ARRAYD_UNARY_OPS(X) ARRAYD_NUMPY_UNARY_OPS(X) ARRAYD_SPECIAL_UNARY_OPS(X)
+#define ARRAYD_BINARY_OPS(X) ARRAYD_NUMPY_BINARY_OPS(X) ARRAYD_SPECIAL_BINARY_OPS(X)
 
 namespace arrayd {
 namespace kernels {

@@ -24,11 +24,16 @@ struct UfuncRow {
   const char* loops;
   const char* identity;
   const char* doc;
+  const char* module;  // "" for NumPy's ufuncs
 };
-#define ARRAYD_UFUNC_ROW(e, f, n, loops, id, doc) {n, loops, id, doc},
-constexpr UfuncRow kUnaryRows[] = {ARRAYD_UNARY_OPS(ARRAYD_UFUNC_ROW)};
-constexpr UfuncRow kBinaryRows[] = {ARRAYD_BINARY_OPS(ARRAYD_UFUNC_ROW)};
+#define ARRAYD_UFUNC_ROW(e, f, n, loops, id, doc) {n, loops, id, doc, ""},
+#define ARRAYD_SPECIAL_ROW(e, f, n, loops, id, doc) {n, loops, id, doc, "scipy.special"},
+constexpr UfuncRow kUnaryRows[] = {ARRAYD_NUMPY_UNARY_OPS(ARRAYD_UFUNC_ROW)
+                                       ARRAYD_SPECIAL_UNARY_OPS(ARRAYD_SPECIAL_ROW)};
+constexpr UfuncRow kBinaryRows[] = {ARRAYD_NUMPY_BINARY_OPS(ARRAYD_UFUNC_ROW)
+                                        ARRAYD_SPECIAL_BINARY_OPS(ARRAYD_SPECIAL_ROW)};
 #undef ARRAYD_UFUNC_ROW
+#undef ARRAYD_SPECIAL_ROW
 
 // The loop of ufunc `name` for inputs of dtypes `in` (NumPy's linear search
 // over its loop table), or for the client's dtype= (the output's dtype);
@@ -109,6 +114,7 @@ OpSignature UfuncSignature(const UfuncRow& row, int nin) {
       row.doc);
   sig->loops = SplitLoops(row.loops);
   sig->identity = row.identity;
+  sig->module = row.module;
   return *std::move(sig);
 }
 

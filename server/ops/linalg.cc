@@ -166,6 +166,48 @@ absl::Status RunSolve(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// lu_factor(a): scipy.linalg.lu_factor of a stack of square matrices: lu
+// (L's strict lower part, with its unit diagonal implied, and U) and piv,
+// LAPACK's row interchanges counted from 0 (int32). A singular matrix is
+// factored as LAPACK leaves it (a zero on U's diagonal), as SciPy does.
+absl::Status RunLuFactor(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(a.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(Lu f, Factor(ctx, a, dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View one, compose::Constant(ctx, DType::kInt32, Scalar::Int(1)));
+  ARRAYD_ASSIGN_OR_RETURN(View piv, compose::Run(ctx, "subtract", {f.pivots, one}));
+  const Shape& shape = a.shape;
+  ctx.SetResult(0, Reshaped(f.lu, shape));
+  ctx.SetResult(1, Reshaped(piv, Shape(shape.begin(), shape.end() - 1)));
+  return absl::OkStatus();
+}
+
+// lu_solve(lu, piv, b): x with a x = b for a's factors from lu_factor (piv
+// from 0); b (..., n, k), the batch dimensions of lu's.
+absl::Status RunLuSolve(OpContext& ctx) {
+  const View& lu = ctx.input(0);
+  const View& piv = ctx.input(1);
+  const View& b = ctx.input(2);
+  ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(lu));
+  const int64_t n = lu.shape[lu.ndim() - 1];
+  if (b.ndim() != lu.ndim() || b.shape[b.ndim() - 2] != n ||
+      Shape(b.shape.begin(), b.shape.end() - 2) != BatchShape(lu) ||
+      piv.shape != Shape(lu.shape.begin(), lu.shape.end() - 1)) {
+    return ValueError("lu_solve: incompatible dimensions of lu, piv and b");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(DType dtype, LinalgDType(lu.dtype, b.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View factors, Batched(ctx, lu, dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View piv32, ctx.CastTo(piv, DType::kInt32));
+  ARRAYD_ASSIGN_OR_RETURN(View one, compose::Constant(ctx, DType::kInt32, Scalar::Int(1)));
+  ARRAYD_ASSIGN_OR_RETURN(View pivots, compose::Run(ctx, "add", {piv32, one}));
+  ARRAYD_ASSIGN_OR_RETURN(pivots, compose::Reshape(ctx, pivots, {factors.shape[0], n}));
+  ARRAYD_ASSIGN_OR_RETURN(View x, Batched(ctx, b, dtype));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().LuSolve(factors, pivots, x));
+  ctx.SetResult(0, Reshaped(x, b.shape));
+  return absl::OkStatus();
+}
+
 absl::Status RunInv(OpContext& ctx) {
   const View& a = ctx.input(0);
   ARRAYD_RETURN_IF_ERROR(CheckStackedSquare(a));
@@ -422,6 +464,9 @@ void RegisterLinalgOps(OpRegistry* r) {
               "numpy.linalg.solve of a (..., n, n) and b (..., n, k), or b (n,) (NumPy 2: x (..., n)).",
               RunSolve);
   r->Register(f, "inv(a) -> ainv", "numpy.linalg.inv.", RunInv);
+  r->Register(f, "lu_factor(a) -> (lu, piv)", "scipy.linalg.lu_factor (piv from 0).",
+              RunLuFactor);
+  r->Register(f, "lu_solve(lu, piv, b) -> x", "scipy.linalg.lu_solve (trans 0).", RunLuSolve);
   r->Register(f, "det(a) -> det", "numpy.linalg.det.", [](OpContext& c) { return RunDet(c, false); });
   r->Register(f, "slogdet(a) -> (sign, logabsdet)", "numpy.linalg.slogdet.",
               [](OpContext& c) { return RunDet(c, true); });

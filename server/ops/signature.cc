@@ -175,6 +175,13 @@ std::vector<Loop> MustParseLoops(absl::string_view op, absl::string_view loops) 
 
 const Loop* FindLoop(const std::vector<Loop>& loops, const std::vector<DType>& in,
                      DType out_dtype) {
+  // NumPy 2 takes a loop of exactly the inputs' dtypes before its linear
+  // search (SciPy's tables list float64 first: float32 still runs in float32).
+  if (out_dtype == DType::kInvalid) {
+    for (const Loop& loop : loops) {
+      if (loop.in == in) return loop.refused ? nullptr : &loop;
+    }
+  }
   for (const Loop& loop : loops) {
     if (loop.in.size() != in.size()) continue;
     if (loop.refused) {

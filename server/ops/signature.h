@@ -64,6 +64,7 @@ struct OpSignature {
   std::vector<std::string> loops;  // elementwise: NumPy's ufunc.types strings
   std::string identity;            // elementwise: ufunc.identity ("" none)
   std::string doc;
+  std::string module;  // elementwise: a ufunc's namespace outside NumPy's ("scipy.special")
   std::string schema;  // the text it was parsed from
 };
 

@@ -317,6 +317,7 @@ void FillSignature(const OpSignature& sig, v1::OpSignature* out) {
   for (const std::string& loop : sig.loops) out->add_loops(loop);
   out->set_identity(sig.identity);
   out->set_doc(sig.doc);
+  out->set_module(sig.module);
   out->set_schema(sig.schema);
 }
 

@@ -1,0 +1,199 @@
+"""arrayd.scipy.special against scipy.special: every ufunc over a grid of
+its domain and its special values (poles, signed zeros, infinities, NaN),
+in float32 and float64, the dtypes SciPy's loops choose, the compositions
+(zeta, polygamma, logsumexp, softmax, ...), scipy's own ufuncs dispatching
+to arrayd arrays, and bad input."""
+from __future__ import annotations
+
+import arrayd as ad
+import numpy as np
+import pytest
+
+scipy_special = pytest.importorskip("scipy.special")
+from arrayd.scipy import special
+
+RTOL = {np.float32: 2e-6, np.float64: 1e-11}
+
+_POS = np.concatenate([np.logspace(-6, 2.5, 60), np.linspace(0.01, 30, 60)])
+_REAL = np.concatenate([-_POS[::3], _POS])
+_EDGE = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0, -2.0])
+_UNIT = np.concatenate([np.linspace(-0.999, 0.999, 41), [1e-30, -1e-300],
+                        1 - np.logspace(-15, -1, 8)])
+
+UNARY = {
+    "erf": _REAL, "erfc": _REAL, "erfcx": np.linspace(-20, 60, 81),
+    "erfinv": _UNIT, "erfcinv": np.concatenate([1 - _UNIT, np.logspace(-300, -1, 20)]),
+    "ndtr": _REAL, "log_ndtr": np.linspace(-60, 12, 73),
+    "ndtri": np.concatenate([np.linspace(0.001, 0.999, 40), np.logspace(-200, -2, 10)]),
+    "gamma": np.concatenate([np.linspace(-10.5, 30, 70), _POS[:40]]),
+    "gammaln": np.concatenate([np.linspace(-10.5, 100, 70), _POS]),
+    "loggamma": _POS, "rgamma": np.linspace(-10.5, 30, 70),
+    "gammasgn": np.linspace(-10.5, 30, 70),
+    "psi": np.concatenate([np.linspace(-10.3, 30, 70), _POS]),
+    "zetac": np.concatenate([np.linspace(-30.5, 0.9, 40), np.linspace(1.1, 80, 40)]),
+    "exp1": _POS, "expi": _REAL,
+    "i0": np.linspace(-700, 700, 141), "i0e": _REAL, "i1": np.linspace(-700, 700, 141),
+    "i1e": _REAL, "k0": _POS, "k0e": _POS, "k1": _POS, "k1e": _POS,
+    "j0": _REAL, "j1": _REAL, "y0": _POS, "y1": _POS,
+    "ellipkm1": np.concatenate([np.logspace(-300, 0, 30), np.linspace(0, 5, 20)]),
+    "expit": np.linspace(-700, 700, 141), "log_expit": np.linspace(-700, 700, 141),
+    "logit": np.linspace(0.001, 0.999, 41), "entr": _REAL,
+    "exprel": np.linspace(-50, 50, 101), "cosm1": np.linspace(-10, 10, 101),
+    "exp10": np.linspace(-300, 300, 61),
+    "sindg": np.arange(-720.0, 721, 15), "cosdg": np.arange(-720.0, 721, 15),
+    "tandg": np.arange(-720.0, 721, 15), "cotdg": np.arange(-705.0, 721, 30),
+}
+
+_A = np.array([0.1, 0.5, 1, 2.5, 7, 15, 40, 120])
+BINARY = {
+    "xlogy": (np.array([0, 1.5, -2, 3]), np.array([0, 0.5, 3, 10])),
+    "xlog1py": (np.array([0, 1.5, -2, 3]), np.array([0, -0.5, 3, 10])),
+    "rel_entr": (np.array([0, 1.5, 2, 3]), np.array([0, 0.5, 3, 10])),
+    "kl_div": (np.array([0, 1.5, 2, 3]), np.array([0, 0.5, 3, 10])),
+    "beta": (_A, _A[::-1]), "betaln": (_A, _A[::-1]),
+    "gammainc": (_A, np.array([0.05, 0.7, 1, 3, 5, 20, 50, 100])),
+    "gammaincc": (_A, np.array([0.05, 0.7, 1, 3, 5, 20, 50, 100])),
+    "jn": (np.array([0, 1, 2, 3, 5, 10, -2, 4]), np.linspace(0.5, 30, 8)),
+    "yn": (np.array([0, 1, 2, 3, 5, 10, 2, 4]), np.linspace(0.5, 30, 8)),
+    "expn": (np.array([0, 1, 2, 3, 5, 10, 2, 4]), np.array([0.1, 0.5, 1, 2, 5, 0.01, 30, 1.5])),
+    "boxcox": (np.linspace(0.5, 5, 8), np.array([0, 0.5, -1, 2, 1e-20, 3, -0.5, 1])),
+    "boxcox1p": (np.linspace(0.5, 5, 8), np.array([0, 0.5, -1, 2, 1e-20, 3, -0.5, 1])),
+    "inv_boxcox": (np.linspace(0.5, 5, 8), np.array([0, 0.5, 0.1, 2, 1e-20, 3, -0.05, 1])),
+    "inv_boxcox1p": (np.linspace(0.5, 5, 8), np.array([0, 0.5, 0.1, 2, 1e-20, 3, -0.05, 1])),
+    "huber": (np.array([1, 1, 2, 0.5, -1, 0, 3, 1]), np.linspace(-4, 4, 8)),
+    "pseudo_huber": (np.array([1, 1, 2, 0.5, -1, 0, 3, 1]), np.linspace(-4, 4, 8)),
+    "binom": (np.array([5, 10, 4.5, 20, -3.5, 30, 7, 100]), np.array([2, 3, 2, 10, 3, 15, 2.5, 50])),
+}
+
+
+def _check(got, want, dtype, rtol=None):
+    got = got.get() if isinstance(got, ad.ndarray) else got
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    rtol = rtol or RTOL[dtype]
+    np.testing.assert_allclose(got, want, rtol=rtol,
+                               atol=float(np.finfo(dtype).tiny) * 10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_matches_scipy(name, dtype):
+    x = np.concatenate([UNARY[name], _EDGE]).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(scipy_special, name)(x)
+    rtol = None
+    if dtype == np.float64 and name in ("psi", "zetac", "gamma", "rgamma",
+                                        "i0", "i1", "exp10", "y0", "y1",
+                                        "j0", "j1", "log_ndtr"):
+        rtol = 1e-9  # near the roots and for large arguments
+    _check(getattr(special, name)(ad.asarray(x)), want, dtype, rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_matches_scipy(name, dtype):
+    a, b = (v.astype(dtype) for v in BINARY[name])
+    with np.errstate(all="ignore"):
+        want = getattr(scipy_special, name)(a, b)
+    rtol = 1e-9 if dtype == np.float64 else 1e-5
+    _check(getattr(special, name)(ad.asarray(a), ad.asarray(b)), want, dtype,
+           rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.float16,
+                                   np.bool_])
+def test_dtypes_follow_scipy_loops(dtype):
+    x = np.array([1, 0, 1]).astype(dtype)
+    for name in ("erf", "gammaln", "expit", "i0e"):
+        want = getattr(scipy_special, name)(x)
+        got = getattr(special, name)(ad.asarray(x))
+        assert got.dtype == want.dtype, (name, dtype)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-3)
+
+
+def test_special_ufuncs_are_not_in_the_numpy_namespace():
+    assert isinstance(special.erf, ad.ufunc)
+    assert special.erf.__name__ == "erf"
+    assert not hasattr(ad, "gammaln") and not hasattr(ad, "erfinv")
+    assert ad.i0 is not special.i0  # numpy.i0 stays arrayd's function
+
+
+def test_scipy_ufuncs_dispatch_to_arrayd():
+    x = ad.asarray(np.linspace(0.1, 3, 7))
+    got = scipy_special.gammaln(x)
+    assert isinstance(got, ad.ndarray)
+    np.testing.assert_allclose(got.get(), scipy_special.gammaln(x.get()),
+                               rtol=1e-12)
+    got = scipy_special.xlogy(x, x)
+    assert isinstance(got, ad.ndarray)
+
+
+def test_zeta_riemann_and_hurwitz():
+    x = np.array([-7.5, -3.0, -2.0, -1.0, 0.0, 0.5, 0.9, 1.0, 1.5, 2, 10, 50])
+    np.testing.assert_allclose(special.zeta(ad.asarray(x)).get(),
+                               scipy_special.zeta(x), rtol=1e-11)
+    s, q = np.array([2.0, 3.5, 1.0, 0.5, 6]), np.array([1, 0.3, 2, 1, 20.5])
+    np.testing.assert_allclose(special.zeta(ad.asarray(s), ad.asarray(q)).get(),
+                               scipy_special.zeta(s, q), rtol=1e-11)
+
+
+def test_polygamma_and_ellipk():
+    n, x = np.array([0, 1, 2, 3, 4]), np.array([0.5, 1.5, 2.0, 10.0, 0.3])
+    np.testing.assert_allclose(special.polygamma(ad.asarray(n), ad.asarray(x)).get(),
+                               scipy_special.polygamma(n, x), rtol=1e-10)
+    m = np.array([-5.0, 0, 0.5, 0.99, 1.0, 1.5])
+    with np.errstate(all="ignore"):
+        want = scipy_special.ellipk(m)
+    np.testing.assert_allclose(special.ellipk(ad.asarray(m)).get(), want,
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("kw", [{}, {"axis": 0}, {"axis": 1, "keepdims": True},
+                                {"axis": (0, 1)}])
+def test_logsumexp_softmax(kw):
+    a = np.random.default_rng(0).standard_normal((4, 6)) * 50
+    np.testing.assert_allclose(special.logsumexp(ad.asarray(a), **kw).get(),
+                               scipy_special.logsumexp(a, **kw), rtol=1e-12)
+    axis = kw.get("axis")
+    np.testing.assert_allclose(special.softmax(ad.asarray(a), axis=axis).get(),
+                               scipy_special.softmax(a, axis=axis), rtol=1e-12,
+                               atol=1e-300)
+    np.testing.assert_allclose(special.log_softmax(ad.asarray(a), axis=axis).get(),
+                               scipy_special.log_softmax(a, axis=axis),
+                               rtol=1e-12)
+
+
+def test_logsumexp_with_b_and_sign():
+    a = np.array([1.0, 2.0, 3.0])
+    b = np.array([1.0, -1.0, -1.0])
+    got, sgn = special.logsumexp(ad.asarray(a), b=ad.asarray(b),
+                                 return_sign=True)
+    want, wsgn = scipy_special.logsumexp(a, b=b, return_sign=True)
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    assert float(sgn) == float(wsgn)
+    assert float(special.logsumexp(ad.asarray([1000.0, 1000.0]))) == pytest.approx(
+        scipy_special.logsumexp([1000.0, 1000.0]))
+
+
+def test_multigammaln_and_distributions():
+    a = np.array([3.0, 5.5, 10.0])
+    np.testing.assert_allclose(special.multigammaln(ad.asarray(a), 3).get(),
+                               scipy_special.multigammaln(a, 3), rtol=1e-12)
+    with pytest.raises(ValueError):
+        special.multigammaln(ad.asarray([0.5]), 3)
+    v, x = np.array([1.0, 2, 5]), np.array([0.5, 2, 7])
+    for name in ("chdtr", "chdtrc", "pdtr", "pdtrc"):
+        np.testing.assert_allclose(getattr(special, name)(ad.asarray(v), ad.asarray(x)).get(),
+                                   getattr(scipy_special, name)(v, x), rtol=1e-10)
+    for name in ("gdtr", "gdtrc"):
+        np.testing.assert_allclose(
+            getattr(special, name)(ad.asarray(v), ad.asarray(x), ad.asarray(x)).get(),
+            getattr(scipy_special, name)(v, x, x), rtol=1e-10)
+
+
+def test_bad_input():
+    with pytest.raises(TypeError):
+        special.erf(ad.asarray([1 + 2j]))
+    with pytest.raises(TypeError):
+        special.erf(ad.asarray([1.0]), ad.asarray([1.0]), ad.asarray([1.0]))
+    with pytest.raises(ValueError):
+        special.erf(ad.ones(3), out=ad.ones(4))
