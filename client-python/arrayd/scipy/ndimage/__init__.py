@@ -17,8 +17,16 @@ Layer: a public namespace (imports arrayd's function modules).
 """
 from __future__ import annotations
 
-from arrayd.scipy.ndimage import _filters, _interpolation
+from arrayd.scipy.ndimage import (_distance, _filters, _fourier,
+                                  _interpolation, _measurements,
+                                  _morphology)
 from arrayd.scipy.ndimage._filters import *  # noqa: F401,F403
 from arrayd.scipy.ndimage._interpolation import *  # noqa: F401,F403
+from arrayd.scipy.ndimage._measurements import *  # noqa: F401,F403
+from arrayd.scipy.ndimage._morphology import *  # noqa: F401,F403
+from arrayd.scipy.ndimage._fourier import *  # noqa: F401,F403
+from arrayd.scipy.ndimage._distance import *  # noqa: F401,F403
 
-__all__: list[str] = [*_filters.__all__, *_interpolation.__all__]
+__all__: list[str] = [*_filters.__all__, *_interpolation.__all__,
+                      *_measurements.__all__, *_morphology.__all__,
+                      *_fourier.__all__, *_distance.__all__]

@@ -510,7 +510,7 @@ def _minmax(input: Any, size: Any, footprint: Any, structure: Any,
         term = view(idx)
         if st is not None:
             s = st[idx] if how == "max" else -st[idx]
-            term = term + s if s else term
+            term = term + x.dtype.type(s) if s else term
         acc = term.copy() if acc is None else pick(acc, term, out=acc)
     return u.finish(acc, dt, out)
 
