@@ -107,15 +107,28 @@ def solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,
                      unit_diagonal: bool = False, overwrite_b: bool = False,
                      check_finite: bool = True) -> Any:
     """x with a x = b for triangular a (its other triangle is not read);
-    trans 1 or 2 solves with a's transpose or conjugate transpose."""
+    trans 1 or 2 solves with a's transpose or conjugate transpose. A stack
+    of matrices a (..., n, n) takes b (..., n) (a vector each) or
+    (..., n, k) of the same leading dimensions."""
     a = as_matrix(a, check_finite)
-    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
-    n = a.shape[0]
-    b, vector = _as_columns(as_matrix(b, check_finite, a._session), n)
+    n = a.shape[-1]
+    b = as_matrix(b, check_finite, a._session)
+    batch = a.shape[:-2]
+    vector = b.ndim == a.ndim - 1
+    if not vector and b.ndim != a.ndim:
+        raise ValueError(f"shapes of a {a.shape} and b {b.shape} are "
+                         "incompatible")
+    if b.ndim == 0 or b.shape[:len(batch)] != batch or \
+            b.shape[len(batch)] != n:
+        raise ValueError(f"shapes of a {a.shape} and b {b.shape} are "
+                         "incompatible")
+    if vector:
+        b = b.reshape(b.shape + (1,))
     code = _trans(trans)
     if code:
-        a = a.T
+        a = a.swapaxes(-1, -2)
         if code == 2 and a.dtype.kind == "c":
             a = _U["conjugate"](a)
         lower = not lower
@@ -124,19 +137,19 @@ def solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,
     on_diagonal = eye(n, dtype=bool)
     if unit_diagonal:
         a = _manipulation.where(on_diagonal, 1, a).astype(t, copy=False)
-    d = _indexing.diagonal(a)
+    d = _indexing.diagonal(a, axis1=-2, axis2=-1)
     if n and not unit_diagonal and bool((d == 0).any()):
-        first = int(_reduction.argmax(d == 0)) + 1
+        first = int(_reduction.argmax((d == 0).reshape(-1, n).any(axis=0)))
         raise LinAlgError(f"singular matrix: resolution failed at diagonal "
-                          f"{first - 1}")
+                          f"{first}")
     if lower:
-        factors = _manipulation.tril(a, -1) / d + _manipulation.where(
-            on_diagonal, a, 0)
+        factors = (_manipulation.tril(a, -1) / d.reshape(batch + (1, n))
+                   + _manipulation.where(on_diagonal, a, 0))
     else:
         factors = _manipulation.triu(a)
-    x = _lu_solve_op(factors.astype(t, copy=False),
-                     arange(n, dtype=np.int32), b)
-    return x.reshape(n) if vector else x
+    piv = _manipulation.broadcast_to(arange(n, dtype=np.int32), batch + (n,))
+    x = _lu_solve_op(factors.astype(t, copy=False), piv, b)
+    return x.reshape(x.shape[:-1]) if vector else x
 
 
 def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
