@@ -390,6 +390,7 @@ ARRAYD_HD double ExpN(double nd, double x) {
   if (Nan(nd) || Nan(x)) return nd + x;
   if (nd < 0 || x < 0) return NaN();
   if (x == Inf()) return 0.0;
+  if (nd > 1e9) return exp(-x) / (x + nd);  // E_n(x) ~ e^-x / (x + n); no cast of a huge n
   const long long n = static_cast<long long>(nd);
   if (n == 0) return exp(-x) / x;
   if (x == 0) return n == 1 ? Inf() : 1.0 / (n - 1);
