@@ -54,8 +54,24 @@ sindg, cosdg, tandg, cotdg = (_U["sindg"], _U["cosdg"], _U["tandg"],
 boxcox, boxcox1p, inv_boxcox, inv_boxcox1p = (
     _U["boxcox"], _U["boxcox1p"], _U["inv_boxcox"], _U["inv_boxcox1p"])
 huber, pseudo_huber, binom = _U["huber"], _U["pseudo_huber"], _U["binom"]
-# The NumPy ufuncs that scipy.special has too.
-exp2, expm1, log1p, cbrt = _N["exp2"], _N["expm1"], _N["log1p"], _N["cbrt"]
+
+
+def _float64_first(uf: ufunc) -> Any:
+    """NumPy's ufunc `uf` with scipy.special's dtypes: its tables list
+    float64 first, so bools, integers and float16 compute in float64."""
+    def f(x: Any, out: Any = None) -> Any:
+        x = asarray(x)
+        if x.dtype.kind in "biu" or x.dtype == np.float16:
+            x = x.astype(np.float64)
+        return uf(x, out=out)
+    f.__name__ = f.__qualname__ = uf.__name__
+    f.__doc__ = uf.__doc__
+    return f
+
+
+# The NumPy ufuncs that scipy.special has too, with SciPy's dtypes.
+exp2, expm1, log1p, cbrt = (_float64_first(_N[n]) for n in (
+    "exp2", "expm1", "log1p", "cbrt"))
 round = _N["rint"]  # noqa: A001 (SciPy's name; half to even, as SciPy's)
 
 _riemann_zeta, _hurwitz_zeta = _U["_riemann_zeta"], _U["_hurwitz_zeta"]
@@ -188,8 +204,10 @@ def gdtrc(a: Any, b: Any, x: Any) -> ndarray:
 
 def radian(d: Any, m: Any, s: Any) -> ndarray:
     """Degrees, arcminutes and arcseconds to radians."""
-    return (asarray(d) + asarray(m) / 60.0 + asarray(s) / 3600.0) * (
-        math.pi / 180)
+    d, m, s = (x.astype(np.float64) if x.dtype.kind in "biu"
+               or x.dtype == np.float16 else x
+               for x in (asarray(d), asarray(m), asarray(s)))
+    return (d + m / 60.0 + s / 3600.0) * (math.pi / 180)
 
 
 _UFUNC_NAMES = sorted(n for n in _U if not n.startswith("_"))
