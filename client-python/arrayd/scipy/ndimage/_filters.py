@@ -554,8 +554,6 @@ def _rank(input: Any, rank: Any, size: Any, footprint: Any, output: Any,
         fp = u.host(footprint).astype(bool)
         if fp.ndim != len(axes):
             raise RuntimeError("footprint array has incorrect shape.")
-        if not fp.any():
-            raise ValueError("All-zero footprint is not supported.")
     full_origins = _axis_origins(origin, axes, x.ndim)
     fp_full = _expand_to_axes(fp, axes, x.ndim, "footprint")
     for o, n in zip(full_origins, fp_full.shape):
