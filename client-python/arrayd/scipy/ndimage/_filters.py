@@ -808,17 +808,17 @@ def gaussian_gradient_magnitude(input: Any, sigma: Any, output: Any = None,
                                 axes: Any = None,
                                 **kwargs: Any) -> ad.ndarray:
     """scipy.ndimage.gaussian_gradient_magnitude: the magnitude of the
-    gradient by Gaussian first derivatives of sigma."""
+    gradient by Gaussian first derivatives of sigma (the gradient over
+    axes, the smoothing over every axis, as SciPy)."""
     x = u.check_input(input)
     axes = u.check_axes(axes, x.ndim)
-    sigmas = u.normalize_sequence(sigma, len(axes))
+    sigmas = sigma
 
     def derivative(x: Any, axis: int, output: Any, mode: str, cval: float,
                    sigma: Any, **kw: Any) -> ad.ndarray:
-        order = [0] * len(axes)
-        order[axes.index(axis)] = 1
-        return gaussian_filter(x, sigma, order, output, mode, cval,
-                               axes=axes, **kw)
+        order = [0] * x.ndim
+        order[axis] = 1
+        return gaussian_filter(x, sigma, order, output, mode, cval, **kw)
     return generic_gradient_magnitude(x, derivative, output, mode, cval,
                                       extra_arguments=(sigmas,),
                                       extra_keywords=kwargs, axes=axes)

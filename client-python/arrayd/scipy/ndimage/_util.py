@@ -148,7 +148,8 @@ def finish(result: ad.ndarray, dtype: np.dtype, out: Any) -> ad.ndarray:
         if dtype.kind in "iub" and result.dtype.kind == "c":
             result = result.real
         result = result.astype(dtype)
-    return result
+    # A new array, C-ordered as SciPy's (a pass may leave a moved-axis view).
+    return ad.ascontiguousarray(result)
 
 
 def work_dtype(x: ad.ndarray, *others: Any) -> np.dtype:
