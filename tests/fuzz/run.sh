@@ -19,7 +19,10 @@ if ! command -v clang++ >/dev/null 2>&1; then
   exit 0
 fi
 if [ ! -f build-fuzz/build.ninja ]; then
+  # -O1 with line tables only: ASan's usual level, and readable stacks at
+  # about half the compile time of -O2 -g.
   CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
     -DARRAYD_FUZZ=ON -DARRAYD_WITH_CUDA=OFF -DARRAYD_BUILD_TESTS=OFF >/dev/null
 fi
 cmake --build build-fuzz -j "$jobs" --target arrayd_fuzz_local
