@@ -3,7 +3,7 @@
 # the pytest suite against a CUDA server, and the CuPy comparison benchmark.
 # Logs go to $OUT (or ./device-out).
 #
-#   tests/device_run.sh [tests|bench|all|profile|compat|streams|ops|clients, or parts
+#   tests/device_run.sh [tests|bench|all|profile|compat|streams|ops|clients|scipy, or parts
 #                        joined with +, e.g. tests+compat] [--quick]
 #
 # The test servers run with --allow-user-kernels (ARRAYD_SERVER_ARGS), so
@@ -11,7 +11,8 @@
 # benchmark (tests/bench/bench_streams.py) beside CuPy.
 #
 # compat runs CuPy's own test suite (tests/cupy_compat) against a CUDA
-# server, or the files in ARRAYD_COMPAT_FILES (run.py's --files); the CuPy
+# server, or the files in ARRAYD_COMPAT_FILES (run.py's --files) or the list
+# ARRAYD_COMPAT_SUBSET names (run.py's --subset, e.g. scipy); the CuPy
 # sdist travels in .devbundle/cupy-sdist (no network there).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -84,7 +85,8 @@ if want compat; then
     ARRAYD_CUPY_SDIST_DIR="$root/.devbundle/cupy-sdist" \
     timeout "${ARRAYD_COMPAT_TIMEOUT:-400}" python3 tests/cupy_compat/run.py \
     -n "${ARRAYD_COMPAT_WORKERS:-12}" --out "$logs/compat" \
-    ${ARRAYD_COMPAT_FILES:+--files $ARRAYD_COMPAT_FILES} >"$logs/compat.log" 2>&1 || status=1
+    ${ARRAYD_COMPAT_FILES:+--files $ARRAYD_COMPAT_FILES} \
+    ${ARRAYD_COMPAT_SUBSET:+--subset $ARRAYD_COMPAT_SUBSET} >"$logs/compat.log" 2>&1 || status=1
   tail -n 40 "$logs/compat.log"
   cp "$logs/compat/table.md" "$out/compat-table.md" 2>/dev/null
   cp "$logs/compat/summary.json" "$out/compat-summary.json" 2>/dev/null
@@ -140,6 +142,16 @@ if want clients; then
     --server-pid "$pid" --cupy --idle 1000 --clients "${ARRAYD_CLIENTS:-1,8,16,32,64,128}" \
     --json "$out/clients.json" 2>&1 | tee "$out/clients.txt" || status=1
   kill "$pid"; wait "$pid"
+fi
+if want scipy; then
+  # arrayd.scipy beside cupyx.scipy (issue 18's workloads).
+  echo "==> scipy: arrayd.scipy beside cupyx.scipy"
+  serve scipy
+  timeout "${ARRAYD_BENCH_TIMEOUT:-300}" python3 tests/bench/bench_scipy.py --address "unix:$sock" \
+    --json "$out/scipy.json" $quick ${ARRAYD_BENCH_ONLY:+--only "$ARRAYD_BENCH_ONLY"} 2>&1 |
+    tee "$out/scipy.txt" || status=1
+  kill "$pid" 2>/dev/null
+  wait "$pid"
 fi
 if want streams; then
   echo "==> streams: concurrency beside CuPy"
