@@ -375,3 +375,51 @@ def test_distance_transform_edt(shape, sampling):
                       for k in range(len(shape))))
     np.testing.assert_allclose(got, d, rtol=1e-12)
     assert not np.asarray(x)[tuple(ii)].any()
+
+
+@pytest.mark.parametrize("shape,p", [((64, 48), 0.5), ((30, 1), 0.9),
+                                     ((9, 10, 11), 0.95), ((50,), 0.02)])
+def test_distance_transform_edt_indices_break_ties_as_scipy(shape, p):
+    x = RNG.random(shape) < p
+    check(lambda m, x: m.distance_transform_edt(x, return_indices=True), x)
+
+
+def test_distance_transform_edt_single_zero_and_block_params():
+    x = np.ones((33, 20), bool)
+    x[16, 10] = False
+    check(lambda m, x: m.distance_transform_edt(x, sampling=(1.5, 0.5)), x)
+    dev = ad.asarray(x)
+    an.distance_transform_edt(dev, block_params=(1, 1, 1))
+    for bad in [(0, 1, 1), (1, 3, 1), (128, 1, 1), (1, 1)]:
+        with pytest.raises(ValueError):
+            an.distance_transform_edt(dev, block_params=bad)
+    d = an.distance_transform_edt(dev, float64_distances=False)
+    assert d.dtype == np.float32
+
+
+def test_fourier_filters_0d_input_raise_axis_error():
+    for name in ["fourier_gaussian", "fourier_uniform", "fourier_shift",
+                 "fourier_ellipsoid"]:
+        raises_same(lambda m, x, name=name: getattr(m, name)(x, 2),
+                    np.array(5.0))
+
+
+def test_fftpack_packed_real_layout_and_complex_transforms():
+    fp = pytest.importorskip("scipy.fftpack")
+    from arrayd.scipy import fftpack as afp
+    for n in (6, 7):
+        x = RNG.random((3, n))
+        for m in (None, n - 2, n + 3):
+            np.testing.assert_allclose(ad.asnumpy(afp.rfft(x, m)),
+                                       fp.rfft(x, m), atol=1e-12)
+            np.testing.assert_allclose(ad.asnumpy(afp.irfft(x, m)),
+                                       fp.irfft(x, m), atol=1e-12)
+        np.testing.assert_allclose(ad.asnumpy(afp.rfft(x, axis=0)),
+                                   fp.rfft(x, axis=0), atol=1e-12)
+        y = afp.fftn(x.astype(np.float32), (3, 4))
+        assert y.dtype == np.complex64
+        np.testing.assert_allclose(ad.asnumpy(y),
+                                   fp.fftn(x.astype(np.float32), (3, 4)),
+                                   rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(ad.asnumpy(afp.ifftn(afp.fftn(x))), x,
+                                   atol=1e-12)

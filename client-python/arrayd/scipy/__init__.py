@@ -17,6 +17,6 @@ surface area that most programs do not use); ``import arrayd.scipy`` or
 
 Layer: a public namespace above arrayd's own namespaces.
 """
-from arrayd.scipy import fft, linalg, ndimage, signal, special
+from arrayd.scipy import fft, fftpack, linalg, ndimage, signal, special
 
-__all__ = ["fft", "linalg", "ndimage", "signal", "special"]
+__all__ = ["fft", "fftpack", "linalg", "ndimage", "signal", "special"]

@@ -3,18 +3,29 @@ every nonzero element to the nearest zero element.
 
 The squared distance is separable: axis by axis, each element's value
 becomes min over k of (previous value at k) + ((i - k) * sampling)**2
-along that axis (the first pass starts from 0 at the zeros and inf
-elsewhere). Each pass is a broadcast sum over a new axis of the line's
-length and a min (argmin, for the indices) over it, in chunks of output
-positions that keep the temporary under _CHUNK elements: exact, O(n) per
-element and axis, with no loop over lines. The nearest zero's index
-along the earlier axes follows each pass's argmin (take_along_axis).
+along that axis.
+
+- The first pass (from the binary input) is the distance to the nearest
+  zero on the element's line: the last zero at or before it is a running
+  maximum of the zeros' indices (maximum.accumulate), the next one a
+  running minimum from the other end; a few ops whatever the image.
+- A later pass tries the offsets d = 1, 2, ... in turn: each is one
+  minimum of the current values with the previous pass's shifted by d
+  (both ways) plus (d * sampling)**2. An offset whose (d * sampling)**2 is
+  at least every element's current value cannot improve any, so the loop
+  stops there (checked at d = 1, 2, 4, 8, ...): the op count grows with the
+  largest distance in the image, not with its size, and each op is one
+  array-wide elementwise pass.
+
+The nearest zero's index along each axis follows the pass's choice of k
+(take_along_axis of the earlier axes' indices).
 
 Layer: functions of the arrayd.scipy.ndimage namespace (imports arrayd's
 public namespace and _util).
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -24,32 +35,101 @@ from arrayd.scipy.ndimage import _util as u
 
 __all__ = ["distance_transform_edt"]
 
-_CHUNK = 1 << 24
+
+def _index_along(shape: tuple[int, ...], axis: int) -> ad.ndarray:
+    """The index along axis of every element, as float64 (broadcastable to
+    shape)."""
+    bshape = [1] * len(shape)
+    bshape[axis] = shape[axis]
+    return ad.arange(shape[axis], dtype=np.float64).reshape(tuple(bshape))
+
+
+def _first_pass(zero: ad.ndarray, axis: int, step: float,
+                want_arg: bool) -> tuple[ad.ndarray, Any]:
+    """The squared distance along axis to the nearest zero of the line (inf
+    on a line without one), and the index of that zero."""
+    n = zero.shape[axis]
+    i = _index_along(zero.shape, axis)
+    last = ad.maximum.accumulate(ad.where(zero, i, -np.inf), axis=axis)
+    flip = [slice(None)] * zero.ndim
+    flip[axis] = slice(None, None, -1)
+    flip = tuple(flip)
+    nxt = ad.minimum.accumulate(ad.where(zero, i, np.inf)[flip],
+                                axis=axis)[flip]
+    before = (i - last) * step
+    after = (nxt - i) * step
+    take_before = before <= after
+    d = ad.where(take_before, before, after)
+    arg = None
+    if want_arg:
+        a = ad.where(take_before, last, nxt)
+        # A line without a zero keeps its own index (its distance is inf).
+        a = ad.where(ad.isfinite(a), a, i)
+        arg = ad.clip(a, 0, n - 1).astype(np.int64)
+    return d * d, arg
 
 
 def _pass(f: ad.ndarray, axis: int, step: float,
           want_arg: bool) -> tuple[ad.ndarray, Any]:
-    """One separable pass along axis: (the new squared distances, the
-    argmin along axis or None)."""
+    """One later pass along axis: (min over k of f(k) + ((i - k) * step)**2,
+    the minimizing k or None)."""
     n = f.shape[axis]
-    fm = ad.moveaxis(f, axis, -1)
-    rest = max(1, f.size // max(n, 1))
-    chunk = max(1, min(n, _CHUNK // max(1, rest * n)))
-    k = np.arange(n, dtype=np.float64)
-    vals, args = [], []
-    for start in range(0, n, chunk):
-        i = np.arange(start, min(n, start + chunk), dtype=np.float64)
-        w = ad.asarray(((i[:, None] - k[None, :]) * step) ** 2)
-        d = fm[..., None, :] + w
-        vals.append(ad.min(d, axis=-1))
-        if want_arg:
-            args.append(ad.argmin(d, axis=-1))
-    v = vals[0] if len(vals) == 1 else ad.concatenate(vals, axis=-1)
-    a = None
+    best = f.copy()
+    arg = None
     if want_arg:
-        a = args[0] if len(args) == 1 else ad.concatenate(args, axis=-1)
-        a = ad.moveaxis(a, -1, axis)
-    return ad.moveaxis(v, -1, axis), a
+        arg = ad.broadcast_to(_index_along(f.shape, axis).astype(np.int64),
+                              f.shape).copy()
+        idx = _index_along(f.shape, axis).astype(np.int64)
+
+    def sl(a: int, b: int) -> tuple[slice, ...]:
+        s = [slice(None)] * f.ndim
+        s[axis] = slice(a, b)
+        return tuple(s)
+
+    check = 1
+    for d in range(1, n):
+        c = (d * step) ** 2
+        if d == check:
+            check *= 2
+            # (With indices, an offset that only ties may still move the
+            # choice to a smaller k.)
+            top = float(ad.max(best))
+            if top < c or (top == c and not want_arg):
+                break
+        # k = i - d, then k = i + d; on a tie the smallest k wins, as in
+        # SciPy (k = i - d is below every k tried before, k = i + d above).
+        for lo, hi, tie in ((sl(d, n), sl(0, n - d), True),
+                            (sl(0, n - d), sl(d, n), False)):
+            cand = f[hi] + c
+            bv = best[lo]
+            if want_arg:
+                better = cand <= bv if tie else cand < bv
+                arg[lo] = ad.where(better, idx[hi], arg[lo])
+                best[lo] = ad.where(better, cand, bv)
+            else:
+                ad.minimum(bv, cand, out=bv)
+    return best, arg
+
+
+def _check_block_params(block_params: Any, shape: tuple[int, ...]) -> None:
+    """CuPy's tuning parameter of its GPU kernels: three ints >= 1, the
+    second a power of 2, none over the padded size / 32 (ValueError); it
+    changes nothing here."""
+    if block_params is None:
+        return
+    try:
+        params = [operator.index(p) for p in block_params]
+    except TypeError:
+        raise ValueError("block_params must be a sequence of 3 integers")
+    if len(params) != 3:
+        raise ValueError("block_params must be a sequence of 3 integers")
+    if any(p < 1 for p in params):
+        raise ValueError("block_params must all be >= 1")
+    if params[1] & (params[1] - 1):
+        raise ValueError("block_params[1] must be a power of 2")
+    padded = -(-max(shape) // 32) * 32
+    if any(p > max(1, padded // 32) for p in params):
+        raise ValueError("block_params too large for the array size")
 
 
 def distance_transform_edt(input: Any, sampling: Any = None,
@@ -85,9 +165,11 @@ def distance_transform_edt(input: Any, sampling: Any = None,
         if indices.dtype != np.int32:
             raise RuntimeError("indices array must be int32")
     want_idx = return_indices or ind_given
-    f = ad.where(x != 0, np.inf, 0.0)
-    idx: list[Any] = []
-    for ax in range(nd):
+    _check_block_params(block_params, x.shape)
+    zero = x == 0
+    f, arg = _first_pass(zero, 0, steps[0], want_idx)
+    idx: list[Any] = [arg] if want_idx else []
+    for ax in range(1, nd):
         f, arg = _pass(f, ax, steps[ax], want_idx)
         if want_idx:
             idx = [ad.take_along_axis(b, arg, axis=ax) for b in idx]

@@ -59,7 +59,8 @@ def _freqs(x: ad.ndarray, n: int, axis: int) -> list[np.ndarray]:
 def _prepare(input: Any, n: Any, axis: Any) -> tuple[ad.ndarray, int, int]:
     x = u.asarray(input)
     n = operator.index(n)
-    axis = u.normalize_axis(axis, x.ndim) if x.ndim else 0
+    # A 0-d input has no axis: numpy's AxisError, as SciPy.
+    axis = u.normalize_axis(axis, x.ndim)
     return x, n, axis
 
 
@@ -118,8 +119,6 @@ def fourier_ellipsoid(input: Any, size: Any, n: int = -1, axis: int = -1,
     x, n, axis = _prepare(input, n, axis)
     if x.ndim > 3:
         raise NotImplementedError("Only 1d, 2d and 3d inputs are supported")
-    if x.ndim == 0:
-        return _apply(x, ad.asarray(np.ones(())), output)
     sz = [float(s) for s in u.normalize_sequence(size, x.ndim)]
     r2 = None
     for fr, s in zip(_freqs(x, n, axis), sz):
