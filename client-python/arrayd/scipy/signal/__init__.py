@@ -30,9 +30,15 @@ Layer: a public namespace (imports arrayd's function modules).
 """
 from __future__ import annotations
 
+from arrayd.scipy.signal import _iir_filter_conversions  # noqa: F401
+from arrayd.scipy.signal import _iir_utils  # noqa: F401
+from arrayd.scipy.signal import _polyutils  # noqa: F401
 from arrayd.scipy.signal import windows
+from arrayd.scipy.signal._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
 from arrayd.scipy.signal._filter_design import HOST as _HOST
-from arrayd.scipy.signal._filter_design import freqz, freqz_sos, sosfreqz
+from arrayd.scipy.signal._filter_design import (BadCoefficients, freqz,
+                                                freqz_sos, sosfreqz)
+from arrayd.scipy.signal._ltisys import HOST as _LTI
 from arrayd.scipy.signal._peak_finding import (argrelextrema, argrelmax,
                                                argrelmin, find_peaks,
                                                peak_prominences, peak_widths)
@@ -46,12 +52,17 @@ from arrayd.scipy.signal._signaltools import (
 from arrayd.scipy.signal._spectral import (coherence, csd, istft,
                                            periodogram, spectrogram, stft,
                                            welch)
+from arrayd.scipy.signal._splines import symiirorder1
 from arrayd.scipy.signal._upfirdn import upfirdn
+from arrayd.scipy.signal._waveforms import (chirp, gausspulse, sawtooth,
+                                            square, sweep_poly)
 
 get_window = windows.get_window
 
 # Filter design on the host: butter, cheby1, firwin, zpk2sos, ...
 globals().update(_HOST)
+# LTI systems and their responses on the host (see _ltisys).
+globals().update(_LTI)
 
 __all__ = [
     "argrelextrema", "argrelmax", "argrelmin", "choose_conv_method",
@@ -64,4 +75,7 @@ __all__ = [
     "resample_poly", "savgol_filter", "sosfilt", "sosfilt_zi",
     "sosfiltfilt", "sosfreqz", "spectrogram", "stft", "unit_impulse",
     "upfirdn", "welch", "wiener", "windows"]
-__all__ += sorted(_HOST)
+__all__ += ["BadCoefficients", "CZT", "ZoomFFT", "chirp", "czt",
+            "czt_points", "gausspulse", "sawtooth", "square", "sweep_poly",
+            "symiirorder1", "zoom_fft"]
+__all__ += sorted(_HOST) + sorted(_LTI)

@@ -36,20 +36,41 @@ def host(x: Any) -> np.ndarray:
 
 def to_device(obj: Any) -> Any:
     """obj with every NumPy array in it (tuples and lists followed) made an
-    arrayd array; other values as they are."""
+    arrayd array (named tuples and SciPy's result bunches too); other
+    values as they are."""
     if isinstance(obj, np.ndarray):
         return ad.asarray(obj)
     if isinstance(obj, tuple):
+        if hasattr(obj, "_fields"):
+            return type(obj)(*(to_device(o) for o in obj))
         return tuple(to_device(o) for o in obj)
+    if type(obj).__name__ == "Bunch" and hasattr(obj, "__dict__"):
+        for k, v in vars(obj).items():
+            setattr(obj, k, to_device(v))
+        return obj
     if isinstance(obj, list):
         return [to_device(o) for o in obj]
     return obj
 
 
+# (type, unwrap): client-side wrappers of host objects (the LTI systems)
+# that to_host hands to SciPy as the objects they wrap.
+_HOST_TYPES: list[tuple[type, Callable[[Any], Any]]] = []
+
+
+def register_host_type(cls: type, unwrap: Callable[[Any], Any]) -> None:
+    """Make to_host turn instances of cls into unwrap(instance)."""
+    _HOST_TYPES.append((cls, unwrap))
+
+
 def to_host(obj: Any) -> Any:
-    """obj with every arrayd array in it made a NumPy array."""
+    """obj with every arrayd array in it made a NumPy array (and every
+    registered wrapper the host object it wraps)."""
     if isinstance(obj, ad.ndarray):
         return ad.asnumpy(obj)
+    for cls, unwrap in _HOST_TYPES:
+        if isinstance(obj, cls):
+            return unwrap(obj)
     if isinstance(obj, (tuple, list)):
         return type(obj)(to_host(o) for o in obj)
     return obj

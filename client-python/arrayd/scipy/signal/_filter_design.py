@@ -83,7 +83,17 @@ _DESIGN = {
     "invres": "b(s)/a(s) from partial fractions",
     "invresz": "b(z)/a(z) from partial fractions",
     "savgol_coeffs": "the Savitzky-Golay filter's coefficients",
+
+    "max_len_seq": "a maximum length sequence and the final state",
+    "check_COLA": "whether a window and overlap satisfy the constant "
+                  "overlap-add constraint",
+    "check_NOLA": "whether a window and overlap satisfy the nonzero "
+                  "overlap-add constraint",
 }
+
+# The warning class filter design emits for badly conditioned
+# coefficients (SciPy's own, so filters catch either).
+BadCoefficients = _ss.BadCoefficients
 
 # scipy.signal's functions of the names above, run on the host.
 HOST = {name: _at.on_host(getattr(_ss, name),

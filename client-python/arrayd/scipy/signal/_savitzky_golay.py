@@ -80,3 +80,20 @@ def savgol_filter(x: Any, window_length: int, polyorder: int,
         y = ad.concatenate((left, y, right), axis=1)
     out = ad.ascontiguousarray(_at.from_rows(y, lead, axis))
     return out.astype(x.dtype, copy=False)
+
+
+def _polyder(p: Any, m: int) -> ad.ndarray:
+    """The m-th derivative of the polynomials p (coefficients highest
+    power first; 2-D p holds one polynomial a column): host arithmetic
+    on a few coefficients, as savgol_coeffs's."""
+    p = np.asarray(_at.host(p))
+    if m == 0:
+        return ad.asarray(p)
+    n = len(p)
+    if n <= m:
+        return ad.asarray(np.zeros_like(p[:1, ...]))
+    dp = p[:-m].copy()
+    for k in range(m):
+        rng = np.arange(n - k - 1, m - k - 1, -1)
+        dp *= rng.reshape((n - m,) + (1,) * (p.ndim - 1))
+    return ad.asarray(dp)

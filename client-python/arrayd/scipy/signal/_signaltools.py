@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -425,7 +426,9 @@ def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Any = "odd",
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
     if method == "gust":
-        raise NotImplementedError("filtfilt(method='gust')")
+        if irlen is not None and operator.index(irlen) < 0:
+            raise ValueError("irlen must be nonnegative")
+        return _filtfilt_gust(b, a, x, axis, irlen)
     edge, ext = _validate_pad(padtype, padlen, x, axis,
                               max(len(a), len(b)))
     zi = _zi_shaped(_ss.lfilter_zi(b, a), x.ndim, axis)
@@ -437,6 +440,70 @@ def filtfilt(b: Any, a: Any, x: Any, axis: int = -1, padtype: Any = "odd",
     if edge > 0:
         y = _at.axis_slice(y, edge, -edge, axis=axis)
     return ad.ascontiguousarray(y)
+
+
+def _filtfilt_gust(b: np.ndarray, a: np.ndarray, x: ad.ndarray, axis: int,
+                   irlen: Any) -> ad.ndarray:
+    """filtfilt's method 'gust' (Gustafsson): the forward-backward filter
+    with the initial states of both passes chosen by least squares so that
+    filtering forward-backward and backward-forward agree.
+
+    The observability-like matrices (the free responses of each unit state
+    over the first m samples, and those responses filtered backwards)
+    come from lfilter on the server; the least-squares problem has
+    2 * order unknowns per row of x."""
+    order = max(len(a), len(b)) - 1
+    if order == 0:
+        return ad.ascontiguousarray(x * ((b[0] / a[0]) ** 2).item())
+    xm = ad.moveaxis(x, axis, -1)
+    n = xm.shape[-1]
+    m = n if irlen is None or n <= 2 * irlen else int(irlen)
+    e0 = np.zeros(order)
+    e0[0] = 1
+    free = lfilter(b, a, ad.zeros(m), zi=ad.asarray(e0))[0]
+    if free.dtype.kind == "c":
+        # SciPy stores this response in a real array (numpy's warning, the
+        # imaginary part dropped).
+        warnings.warn("Casting complex values to real discards the "
+                      "imaginary part", np.exceptions.ComplexWarning,
+                      stacklevel=3)
+        free = free.real
+    free = free.astype(np.float64)
+    # Column k: the response of unit state k, the first response delayed.
+    obs = ad.stack([ad.concatenate((ad.zeros(k), free[:m - k]))
+                    for k in range(order)], axis=1)
+    obs_r = obs[::-1]
+    S = lfilter(b, a, obs_r, axis=0)
+    S_r = S[::-1]
+    if m == n:
+        M = ad.concatenate((S_r - obs, obs_r - S), axis=1)
+        W = ad.concatenate((S_r, obs_r), axis=1)
+    else:
+        zm = ad.zeros((m, order), S.dtype)
+        M = ad.concatenate((ad.concatenate((S_r - obs, zm), axis=1),
+                            ad.concatenate((zm, obs_r - S), axis=1)))
+        W = ad.concatenate((ad.concatenate((S_r, zm), axis=1),
+                            ad.concatenate((zm, obs_r), axis=1)))
+    y_f = lfilter(b, a, xm)
+    y_fb = lfilter(b, a, y_f[..., ::-1])[..., ::-1]
+    y_b = lfilter(b, a, xm[..., ::-1])[..., ::-1]
+    y_bf = lfilter(b, a, y_b)
+    delta = y_bf - y_fb
+    if m != n:
+        delta = ad.concatenate((delta[..., :m], delta[..., n - m:]),
+                               axis=-1)
+    lead = delta.shape[:-1]
+    rows = delta.reshape(-1, delta.shape[-1])
+    dt = np.result_type(M.dtype, rows.dtype)
+    ic = ad.linalg.lstsq(M.astype(dt), rows.T.astype(dt), rcond=None)[0].T
+    wic = ad.matmul(ic, W.T.astype(dt)).reshape(lead + (W.shape[0],))
+    if m == n:
+        y = y_fb + wic
+    else:
+        # n > 2 m: the two ends do not overlap.
+        y = ad.concatenate((y_fb[..., :m] + wic[..., :m], y_fb[..., m:n - m],
+                            y_fb[..., n - m:] + wic[..., m:]), axis=-1)
+    return ad.ascontiguousarray(ad.moveaxis(y, -1, axis))
 
 
 def _validate_sos(sos: Any) -> np.ndarray:
