@@ -270,3 +270,118 @@ def test_windows(name, args):
     close(getattr(sig.windows, name)(*args),
           getattr(ss.windows, name)(*args))
     close(sig.get_window(("kaiser", 4.0), 12), ss.get_window(("kaiser", 4.0), 12))
+
+
+# -- added: gust, czt, waveforms, splines, LTI, CuPy's IIR helpers --------------
+
+@pytest.mark.parametrize("shape,axis,irlen", [((30,), -1, None),
+                                              ((3, 41), -1, 6),
+                                              ((25, 2), 0, None)])
+def test_filtfilt_gust_matches_scipy(shape, axis, irlen):
+    b, a = ss.butter(3, 0.3)
+    x = RNG.standard_normal(shape)
+    got = sig.filtfilt(b, a, ad.asarray(x), axis=axis, method="gust",
+                       irlen=irlen)
+    close(got, ss.filtfilt(b, a, x, axis=axis, method="gust", irlen=irlen),
+          rtol=1e-8, atol=1e-10)
+
+
+def test_filtfilt_gust_complex_coefficients_warn_as_scipy():
+    with pytest.warns(np.exceptions.ComplexWarning):
+        sig.filtfilt(np.array([0.1 + 0.1j]), np.array([1.0, 0.1]),
+                     ad.ones(20), method="gust")
+
+
+@pytest.mark.parametrize("m,w,a", [(None, None, 1 + 0j), (17, None, 1 + 0j),
+                                   (9, np.exp(-0.03j), 1.1 * np.exp(0.2j))])
+def test_czt_matches_scipy(m, w, a):
+    x = RNG.standard_normal((3, 40)) + 1j * RNG.standard_normal((3, 40))
+    close(sig.czt(ad.asarray(x), m=m, w=w, a=a),
+          ss.czt(x, m=m, w=w, a=a), rtol=1e-9, atol=1e-9)
+    close(sig.czt_points(m or 40, w, a), ss.czt_points(m or 40, w, a))
+
+
+def test_zoom_fft_matches_scipy_and_checks_sizes():
+    x = RNG.standard_normal((16, 5))
+    close(sig.zoom_fft(ad.asarray(x), [0.1, 0.4], m=12, fs=2, endpoint=True,
+                       axis=0),
+          ss.zoom_fft(x, [0.1, 0.4], m=12, fs=2, endpoint=True, axis=0),
+          rtol=1e-9, atol=1e-9)
+    with pytest.raises(ValueError):
+        sig.CZT(0)
+    with pytest.raises(ValueError):
+        sig.CZT(8)(ad.ones(9))
+
+
+def test_waveforms_match_scipy():
+    t = np.linspace(-2, 3, 301)
+    td = ad.asarray(t)
+    close(sig.sawtooth(td, 0.3), ss.sawtooth(t, 0.3))
+    close(sig.square(td, 0.7), ss.square(t, 0.7))
+    for method in ("linear", "quadratic", "logarithmic", "hyperbolic"):
+        close(sig.chirp(td + 3, 2.0, 4.0, 9.0, method=method),
+              ss.chirp(t + 3, 2.0, 4.0, 9.0, method=method), rtol=1e-9)
+    close(sig.sweep_poly(td, ad.poly1d([1.0, 0.0, 2.0])),
+          ss.sweep_poly(t, np.poly1d([1.0, 0.0, 2.0])), rtol=1e-9,
+          atol=1e-9)
+    yi, yq, ye = sig.gausspulse(td, fc=5, retquad=True, retenv=True)
+    for g, w in zip((yi, yq, ye), ss.gausspulse(t, fc=5, retquad=True,
+                                                retenv=True)):
+        close(g, w)
+    assert sig.gausspulse("cutoff", fc=1000) == ss.gausspulse("cutoff",
+                                                              fc=1000)
+    with pytest.raises(ValueError):
+        sig.chirp(td, 0, 1, 1, "hyperbolic")
+    with pytest.raises(ValueError):
+        sig.chirp(td, 1, 1, 2, "foo")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("precision", [-1, 0.5, 1e-3])
+def test_symiirorder1_matches_scipy(dtype, precision):
+    x = (RNG.random((2, 80)) * 3).astype(dtype)
+    got = sig.symiirorder1(ad.asarray(x), 2.0, 0.5, precision)
+    close(got, ss.symiirorder1(x, 2.0, 0.5, precision), rtol=2e-5,
+          atol=2e-5)
+
+
+def test_symiirorder1_bad_input():
+    with pytest.raises(ValueError):
+        sig.symiirorder1(ad.ones(100), 2.0, 1.5)
+    with pytest.raises(ValueError, match="converge"):
+        sig.symiirorder1(ad.ones(12), 2.0, 0.5)
+
+
+def test_apply_iir_is_lfilter_with_past_outputs():
+    from arrayd.scipy.signal._iir_utils import apply_iir, apply_iir_sos
+    x = RNG.standard_normal(50)
+    a = np.array([1.0, 0.3, -0.2])
+    past = RNG.standard_normal(2)  # y[-2], y[-1]
+    want, _ = ss.lfilter([1.0], a, x, zi=ss.lfiltic([1.0], a, past[::-1]))
+    close(apply_iir(ad.asarray(x), ad.asarray(-a[1:]), zi=ad.asarray(past),
+                    dtype=np.float64), want, rtol=1e-9, atol=1e-12)
+    sos = ss.butter(4, 0.2, output="sos")
+    zi = RNG.standard_normal((2, 4))  # x[-2], x[-1], y[-2], y[-1]
+    szi = np.stack([ss.lfiltic(s[:3], s[3:], z[2:][::-1], z[:2][::-1])
+                    for s, z in zip(sos, zi)])
+    got, _ = apply_iir_sos(ad.asarray(x), sos, zi=ad.asarray(zi))
+    close(got, ss.sosfilt(sos, x, zi=szi)[0], rtol=1e-9, atol=1e-12)
+
+
+def test_lti_systems_mirror_scipy():
+    s = sig.dlti([1.0], [1.0, -0.5], dt=0.1)
+    assert isinstance(s, sig.TransferFunction) and isinstance(s, sig.dlti)
+    assert not isinstance(s, sig.lti)
+    close(s.den, np.array([1.0, -0.5]))
+    t, y = sig.dstep(s, n=5)
+    rt, ry = ss.dstep(ss.dlti([1.0], [1.0, -0.5], dt=0.1), n=5)
+    close(t, rt)
+    close(y[0], ry[0])
+    u = np.linspace(0, 1, 7)
+    tout, yout = sig.dlsim(([1.0, -0.1], [0.3, 1.0, 0.2], 0.5),
+                           ad.asarray(u))
+    rt, ry = ss.dlsim(([1.0, -0.1], [0.3, 1.0, 0.2], 0.5), u)
+    close(tout, rt)
+    close(yout, ry)
+    with pytest.raises(AttributeError):
+        sig.dlsim(sig.lti([1], [1, 1]), ad.asarray(u))
