@@ -50,7 +50,8 @@ from arrayd.scipy.signal._signaltools import (
     oaconvolve, order_filter, resample, resample_poly, sosfilt, sosfilt_zi,
     sosfiltfilt, unit_impulse, wiener)
 from arrayd.scipy.signal._spectral import (coherence, csd, istft,
-                                           periodogram, spectrogram, stft,
+                                           lombscargle, periodogram,
+                                           spectrogram, stft, vectorstrength,
                                            welch)
 from arrayd.scipy.signal._splines import symiirorder1
 from arrayd.scipy.signal._upfirdn import upfirdn
@@ -76,6 +77,6 @@ __all__ = [
     "sosfiltfilt", "sosfreqz", "spectrogram", "stft", "unit_impulse",
     "upfirdn", "welch", "wiener", "windows"]
 __all__ += ["BadCoefficients", "CZT", "ZoomFFT", "chirp", "czt",
-            "czt_points", "gausspulse", "sawtooth", "square", "sweep_poly",
-            "symiirorder1", "zoom_fft"]
+            "czt_points", "gausspulse", "lombscargle", "sawtooth", "square",
+            "sweep_poly", "symiirorder1", "vectorstrength", "zoom_fft"]
 __all__ += sorted(_HOST) + sorted(_LTI)

@@ -102,13 +102,25 @@ HOST = {name: _at.on_host(getattr(_ss, name),
         for name, text in _DESIGN.items() if hasattr(_ss, name)}
 
 
+def _is_int(v: Any) -> bool:
+    """Whether worN is a number of points (an integer, or a 0-d integer
+    array) rather than frequencies."""
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (int, np.integer)):
+        return True
+    dt = getattr(v, "dtype", None)
+    return (dt is not None and np.ndim(v) == 0
+            and np.dtype(dt).kind in "iu")
+
+
 def _points(worN: Any, whole: bool, fs: float, include_nyquist: bool
             ) -> tuple[ad.ndarray, bool]:
     """(w in radians/sample, whether w is SciPy's regular grid)."""
     if worN is None:
         worN = 512
-    if np.ndim(worN) == 0 and not isinstance(worN, ad.ndarray):
-        N = operator.index(worN)
+    if _is_int(worN):
+        N = operator.index(worN.item() if hasattr(worN, "item") else worN)
         if N < 0:
             raise ValueError(f"worN must be nonnegative, got {N}")
         lastpoint = 2 * math.pi if whole else math.pi
@@ -129,6 +141,15 @@ def _poly_at(c: np.ndarray, w: ad.ndarray) -> ad.ndarray:
     return out.reshape(w.shape)
 
 
+def _horner(c: np.ndarray, z: ad.ndarray) -> ad.ndarray:
+    """sum_k c[k] z^k, c[k] (host) broadcast against z."""
+    h = ad.asarray(c[-1].astype(np.complex128)) + ad.zeros(z.shape,
+                                                            np.complex128)
+    for k in range(len(c) - 2, -1, -1):
+        h = h * z + ad.asarray(c[k].astype(np.complex128))
+    return ad.ascontiguousarray(h)
+
+
 def freqz(b: Any, a: Any = 1, worN: Any = 512, whole: bool = False,
           plot: Any = None, fs: float = 2 * math.pi,
           include_nyquist: bool = False) -> tuple[ad.ndarray, ad.ndarray]:
@@ -136,12 +157,16 @@ def freqz(b: Any, a: Any = 1, worN: Any = 512, whole: bool = False,
     of a digital filter, evaluated on the server."""
     bh = np.atleast_1d(_at.host(b))
     ah = np.atleast_1d(_at.host(a))
-    if bh.ndim != 1 or ah.ndim != 1:
-        raise NotImplementedError("freqz of n-D coefficients")
     w, _ = _points(worN, whole, fs, include_nyquist)
-    h = _poly_at(bh, w)
-    if not (ah.size == 1 and ah[0] == 1):
-        h = h / _poly_at(ah, w)
+    if bh.ndim != 1 or ah.ndim != 1:
+        # Coefficients along the first axis, the rest broadcast against
+        # w's shape (numpy's polyval with tensor=False).
+        zm1 = ad.exp(-1j * w)
+        h = _horner(bh, zm1) / _horner(ah, zm1)
+    else:
+        h = _poly_at(bh, w)
+        if not (ah.size == 1 and ah[0] == 1):
+            h = h / _poly_at(ah, w)
     w = w * (fs / (2 * math.pi))
     if plot is not None:
         plot(_at.host(w), _at.host(h))

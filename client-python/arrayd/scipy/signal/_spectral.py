@@ -11,6 +11,7 @@ public namespace and the package's helpers).
 """
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 from typing import Any
@@ -417,3 +418,106 @@ def istft(Zxx: Any, fs: float = 1.0, window: Any = _HANN,
     time = ad.arange(x.shape[0] if x.ndim == 1 else x.shape[time_axis]) \
         / float(fs)
     return time, ad.ascontiguousarray(x)
+
+
+def vectorstrength(events: Any, period: Any) -> tuple[Any, Any]:
+    """scipy.signal.vectorstrength: (strength, phase) of the mean unit
+    vector exp(2 pi i t / period) over the event times t, for one period
+    or each of a 1-D array of them (one matmul on the server)."""
+    ev = _at.asarray(events)
+    per = _at.asarray(period)
+    if ev.ndim > 1:
+        raise ValueError("events cannot have dimensions more than 1")
+    if per.ndim > 1:
+        raise ValueError("period cannot have dimensions more than 1")
+    scalar = per.ndim == 0
+    ev2 = ev.reshape(1, -1)
+    per2 = per.reshape(1, -1)
+    if bool(ad.any(per2 <= 0)):
+        raise ValueError("periods must be positive")
+    vectors = ad.exp(ad.matmul((2j * math.pi / per2).T,
+                               ev2.astype(np.complex128)))
+    mean = ad.mean(vectors, axis=1)
+    strength, phase = ad.abs(mean), ad.angle(mean)
+    if scalar:
+        return strength[0], phase[0]
+    return strength, phase
+
+
+_NO_VALUE = object()
+
+
+def lombscargle(x: Any, y: Any, freqs: Any, *, precenter: Any = _NO_VALUE,
+                normalize: Any = False, weights: Any = None,
+                floating_mean: bool = False) -> ad.ndarray:
+    """scipy.signal.lombscargle: the (weighted, generalized) Lomb-Scargle
+    periodogram of samples y at times x, at angular frequencies freqs;
+    normalize False/'power', True/'normalize' or 'amplitude' (complex).
+
+    The sums over samples are matmuls of the weights with the
+    len(x) x len(freqs) matrices of cos and sin of freqs * x, on the
+    server, in float64."""
+    x = _at.asarray(x).astype(np.float64)
+    y = _at.asarray(y).astype(np.float64)
+    freqs = _at.asarray(freqs).astype(np.float64)
+    w = (ad.ones(y.shape, np.float64) if weights is None
+         else _at.asarray(weights).astype(np.float64))
+    if not (x.ndim == 1 and x.size > 0 and x.shape == y.shape == w.shape):
+        raise ValueError("Parameters x, y, weights must be 1-D arrays of "
+                         "equal non-zero length!")
+    if not (freqs.ndim == 1 and freqs.size > 0):
+        raise ValueError("Parameter freqs must be a 1-D array of non-zero "
+                         "length!")
+    total = float(ad.sum(w))
+    if not (bool(ad.all(w >= 0)) and total > 0):
+        raise ValueError("Parameter weights must have only non-negative "
+                         "entries which sum to a positive value!")
+    if isinstance(normalize, bool):
+        normalize = "normalize" if normalize else "power"
+    if normalize not in ("power", "normalize", "amplitude"):
+        raise ValueError("Normalize must be: False (or 'power'), True (or "
+                         "'normalize'), or 'amplitude'.")
+    w = w * (1.0 / total)
+    if precenter is not _NO_VALUE:
+        warnings.warn("Use of parameter 'precenter' is deprecated as of "
+                      "SciPy 1.17.0 and will be removed in 1.19.0. Please "
+                      "leave 'precenter' unspecified. Passing True to "
+                      "'precenter' can be exactly substituted by passing "
+                      "'y = (y - y.mean())' into the input. Consider setting "
+                      "`floating_mean` to True instead.", DeprecationWarning,
+                      stacklevel=2)
+        if precenter:
+            y = y - ad.mean(y)
+    phase = ad.multiply.outer(x, freqs)  # (N, M)
+    wy = w * y
+    Y = ad.dot(w, y)
+    c, s = ad.cos(phase), ad.sin(phase)
+    CC = ad.matmul(w, c * c)
+    SS = 1.0 - CC
+    CS = ad.matmul(w, c * s)
+    if floating_mean:
+        C, S = ad.matmul(w, c), ad.matmul(w, s)
+        CC, SS, CS = CC - C * C, SS - S * S, CS - C * S
+    tau = 0.5 * ad.arctan2(2.0 * CS, CC - SS)
+    shifted = phase - tau
+    ct, st = ad.cos(shifted), ad.sin(shifted)
+    YC, YS = ad.matmul(wy, ct), ad.matmul(wy, st)
+    CC = ad.matmul(w, ct * ct)
+    SS = 1.0 - CC
+    if floating_mean:
+        C, S = ad.matmul(w, ct), ad.matmul(w, st)
+        YC, YS = YC - Y * C, YS - Y * S
+        CC, SS = CC - C * C, SS - S * S
+    eps = float(np.finfo(np.float64).epsneg)
+    CC = ad.maximum(CC, eps)
+    SS = ad.maximum(SS, eps)
+    a, b = YC / CC, YS / SS
+    if normalize == "amplitude":
+        return (a + 1j * b) * ad.exp(1j * tau)
+    pgram = 2.0 * (a * YC + b * YS)
+    if normalize == "power":
+        return pgram * (x.shape[0] / 4.0)
+    YY = ad.dot(wy, y)
+    if floating_mean:
+        YY = YY - Y * Y
+    return pgram * (0.5 / YY)
