@@ -385,3 +385,93 @@ def test_lti_systems_mirror_scipy():
     close(yout, ry)
     with pytest.raises(AttributeError):
         sig.dlsim(sig.lti([1], [1, 1]), ad.asarray(u))
+
+
+def test_splines_match_scipy():
+    y = RNG.random(12) * 5
+    newx = np.arange(-6, 20, 0.5)
+    for ours, theirs, oe, te in (
+            (sig.cspline1d, ss.cspline1d, sig.cspline1d_eval,
+             ss.cspline1d_eval),
+            (sig.qspline1d, ss.qspline1d, sig.qspline1d_eval,
+             ss.qspline1d_eval)):
+        cj = ours(ad.asarray(y))
+        close(cj, theirs(y))
+        close(oe(cj, ad.asarray(newx), dx=1.5, x0=-2),
+              te(theirs(y), newx, dx=1.5, x0=-2))
+    close(sig.cspline1d(ad.asarray(y), 2.0), ss.cspline1d(y, 2.0))
+    im = RNG.random((20, 23))
+    close(sig.cspline2d(ad.asarray(im)), ss.cspline2d(im), rtol=1e-8)
+    close(sig.qspline2d(ad.asarray(im)), ss.qspline2d(im), rtol=1e-8)
+    close(sig.spline_filter(ad.asarray(im), 0), ss.spline_filter(im, 0),
+          rtol=1e-8)
+    close(sig.gauss_spline(ad.asarray(y), 3), ss.gauss_spline(y, 3))
+    with pytest.raises(ValueError, match="must not be empty"):
+        sig.cspline1d_eval(ad.zeros(0), ad.zeros(1))
+    with pytest.raises(ValueError):
+        sig.qspline1d(ad.asarray(y), 1.0)
+    with pytest.raises(TypeError):
+        sig.spline_filter(ad.ones((4, 4), np.int32))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.float32,
+                                   np.complex128])
+def test_sepfir2d_matches_scipy(dtype):
+    x = (RNG.random((9, 11)) * 4).astype(dtype)
+    hr, hc = np.array([1, 2, 1], dtype), np.array([3], dtype)
+    close(sig.sepfir2d(ad.asarray(x), ad.asarray(hr), ad.asarray(hc)),
+          ss.sepfir2d(x, hr, hc), rtol=1e-6)
+
+
+def test_vectorstrength_and_lombscargle_match_scipy():
+    t = np.sort(RNG.random(60)) * 10
+    y = np.sin(3 * t) + RNG.random(60)
+    f = np.linspace(0.2, 6, 25)
+    for kw in ({}, {"normalize": True}, {"normalize": "amplitude"},
+               {"floating_mean": True}):
+        close(sig.lombscargle(ad.asarray(t), ad.asarray(y), ad.asarray(f),
+                              **kw), ss.lombscargle(t, y, f, **kw),
+              rtol=1e-9, atol=1e-12)
+    with pytest.warns(DeprecationWarning):
+        sig.lombscargle(ad.asarray(t), ad.asarray(y), ad.asarray(f),
+                        precenter=True)
+    with pytest.raises(ValueError):
+        sig.lombscargle(ad.asarray(t), ad.asarray(y[:5]), ad.asarray(f))
+    s, p = sig.vectorstrength(ad.asarray(t), ad.asarray([1.0, 2.5]))
+    rs, rp = ss.vectorstrength(t, [1.0, 2.5])
+    close(s, rs)
+    close(p, rp)
+    with pytest.raises(ValueError):
+        sig.vectorstrength(ad.asarray(t), -1.0)
+
+
+def test_rank_filters_and_convolution_refuse_scipys_dtypes():
+    with pytest.raises(ValueError, match="not supported by medfilt"):
+        sig.medfilt(ad.ones(10, np.float16))
+    with pytest.raises(ValueError, match="not supported by order_filter"):
+        sig.order_filter(ad.ones(10, np.complex64), ad.ones(3), 1)
+    with pytest.raises(ValueError, match="Unsupported type"):
+        sig.convolve(ad.ones((4, 4), bool), ad.ones((2, 2), bool),
+                     method="direct")
+    with pytest.raises(ValueError, match="convolve2d not available"):
+        sig.convolve2d(ad.ones((4, 4), np.float16), ad.ones((2, 2),
+                                                           np.float16))
+    # 1-D bool convolution is numpy's (allowed), float16 by FFT keeps the
+    # dtype where SciPy's does.
+    close(sig.convolve(ad.ones(5, bool), ad.ones(3, bool)),
+          ss.convolve(np.ones(5, bool), np.ones(3, bool)))
+    close(sig.fftconvolve(ad.ones(1, np.float16), ad.ones(7, np.float16)),
+          ss.fftconvolve(np.ones(1, np.float16), np.ones(7, np.float16)))
+
+
+def test_freqz_nd_coefficients_match_scipy():
+    b = RNG.random((4, 2, 1, 1))
+    a = RNG.random((5, 2, 1, 1))
+    w = RNG.random((6, 7))
+    rw, rh = ss.freqz(b, a, worN=w)
+    gw, gh = sig.freqz(ad.asarray(b), ad.asarray(a), worN=ad.asarray(w))
+    close(gw, rw)
+    close(gh, rh)
+    gw, gh = sig.freqz([1.0, 2.0], worN=ad.asarray(7))
+    rw, rh = ss.freqz([1.0, 2.0], worN=np.asarray(7))
+    close(gh, rh)

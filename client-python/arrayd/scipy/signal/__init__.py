@@ -34,6 +34,10 @@ from arrayd.scipy.signal import _iir_filter_conversions  # noqa: F401
 from arrayd.scipy.signal import _iir_utils  # noqa: F401
 from arrayd.scipy.signal import _polyutils  # noqa: F401
 from arrayd.scipy.signal import windows
+from arrayd.scipy.signal._bsplines import (cspline1d, cspline1d_eval,
+                                           cspline2d, gauss_spline,
+                                           qspline1d, qspline1d_eval,
+                                           qspline2d, sepfir2d, spline_filter)
 from arrayd.scipy.signal._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
 from arrayd.scipy.signal._filter_design import HOST as _HOST
 from arrayd.scipy.signal._filter_design import (BadCoefficients, freqz,
@@ -76,7 +80,10 @@ __all__ = [
     "resample_poly", "savgol_filter", "sosfilt", "sosfilt_zi",
     "sosfiltfilt", "sosfreqz", "spectrogram", "stft", "unit_impulse",
     "upfirdn", "welch", "wiener", "windows"]
-__all__ += ["BadCoefficients", "CZT", "ZoomFFT", "chirp", "czt",
+__all__ += ["BadCoefficients", "CZT", "ZoomFFT", "chirp", "cspline1d",
+            "cspline1d_eval", "cspline2d", "czt", "gauss_spline",
+            "qspline1d", "qspline1d_eval", "qspline2d", "sepfir2d",
+            "spline_filter",
             "czt_points", "gausspulse", "lombscargle", "sawtooth", "square",
             "sweep_poly", "symiirorder1", "vectorstrength", "zoom_fft"]
 __all__ += sorted(_HOST) + sorted(_LTI)

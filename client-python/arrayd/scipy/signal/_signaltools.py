@@ -127,7 +127,9 @@ def _init_axes(in1: ad.ndarray, in2: ad.ndarray, axes: Any) -> list[int]:
                 1 not in (in1.shape[i], in2.shape[i]):
             raise ValueError("incompatible shapes for in1 and in2: "
                              f"{in1.shape} and {in2.shape}")
-    return axes
+    # An axis where either input has length 1 is a broadcast, not a
+    # convolution (SciPy drops it too).
+    return [a for a in axes if in1.shape[a] != 1 and in2.shape[a] != 1]
 
 
 def fftconvolve(in1: Any, in2: Any, mode: str = "full",
@@ -146,6 +148,8 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full",
     axes = _init_axes(in1, in2, axes)
     if _swap_needed(mode, in1.shape, in2.shape, axes):
         in1, in2 = in2, in1
+    if not axes:
+        return in1 * in2
     full = _fft_full(in1, in2, axes, dt)
     return _crop(full, mode, in1.shape, in2.shape, axes).astype(dt,
                                                                 copy=False)
@@ -202,6 +206,11 @@ def convolve(in1: Any, in2: Any, mode: str = "full",
     if _swap_needed(mode, a.shape, b.shape):
         a, b = b, a
     dt = np.result_type(a.dtype, b.dtype)
+    numpy_ok = a.ndim == 1 and (mode != "same" or a.size >= b.size)
+    if dt in (np.bool_, np.float16) and not numpy_ok:
+        # SciPy's n-D direct convolution has no kernel for these (its 1-D
+        # one is numpy.convolve, which has).
+        raise ValueError("Unsupported type")
     if dt == np.bool_:
         full = _direct_full(a, b, np.dtype(np.int64)) != 0
     elif a.size * b.size > _DIRECT_LIMIT and dt.kind in "fc":
@@ -257,6 +266,8 @@ def _conv2d(in1: Any, in2: Any, mode: str, boundary: str, fillvalue: Any,
     if swapped:
         a, b = b, a
     dt = np.result_type(a.dtype, b.dtype)
+    if dt in (np.bool_, np.float16):
+        raise ValueError("convolve2d not available for this type.")
     if a.size == 0 or b.size == 0:
         return ad.zeros((0, 0), dt)
     if not flip:
@@ -715,12 +726,17 @@ def _windows(x: ad.ndarray, shape: list[int]) -> ad.ndarray:
     return w.reshape(x.shape + (math.prod(shape),))
 
 
+def _check_rank_dtype(dt: np.dtype, name: str) -> None:
+    """SciPy's rank filters take integers, float32 and float64 only."""
+    if not (dt.kind in "iu" or dt in (np.float32, np.float64)):
+        raise ValueError(f"dtype={dt} is not supported by {name}")
+
+
 def medfilt(volume: Any, kernel_size: Any = None) -> ad.ndarray:
     """scipy.signal.medfilt: the median of each zero-padded window of
     kernel_size (odd; default 3 on each axis)."""
     v = _at.asarray(volume)
-    if v.dtype.kind == "c":
-        raise ValueError("complex types not supported")
+    _check_rank_dtype(v.dtype, "medfilt")
     ks = _kernel_size(kernel_size, v.ndim)
     w = ad.sort(_windows(v, ks), axis=-1)
     return ad.ascontiguousarray(w[..., w.shape[-1] // 2])
@@ -729,6 +745,7 @@ def medfilt(volume: Any, kernel_size: Any = None) -> ad.ndarray:
 def medfilt2d(input: Any, kernel_size: Any = 3) -> ad.ndarray:
     """scipy.signal.medfilt2d: medfilt of a 2-D array."""
     v = _at.asarray(input)
+    _check_rank_dtype(v.dtype, "medfilt")
     if v.ndim != 2:
         raise ValueError("input must be 2d")
     return medfilt(v, kernel_size)
@@ -738,6 +755,7 @@ def order_filter(a: Any, domain: Any, rank: int) -> ad.ndarray:
     """scipy.signal.order_filter: the rank-th smallest of the elements of
     each zero-padded window that domain (odd shape) marks."""
     x = _at.asarray(a)
+    _check_rank_dtype(x.dtype, "order_filter")
     dom = _at.host(domain)
     if dom.ndim != x.ndim:
         raise ValueError("The input and the domain must have the same "
