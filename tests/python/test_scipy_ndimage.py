@@ -423,3 +423,54 @@ def test_fftpack_packed_real_layout_and_complex_transforms():
                                    rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(ad.asnumpy(afp.ifftn(afp.fftn(x))), x,
                                    atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int16,
+                                   np.uint8, np.float64])
+def test_single_group_stats_reduce_in_the_input_dtype(dtype):
+    # SciPy sums one group with numpy's sum (float16 rounds to float16).
+    x = np.arange(1, 101).astype(dtype)
+    lab = RNG.integers(0, 4, 100).astype(np.int32)
+    for op in ["sum", "mean", "variance", "standard_deviation"]:
+        check(lambda m, x, lab, op=op: getattr(m, op)(x), x, lab)
+        check(lambda m, x, lab, op=op: getattr(m, op)(x, lab), x, lab)
+        check(lambda m, x, lab, op=op: getattr(m, op)(x, lab, 2), x, lab)
+    check(lambda m, x, lab: m.center_of_mass(x, lab), x, lab)
+    check(lambda m, x, lab: m.median(x, lab, [1, 2]), x, lab)
+    check(lambda m, x, lab: m.median(x), x, lab)
+
+
+def test_measurement_edge_cases_as_scipy():
+    x = np.arange(1, 7.0)
+    # Without labels SciPy ignores index (histogram refuses it).
+    for op in ["sum", "mean", "minimum", "median", "maximum", "extrema"]:
+        check(lambda m, x, op=op: getattr(m, op)(x, None, [1, 2]), x)
+    raises_same(lambda m, x: m.histogram(x, 0, 5, 3, None, [1]), x)
+    empty = np.array([], np.int64)
+    for op in ["sum", "mean", "variance", "minimum", "median"]:
+        check(lambda m, x, e, op=op: getattr(m, op)(
+            x.astype(np.float32), np.ones(6, int), e), x, empty)
+    raises_same(lambda m, x: m.center_of_mass(x), np.array(1.0))
+    xc = x + 1j
+    raises_same(lambda m, x: m.sum(x, np.ones(6, int), [1]), xc)
+    check(lambda m, x: m.sum(x, np.ones(6, int), 1), xc)
+
+
+def test_labeled_comprehension_without_index_returns_func_result():
+    x = RNG.integers(0, 100, (6, 7)).astype(np.int16)
+    lab = RNG.integers(0, 4, (6, 7))
+    check(lambda m, x, lab: m.labeled_comprehension(
+        x, lab, None, (np if m is sn else ad).sum, np.float64, 0), x, lab)
+    check(lambda m, x, lab: m.labeled_comprehension(
+        x, lab, [3, 1, 0], (np if m is sn else ad).sum, np.float64, 3), x, lab)
+
+
+def test_value_indices_adaptive_index_dtype():
+    x = RNG.integers(0, 5, (20, 30)).astype(np.int32)
+    ref = sn.value_indices(x)
+    got = an.value_indices(ad.asarray(x), adaptive_index_dtype=True)
+    assert ref.keys() == got.keys()
+    for k, coords in got.items():
+        for c, r in zip(coords, ref[k]):
+            assert c.dtype == np.int8
+            np.testing.assert_array_equal(ad.asnumpy(c), r)

@@ -158,8 +158,7 @@ class _Segments:
         self.values = ad.ravel(x)
         self.scalar = False
         if labels is None:
-            if index is not None:
-                raise ValueError("index without defined labels")
+            # SciPy ignores index without labels (histogram refuses it).
             self.k = 1
             self.pos = ad.zeros(self.values.shape, dtype=np.int64)
             self.scalar = True
@@ -227,22 +226,54 @@ def _check_values(input: Any, complex_ok: bool = True) -> ad.ndarray:
     return x
 
 
+def _single_group(x: ad.ndarray, labels: Any, index: Any) -> Any:
+    """The values of the one group SciPy reduces with numpy's own sum (in
+    the input's dtype: float16 stays float16): all of x without labels,
+    labels > 0 without index, labels == index for a scalar index; None
+    when index names several labels."""
+    if labels is None:
+        return ad.ravel(x)
+    lab = u.asarray(labels)
+    try:
+        lab = ad.broadcast_to(lab, x.shape)
+    except ValueError:
+        raise ValueError("input and labels must have the same shape")
+    if index is None:
+        return x[lab > 0]
+    if np.ndim(index) == 0:
+        k = index.item() if isinstance(index, ad.ndarray) else index
+        return x[lab == k]
+    return None
+
+
+def _check_stats_input(x: ad.ndarray, labels: Any, index: Any) -> None:
+    """SciPy's TypeError for complex values grouped by an index array (its
+    bincount takes float64 weights)."""
+    if (x.dtype.kind == "c" and labels is not None and index is not None
+            and np.ndim(index) != 0):
+        raise TypeError("Cannot cast array data from dtype('complex128') to "
+                        "dtype('float64') according to the rule 'safe'")
+
+
+def _empty_index(index: Any) -> bool:
+    return index is not None and np.ndim(index) != 0 and np.size(index) == 0
+
+
 def sum_labels(input: Any, labels: Any = None, index: Any = None) -> Any:
     """scipy.ndimage.sum_labels: the sum of input over each label of index
     (over all labels > 0 without index; everything without labels)."""
     x = _check_values(input)
-    if labels is None or index is None:
-        seg = _Segments(x, labels, None)
-        if labels is None:
-            return ad.sum(x)
-        return ad.sum(ad.where(seg.pos == 0, seg.values,
-                               ad.zeros((), dtype=x.dtype)))
+    _check_stats_input(x, labels, index)
+    vals = _single_group(x, labels, index)
+    if vals is not None:
+        return ad.sum(vals)
+    if _empty_index(index):
+        _Segments(x, labels, index)
+        # SciPy's bincount: int64 when there are no values at all.
+        return ad.zeros((0,), dtype=np.int64 if x.size == 0 else u.F64)
     seg = _Segments(x, labels, index)
     r = seg.bincount(seg.values.astype(u.C128 if x.dtype.kind == "c"
                                        else u.F64))
-    if seg.scalar:
-        return ad.sum(ad.where(seg.pos == 0, seg.values,
-                               ad.zeros((), dtype=x.dtype)))
     return seg.shaped(r)
 
 
@@ -259,6 +290,10 @@ def _count_sum(x: ad.ndarray, labels: Any, index: Any
 def mean(input: Any, labels: Any = None, index: Any = None) -> Any:
     """scipy.ndimage.mean: the mean of input over each label of index."""
     x = _check_values(input)
+    _check_stats_input(x, labels, index)
+    vals = _single_group(x, labels, index)
+    if vals is not None:
+        return ad.sum(vals) / ad.asarray(float(vals.size))
     seg, n, s = _count_sum(x, labels, index)
     return seg.shaped(s / n.astype(u.F64))
 
@@ -267,6 +302,13 @@ def variance(input: Any, labels: Any = None, index: Any = None) -> Any:
     """scipy.ndimage.variance: the (population) variance of input over each
     label of index."""
     x = _check_values(input)
+    _check_stats_input(x, labels, index)
+    vals = _single_group(x, labels, index)
+    if vals is not None:
+        # As SciPy: centred on the mean in the input's precision.
+        c = vals - ad.mean(vals)
+        sq = c * ad.conjugate(c) if c.dtype.kind == "c" else c * c
+        return ad.sum(sq) / ad.asarray(float(vals.size))
     seg, n, s = _count_sum(x, labels, index)
     nf = n.astype(u.F64)
     m = s / nf
@@ -282,15 +324,25 @@ def standard_deviation(input: Any, labels: Any = None,
     return ad.sqrt(variance(input, labels, index))
 
 
+def _median_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype of SciPy's medians: half and single precision stay,
+    anything else is float64 (the mean of two middle values)."""
+    return np.dtype(dt if dt in (np.float16, np.float32) else np.float64)
+
+
 def _select(input: Any, labels: Any, index: Any, what: str) -> Any:
     """minimum, maximum, median and the positions, from the sorted
     segments."""
     x = _check_values(input, complex_ok=False)
     seg = _Segments(x, labels, index)
     if x.size == 0 or seg.k == 0:
-        empty = ad.zeros((0,), dtype=x.dtype if what in ("min", "max")
-                         else u.F64)
-        return empty
+        if what in ("min", "max"):
+            dt = x.dtype
+        elif what == "median":
+            dt = _median_dtype(x.dtype)
+        else:
+            dt = np.dtype(np.int64)
+        return ad.zeros((0,), dtype=dt)
     o, lo, hi = seg.order()
     n = hi - lo
     last = o.shape[0] - 1
@@ -306,7 +358,7 @@ def _select(input: Any, labels: Any, index: Any, what: str) -> Any:
     if what == "median":
         a = at(lo + (n - 1) // 2)
         b = at(lo + n // 2)
-        dt = np.float32 if x.dtype == np.float32 else np.float64
+        dt = _median_dtype(x.dtype)
         return ad.where(n > 0, (a.astype(dt) + b.astype(dt)) / 2,
                         ad.asarray(np.nan, dtype=dt))
     if what == "min_pos":
@@ -384,9 +436,16 @@ def center_of_mass(input: Any, labels: Any = None, index: Any = None) -> Any:
     """scipy.ndimage.center_of_mass: the input-weighted mean coordinates (a
     tuple, or a list of them) of each label of index."""
     x = _check_values(input, complex_ok=False)
+    if x.ndim == 0:
+        raise IndexError("list index out of range")  # as SciPy's
     seg = _Segments(x, labels, index)
     w = seg.values.astype(u.F64)
-    total = seg.bincount(w)
+    vals = _single_group(x, labels, index)
+    if vals is not None:
+        # SciPy's normalizer is numpy's sum, in the input's dtype.
+        total = ad.sum(vals).astype(u.F64).reshape(1)
+    else:
+        total = seg.bincount(w)
     grids = np.indices(x.shape, sparse=True)
     comps = []
     for ax in range(x.ndim):
@@ -406,6 +465,8 @@ def histogram(input: Any, min: float, max: float, bins: int,  # noqa: A002
     (one histogram, or one for each label of index, an object array)."""
     x = _check_values(input, complex_ok=False)
     bins = operator.index(bins)
+    if labels is None and index is not None:
+        raise ValueError("index without defined labels")
     seg = _Segments(x, labels, index)
     v = seg.values.astype(u.F64)
     b = ad.floor((v - float(min)) * (bins / (float(max) - float(min))))
@@ -433,17 +494,21 @@ def labeled_comprehension(input: Any, labels: Any, index: Any,
     if labels is None:
         if index is not None:
             raise ValueError("index without defined labels")
-        args = (ad.ravel(x),)
+        args = (x,)
         if pass_positions:
-            args += (ad.arange(x.size),)
+            args += (ad.arange(x.size).reshape(x.shape),)
         return func(*args)
     lab = ad.broadcast_to(u.asarray(labels), x.shape)
-    scalar = index is None or np.isscalar(index) or (
-        hasattr(index, "ndim") and index.ndim == 0)
-    idx = [1] if index is None else (
-        [index] if np.isscalar(index) else u.host(index).ravel().tolist())
     if index is None:
-        lab = lab > 0
+        # As SciPy: one call on the values of every label > 0, its result
+        # as func gives it.
+        sel = lab > 0
+        args = (x[sel],)
+        if pass_positions:
+            args += (ad.arange(x.size).reshape(x.shape)[sel],)
+        return func(*args)
+    scalar = np.ndim(index) == 0
+    idx = u.host(index).ravel().tolist()
     out = np.full(len(idx), default, dtype=out_dtype)
     vals = ad.ravel(x)
     flat = ad.ravel(lab)
@@ -462,13 +527,21 @@ def labeled_comprehension(input: Any, labels: Any, index: Any,
     return r[0] if scalar else r
 
 
-def value_indices(arr: Any, *, ignore_value: Any = None) -> dict[Any, Any]:
+def value_indices(arr: Any, *, ignore_value: Any = None,
+                  adaptive_index_dtype: bool = False) -> dict[Any, Any]:
     """scipy.ndimage.value_indices: for each distinct value of the integer
     array arr (but ignore_value), the tuple of index arrays where it
-    occurs."""
+    occurs (intp; with CuPy's adaptive_index_dtype, the smallest signed
+    integer dtype that holds every index)."""
     x = u.asarray(arr)
     if x.dtype.kind not in "iu":
         raise ValueError("Parameter 'arr' must be an integer array")
+    idx_dtype = np.dtype(np.intp)
+    if adaptive_index_dtype:
+        top = max(x.shape, default=1) - 1
+        idx_dtype = next(np.dtype(t) for t in (np.int8, np.int16, np.int32,
+                                               np.int64)
+                         if top <= np.iinfo(t).max)
     flat = ad.ravel(x)
     order = ad.argsort(flat, kind="stable")
     srt = ad.take(flat, order)
@@ -476,6 +549,8 @@ def value_indices(arr: Any, *, ignore_value: Any = None) -> dict[Any, Any]:
     starts = ad.asnumpy(ad.searchsorted(srt, vals))
     ends = ad.asnumpy(ad.searchsorted(srt, vals, side="right"))
     coords = ad.unravel_index(order, x.shape)
+    if idx_dtype != np.intp:
+        coords = tuple(c.astype(idx_dtype) for c in coords)
     out = {}
     for v, a, b in zip(ad.asnumpy(vals).tolist(), starts, ends):
         if ignore_value is not None and v == ignore_value:
