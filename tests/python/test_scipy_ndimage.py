@@ -474,3 +474,39 @@ def test_value_indices_adaptive_index_dtype():
         for c, r in zip(coords, ref[k]):
             assert c.dtype == np.int8
             np.testing.assert_array_equal(ad.asnumpy(c), r)
+
+
+def test_morphology_output_rules_as_scipy():
+    x = RNG.integers(0, 2, (7, 8)).astype(bool)
+    # A dtype given to a binary operation is ignored: the result is bool.
+    for name in ["binary_erosion", "binary_dilation", "binary_opening",
+                 "binary_closing", "binary_propagation", "binary_fill_holes",
+                 "binary_hit_or_miss"]:
+        check(lambda m, x, name=name: getattr(m, name)(x, output=np.float32),
+              x)
+    g = RNG.random((6, 8))
+    s = RNG.integers(0, 3, (3, 3)).astype(np.int32)
+    for name in ["morphological_gradient", "morphological_laplace",
+                 "white_tophat", "black_tophat"]:
+        for out in [None, np.float32]:
+            check(lambda m, g, name=name, out=out: getattr(m, name)(
+                g, 3, None, s, output=out, mode="mirror"), g, rtol=0, atol=0)
+            check(lambda m, g, name=name, out=out: getattr(m, name)(
+                g.astype(np.int32), 3, output=out), g)
+        ref = np.zeros((6, 8), np.float32)
+        res = ad.zeros((6, 8), dtype=np.float32)
+        getattr(sn, name)(g, 3, output=ref)
+        getattr(an, name)(ad.asarray(g), 3, output=res)
+        np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+def test_binary_structure_shorthand_is_a_box():
+    x = RNG.integers(0, 2, (7, 8)).astype(bool)
+    dev = ad.asarray(x)
+    for name in ["binary_erosion", "binary_dilation", "binary_opening",
+                 "binary_closing"]:
+        fn = getattr(an, name)
+        box = ad.asnumpy(fn(dev, np.ones((3, 2), bool)))
+        np.testing.assert_array_equal(ad.asnumpy(fn(dev, (3, 2))), box)
+        np.testing.assert_array_equal(ad.asnumpy(fn(dev, 3)),
+                                      ad.asnumpy(fn(dev, np.ones((3, 3)))))

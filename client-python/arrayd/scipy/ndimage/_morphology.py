@@ -68,12 +68,37 @@ def iterate_structure(structure: Any, iterations: int,
     return res, [iterations * v for v in o]
 
 
+def _is_shape(structure: Any) -> bool:
+    """Whether structure is CuPy's box shorthand (an int, or a tuple of
+    ints) rather than an array."""
+    if isinstance(structure, bool):
+        return False
+    if isinstance(structure, int):
+        return True
+    return (isinstance(structure, tuple) and len(structure) > 0
+            and all(isinstance(v, int) and not isinstance(v, bool)
+                    for v in structure))
+
+
+def _binary_output(output: Any, x: ad.ndarray) -> tuple[np.dtype, Any]:
+    """SciPy's output rule of the binary operations: bool unless output is
+    an array to fill (a dtype is ignored)."""
+    if output is None or isinstance(output, (type, np.dtype, str)):
+        return np.dtype(bool), None
+    return u.get_output(output, x)
+
+
 def _structure(structure: Any, ndim: int,
                axes: tuple[int, ...]) -> np.ndarray:
     """The structure over the axes as a host bool array (SciPy's default:
     connectivity 1), expanded over the input's other axes."""
     if structure is None:
         s = _host_structure(len(axes), 1)
+    elif _is_shape(structure):
+        # CuPy's shorthand: an int or a tuple of ints is a box of ones.
+        shape = ((structure,) * len(axes) if isinstance(structure, int)
+                 else structure)
+        s = np.ones(shape, dtype=bool)
     else:
         s = u.host(structure).astype(bool)
     if s.ndim != len(axes):
@@ -145,9 +170,7 @@ def _binary(input: Any, structure: Any, iterations: Any, mask: Any,
             b = nxt
             if same:
                 break
-    dt, out = u.get_output(output, x)
-    if output is None:
-        dt = np.dtype(bool)
+    dt, out = _binary_output(output, x)
     return u.finish(b, dt, out)
 
 
@@ -179,6 +202,10 @@ def _default_structure(structure: Any, x: Any, axes: Any) -> Any:
     if structure is None:
         n = len(u.check_axes(axes, u.asarray(x).ndim))
         return _host_structure(n, 1)
+    if _is_shape(structure):
+        n = len(u.check_axes(axes, u.asarray(x).ndim))
+        return np.ones((structure,) * n if isinstance(structure, int)
+                       else structure, dtype=bool)
     return structure
 
 
@@ -222,9 +249,7 @@ def binary_fill_holes(input: Any, structure: Any = None, output: Any = None,
     x = u.asarray(input)
     axes = u.check_axes(axes, x.ndim)
     s = _structure(structure, x.ndim, axes)
-    dt, out = u.get_output(output, x)
-    if output is None:
-        dt = np.dtype(bool)
+    dt, out = _binary_output(output, x)
     fg = x != 0
     sym = np.array_equal(s, s[(slice(None, None, -1),) * s.ndim])
     if (not sym or any(n != 3 for n in s.shape if n != 1)
@@ -268,9 +293,7 @@ def binary_hit_or_miss(input: Any, structure1: Any = None,
     fg = x != 0
     a = binary_erosion(fg, s1, 1, None, None, 0, origin1, axes=axes)
     b = binary_erosion(~fg, s2, 1, None, None, 1, origin2, axes=axes)
-    dt, out = u.get_output(output, x)
-    if output is None:
-        dt = np.dtype(bool)
+    dt, out = _binary_output(output, x)
     return u.finish(a & b, dt, out)
 
 
@@ -338,19 +361,31 @@ def grey_closing(input: Any, size: Any = None, footprint: Any = None,
                         origin, axes=axes)
 
 
+def _filled(output: Any) -> bool:
+    """Whether output is an array to fill (SciPy ignores a dtype given to
+    the gradient and the Laplace)."""
+    return output is not None and not isinstance(output, (type, np.dtype,
+                                                          str))
+
+
 def morphological_gradient(input: Any, size: Any = None,
                            footprint: Any = None, structure: Any = None,
                            output: Any = None, mode: str = "reflect",
                            cval: float = 0.0, origin: Any = 0, *,
                            axes: Any = None) -> ad.ndarray:
     """scipy.ndimage.morphological_gradient: grey dilation minus grey
-    erosion."""
-    d = grey_dilation(input, size, footprint, structure, None, mode, cval,
+    erosion (in the input's dtype unless output is an array: then the
+    erosion is written there first and the difference after)."""
+    x = u.asarray(input)
+    d = grey_dilation(x, size, footprint, structure, None, mode, cval,
                       origin, axes=axes)
-    e = grey_erosion(input, size, footprint, structure, None, mode, cval,
+    if _filled(output):
+        e = grey_erosion(x, size, footprint, structure, output, mode, cval,
+                         origin, axes=axes)
+        return u.finish(d - e, output.dtype, output)
+    e = grey_erosion(x, size, footprint, structure, None, mode, cval,
                      origin, axes=axes)
-    dt, out = u.get_output(output, u.asarray(input))
-    return u.finish(d - e, dt, out)
+    return u.finish(d - e, x.dtype, None)
 
 
 def morphological_laplace(input: Any, size: Any = None,
@@ -359,26 +394,33 @@ def morphological_laplace(input: Any, size: Any = None,
                           cval: float = 0.0, origin: Any = 0, *,
                           axes: Any = None) -> ad.ndarray:
     """scipy.ndimage.morphological_laplace: grey dilation plus grey erosion
-    minus twice the input."""
+    minus the input twice, each step in the result's dtype (the input's,
+    unless output is an array), as SciPy."""
     x = u.asarray(input)
     d = grey_dilation(x, size, footprint, structure, None, mode, cval,
                       origin, axes=axes)
-    e = grey_erosion(x, size, footprint, structure, None, mode, cval,
+    out = output if _filled(output) else None
+    e = grey_erosion(x, size, footprint, structure, out, mode, cval,
                      origin, axes=axes)
-    dt, out = u.get_output(output, x)
-    return u.finish(d + e - 2 * x, dt, out)
+    dt = e.dtype
+    res = u.finish(d + e, dt, None)
+    res = u.finish(res - x, dt, None)
+    return u.finish(res - x, dt, out)
 
 
 def white_tophat(input: Any, size: Any = None, footprint: Any = None,
                  structure: Any = None, output: Any = None,
                  mode: str = "reflect", cval: float = 0.0, origin: Any = 0,
                  *, axes: Any = None) -> ad.ndarray:
-    """scipy.ndimage.white_tophat: the input minus its grey opening."""
+    """scipy.ndimage.white_tophat: the input minus its grey opening (the
+    opening's dilation already in the output dtype, as SciPy)."""
     x = u.asarray(input)
-    o = grey_opening(x, size, footprint, structure, None, mode, cval, origin,
-                     axes=axes)
     dt, out = u.get_output(output, x)
-    res = ad.logical_xor(x, o) if x.dtype == bool else x - o
+    e = grey_erosion(x, size, footprint, structure, None, mode, cval,
+                     origin, axes=axes)
+    o = grey_dilation(e, size, footprint, structure, dt, mode, cval, origin,
+                      axes=axes)
+    res = ad.logical_xor(x, o) if x.dtype == np.bool_ and dt == np.bool_ else x - o
     return u.finish(res, dt, out)
 
 
@@ -386,10 +428,13 @@ def black_tophat(input: Any, size: Any = None, footprint: Any = None,
                  structure: Any = None, output: Any = None,
                  mode: str = "reflect", cval: float = 0.0, origin: Any = 0,
                  *, axes: Any = None) -> ad.ndarray:
-    """scipy.ndimage.black_tophat: the grey closing minus the input."""
+    """scipy.ndimage.black_tophat: the grey closing (its erosion already in
+    the output dtype, as SciPy) minus the input."""
     x = u.asarray(input)
-    c = grey_closing(x, size, footprint, structure, None, mode, cval, origin,
-                     axes=axes)
     dt, out = u.get_output(output, x)
-    res = ad.logical_xor(c, x) if x.dtype == bool else c - x
+    d = grey_dilation(x, size, footprint, structure, None, mode, cval,
+                      origin, axes=axes)
+    c = grey_erosion(d, size, footprint, structure, dt, mode, cval, origin,
+                     axes=axes)
+    res = ad.logical_xor(c, x) if x.dtype == np.bool_ and dt == np.bool_ else c - x
     return u.finish(res, dt, out)
