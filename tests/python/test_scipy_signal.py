@@ -475,3 +475,39 @@ def test_freqz_nd_coefficients_match_scipy():
     gw, gh = sig.freqz([1.0, 2.0], worN=ad.asarray(7))
     rw, rh = ss.freqz([1.0, 2.0], worN=np.asarray(7))
     close(gh, rh)
+
+
+@pytest.mark.parametrize("n", [19, 20])
+def test_resample_window_matches_scipy(n):
+    x = np.linspace(0, 10, n, endpoint=False)
+    y = np.cos(-x ** 2 / 6.0)
+    for data in (y, y + 0.5j * y):
+        close(sig.resample(ad.asarray(data), 11, window="hamming"),
+              ss.resample(data, 11, window="hamming"), atol=1e-12)
+    with pytest.raises(ValueError):
+        sig.resample(ad.asarray(y), 5, domain="foo")
+
+
+def test_spectral_axis_and_empty_input_as_scipy():
+    x = RNG.standard_normal((40, 3, 2))
+    for axis in (0, 1, -1):
+        nper = min(16, x.shape[axis])
+        rf, rp = ss.welch(x, nperseg=nper, axis=axis)
+        gf, gp = sig.welch(ad.asarray(x), nperseg=nper, axis=axis)
+        close(gp, rp)
+    f, p = sig.welch(ad.zeros((5, 0)))
+    assert p.shape == (5, 0) and p.dtype == np.float64
+
+
+def test_decimate_takes_an_arrayd_dlti_and_lfilter_an_empty_zi():
+    x = RNG.standard_normal(200)
+    system = sig.dlti(*ss.cheby1(4, 0.05, 0.3))
+    want = ss.decimate(x, 3, ftype=ss.dlti(*ss.cheby1(4, 0.05, 0.3)))
+    close(sig.decimate(ad.asarray(x), 3, ftype=system), want, rtol=1e-8,
+          atol=1e-10)
+    y, zf = sig.lfilter([0.5], [1.0], ad.asarray(x), zi=ad.zeros(0))
+    close(y, 0.5 * x)
+    assert zf.shape == (0,)
+    q, r = sig.deconvolve(ad.asarray(x.astype(np.float32)),
+                          ad.asarray(np.array([1.0, 0.5], np.float32)))
+    assert q.dtype == np.float64 and r.dtype == np.float64

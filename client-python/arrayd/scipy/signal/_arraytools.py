@@ -12,6 +12,7 @@ public namespace).
 from __future__ import annotations
 
 import inspect
+import math
 import operator
 from typing import Any, Callable
 
@@ -187,7 +188,10 @@ def to_rows(x: ad.ndarray, axis: int) -> tuple[ad.ndarray, tuple[int, ...]]:
     other axes' shape), for from_rows."""
     m = ad.moveaxis(x, axis, -1)
     lead = tuple(m.shape[:-1])
-    return m.reshape(-1, m.shape[-1]) if m.ndim != 2 else m, lead
+    if m.ndim == 2:
+        return m, lead
+    # An explicit row count: -1 is ambiguous for an empty last axis.
+    return m.reshape(math.prod(lead), m.shape[-1]), lead
 
 
 def from_rows(y: ad.ndarray, lead: tuple[int, ...], axis: int

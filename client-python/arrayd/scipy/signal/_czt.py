@@ -126,7 +126,9 @@ def czt_points(m: int, w: Any = None, a: Any = 1 + 0j) -> ad.ndarray:
     if w is None:
         return a * ad.exp(2j * math.pi * k / m)
     w = _host_scalar(w) * 1.0
-    return a * ad.power(ad.asarray(np.complex128(w)), -k)
+    # Real w and a give real points, as SciPy's.
+    wdt = np.complex128 if np.iscomplexobj(w) else np.float64
+    return a * ad.power(ad.asarray(w, dtype=wdt), -k)
 
 
 def czt(x: Any, m: Any = None, w: Any = None, a: Any = 1 + 0j, *,

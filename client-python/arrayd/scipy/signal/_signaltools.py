@@ -603,7 +603,8 @@ def deconvolve(signal: Any, divisor: Any) -> tuple[ad.ndarray, ad.ndarray]:
     if num.ndim > 1 or den.ndim > 1:
         raise ValueError("signal must be 1-D.")
     N, D = num.shape[0], den.shape[0]
-    dt = _at.float_dtype(num.dtype, den.dtype)
+    # SciPy filters a float64 impulse: float64 unless an input is complex.
+    dt = np.result_type(num.dtype, den.dtype, np.float64)
     if D > N:
         return ad.zeros((), dt), num.astype(dt)
     impulse = ad.zeros(N - D + 1, dt)
@@ -816,8 +817,7 @@ def resample(x: Any, num: int, t: Any = None, axis: int = 0,
     Fourier method (the spectrum truncated or zero-padded; window weights
     it); domain 'freq' takes x as its FFT. With t, (y, new t)."""
     if domain not in ("time", "freq"):
-        raise ValueError("Acceptable domain flags are 'time' or 'freq', "
-                         f"not domain={domain}")
+        raise ValueError(f"Parameter {domain=} not in ('time', 'freq')!")
     x = _at.asarray(x)
     axis = _at.normalize_axis(axis, x.ndim)
     Nx = x.shape[axis]
@@ -840,10 +840,16 @@ def resample(x: Any, num: int, t: Any = None, axis: int = 0,
             if W.shape != (Nx,):
                 raise ValueError("window must have the same length as data")
         else:
-            W = np.fft.ifftshift(_ss.get_window(window, Nx))
+            W = np.fft.fftshift(_ss.get_window(window, Nx))
+        W = np.array(W, dtype=np.float64 if np.isrealobj(W) else None)
         shape = [1] * x.ndim
         shape[axis] = -1
-        W = W[:Nx // 2 + 1] if real else W
+        if real:
+            # The one-sided spectrum takes the window folded onto it:
+            # (W[l] + W[-l]) / 2 for l > 0, as SciPy's.
+            nX = Nx // 2 + 1
+            W[1:nX] = (W[1:nX] + W[::-1][:nX - 1]) / 2
+            W = W[:nX]
         X = X * ad.asarray(W.astype(X.real.dtype).reshape(shape))
     m = min(num, Nx)
     h = m // 2
@@ -988,7 +994,9 @@ def decimate(x: Any, q: int, n: Any = None, ftype: Any = "iir",
                          else np.float64)
         y = sosfiltfilt(sos, x, axis=axis) if zero_phase else \
             sosfilt(sos, x, axis=axis)
-    elif isinstance(ftype, _ss.dlti):
+    elif isinstance(getattr(ftype, "_scipy_system", ftype), _ss.dlti):
+        # An arrayd dlti wraps SciPy's (see _ltisys).
+        ftype = getattr(ftype, "_scipy_system", ftype)
         tf = ftype._as_tf()
         b, a = tf.num, tf.den
         if zero_phase:

@@ -93,15 +93,18 @@ def _helper(x: Any, y: Any, fs: float, window: Any, nperseg: Any,
         xs.pop(axis)
         ys.pop(axis)
         try:
-            np.broadcast_shapes(tuple(xs), tuple(ys))
+            outer = np.broadcast_shapes(tuple(xs), tuple(ys))
         except ValueError as e:
             raise ValueError("x and y cannot be broadcast together.") from e
-    if x.size == 0 or y.size == 0:
-        shape = list(np.broadcast_shapes(x.shape, y.shape)) if not same \
-            else list(x.shape)
-        shape = shape[:axis] + [0] * 0 + shape[axis:]
-        empty = ad.empty(tuple(shape[:axis] + shape[axis + 1:] + [0]),
-                         outdtype)
+    # Empty input: SciPy's empty float64 results (the input's shape; for
+    # two inputs, the broadcast outer shape with the shorter length).
+    if same and x.size == 0:
+        empty = ad.empty(x.shape, np.float64)
+        return empty, empty, empty
+    if not same and (x.size == 0 or y.size == 0):
+        n = min(x.shape[axis], y.shape[axis])
+        empty = ad.moveaxis(ad.empty(tuple(outer) + (n,), np.float64), -1,
+                            axis)
         return empty, empty, empty
     if x.ndim > 1 and axis != x.ndim - 1:
         x = ad.moveaxis(x, axis, -1)
@@ -186,10 +189,9 @@ def _helper(x: Any, y: Any, fs: float, window: Any, nperseg: Any,
     res = res.astype(outdtype)
     if same and mode != "stft":
         res = res.real
-    out_axis = axis - 1 if axis >= 0 else axis
-    if axis == x.ndim - 1 or x.ndim == 1:
-        out_axis = -2
-    res = ad.moveaxis(res, -1, out_axis)
+    # The frequency axis goes back to the input's axis; the segment (time)
+    # axis stays last.
+    res = ad.moveaxis(res, -1, axis)
     return freqs, time, res
 
 
