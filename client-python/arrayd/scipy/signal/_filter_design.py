@@ -114,8 +114,8 @@ def _is_int(v: Any) -> bool:
             and np.dtype(dt).kind in "iu")
 
 
-def _points(worN: Any, whole: bool, fs: float, include_nyquist: bool
-            ) -> tuple[ad.ndarray, bool]:
+def _points(worN: Any, whole: bool, fs: float, include_nyquist: bool,
+            dtype: Any = None) -> tuple[ad.ndarray, bool]:
     """(w in radians/sample, whether w is SciPy's regular grid)."""
     if worN is None:
         worN = 512
@@ -129,7 +129,15 @@ def _points(worN: Any, whole: bool, fs: float, include_nyquist: bool
         else:
             w = ad.linspace(0, lastpoint, N, endpoint=False)
         return w, True
-    w = _at.asarray(worN).astype(np.float64)
+    # Frequencies as given, at least 1-D, in the coefficients' dtype (a
+    # Python complex counts by its real part), as SciPy's.
+    if isinstance(worN, complex):
+        worN = worN.real
+    w = ad.atleast_1d(_at.asarray(worN))
+    dt = np.dtype(np.float64) if dtype is None else np.dtype(dtype)
+    if dt.kind in "iub":
+        dt = np.dtype(np.float64)
+    w = w.astype(dt)
     return w * (2 * math.pi / fs), False
 
 
@@ -157,7 +165,10 @@ def freqz(b: Any, a: Any = 1, worN: Any = 512, whole: bool = False,
     of a digital filter, evaluated on the server."""
     bh = np.atleast_1d(_at.host(b))
     ah = np.atleast_1d(_at.host(a))
-    w, _ = _points(worN, whole, fs, include_nyquist)
+    if ah.dtype.kind in "iub":
+        ah = ah.astype(np.float64)
+    w, _ = _points(worN, whole, fs, include_nyquist,
+                   np.result_type(bh.dtype, ah.dtype))
     if bh.ndim != 1 or ah.ndim != 1:
         # Coefficients along the first axis, the rest broadcast against
         # w's shape (numpy's polyval with tensor=False).

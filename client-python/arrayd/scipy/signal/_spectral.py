@@ -86,12 +86,17 @@ def _helper(x: Any, y: Any, fs: float, window: Any, nperseg: Any,
         raise ValueError("x and y must be equal if mode is 'stft'")
     x = _at.asarray(x)
     y = x if same else _at.asarray(y)
+    raw_axis = operator.index(axis)
     axis = _at.normalize_axis(axis, max(x.ndim, 1)) if x.ndim else 0
     outdtype = np.result_type(x.dtype, y.dtype, np.complex64)
     if not same:
+        # SciPy pops the axis as given (negative counts from each end).
         xs, ys = list(x.shape), list(y.shape)
-        xs.pop(axis)
-        ys.pop(axis)
+        try:
+            xs.pop(raw_axis)
+            ys.pop(raw_axis)
+        except IndexError as e:
+            raise ValueError("x and y cannot be broadcast together.") from e
         try:
             outer = np.broadcast_shapes(tuple(xs), tuple(ys))
         except ValueError as e:
@@ -102,9 +107,9 @@ def _helper(x: Any, y: Any, fs: float, window: Any, nperseg: Any,
         empty = ad.empty(x.shape, np.float64)
         return empty, empty, empty
     if not same and (x.size == 0 or y.size == 0):
-        n = min(x.shape[axis], y.shape[axis])
+        n = min(x.shape[raw_axis], y.shape[raw_axis])
         empty = ad.moveaxis(ad.empty(tuple(outer) + (n,), np.float64), -1,
-                            axis)
+                            raw_axis)
         return empty, empty, empty
     if x.ndim > 1 and axis != x.ndim - 1:
         x = ad.moveaxis(x, axis, -1)
