@@ -922,8 +922,13 @@ def resample_poly(x: Any, up: int, down: int, axis: int = 0,
     if up == down == 1:
         return x.copy()
     n_out = n_in * up // down + bool(n_in * up % down)
+    hdt = None
     if isinstance(window, (list, np.ndarray, ad.ndarray)):
-        h = _at.host(window).astype(np.float64)
+        h = np.asarray(_at.host(window))
+        # A given window keeps its precision (float32 taps, float32 result
+        # for float32 data), as SciPy's.
+        hdt = h.dtype if h.dtype.kind in "fc" else np.dtype(np.float64)
+        h = h.astype(np.float64)
         if h.ndim > 1 or h.size == 0:
             raise ValueError("window must be 1-D")
         half_len = (h.size - 1) // 2
@@ -954,9 +959,10 @@ def resample_poly(x: Any, up: int, down: int, axis: int = 0,
         xb = x - background
     if xb.dtype.kind not in "fc":
         xb = xb.astype(_at.F64)
-    y = _upfirdn.upfirdn(h.astype(np.float32 if xb.dtype in
-                                  (np.float32, np.complex64) else np.float64),
-                         xb, up, down, axis=axis)
+    if hdt is None:
+        hdt = np.float32 if xb.dtype in (np.float32, np.complex64) \
+            else np.float64
+    y = _upfirdn.upfirdn(h.astype(hdt), xb, up, down, axis=axis)
     y = _at.axis_slice(y, n_pre_remove, n_pre_remove + n_out, axis=axis)
     if background is not None:
         y = y + background
