@@ -65,7 +65,7 @@ class CZT:
         self._nfft = _sfft.next_fast_len(n + m - 1)
         kernel = 1 / np.concatenate((chirp[n - 1:0:-1], chirp[:m]))
         self._pre = pre.astype(np.complex128)
-        self._kernel = np.fft.fft(kernel, self._nfft)
+        self._kernel = _sfft.fft(kernel, self._nfft)
         self._post = chirp[:m].astype(np.complex128)
 
     def __call__(self, x: Any, *, axis: int = -1) -> ad.ndarray:
@@ -104,7 +104,8 @@ class ZoomFFT(CZT):
         else:
             scale = (f2 - f1) / fs
         k = np.arange(max(m, n), dtype=np.float64)
-        chirp = np.exp(-1j * math.pi * scale * k * k / m)
+        k2 = np.arange(max(m, n), dtype=np.int64) ** 2
+        chirp = np.exp(-(1j * math.pi * scale * k2) / m)
         self.w = cmath.exp(-2j * math.pi / m * scale)
         self.a = cmath.exp(2j * math.pi * f1 / fs)
         pre = np.exp(-2j * math.pi * f1 / fs * k[:n]) * chirp[:n]

@@ -236,7 +236,8 @@ def correlate(in1: Any, in2: Any, mode: str = "full",
     if a.ndim != b.ndim:
         raise ValueError("in1 and in2 should have the same dimensionality")
     if mode == "valid" and _swap_needed(mode, a.shape, b.shape):
-        return _reverse_conj(convolve(b, _reverse_conj(a), mode, method))
+        return ad.ascontiguousarray(
+            _reverse_conj(convolve(b, _reverse_conj(a), mode, method)))
     return convolve(a, _reverse_conj(b), mode, method)
 
 
@@ -838,7 +839,9 @@ def resample(x: Any, num: int, t: Any = None, axis: int = 0,
         elif isinstance(window, (np.ndarray, ad.ndarray)):
             W = _at.host(window)
             if W.shape != (Nx,):
-                raise ValueError("window must have the same length as data")
+                raise ValueError(f"window.shape={W.shape} != ({Nx},), i.e., "
+                                 "window length is not equal to number of "
+                                 "frequency bins!")
         else:
             W = np.fft.fftshift(_ss.get_window(window, Nx))
         W = np.array(W, dtype=np.float64 if np.isrealobj(W) else None)
