@@ -8,23 +8,38 @@
 Laid out as SciPy's: _signaltools (convolution, lfilter/filtfilt/sosfilt,
 hilbert, detrend, medfilt, wiener, resample, decimate), _upfirdn,
 _spectral (periodogram, welch, csd, coherence, spectrogram, stft,
-istft), _peak_finding, _savitzky_golay, _filter_design (design on the
-host; freqz/sosfreqz on the server), windows.
+istft, lombscargle, vectorstrength), _peak_finding, _savitzky_golay,
+_czt (czt, zoom_fft), _waveforms (chirp, sawtooth, square, sweep_poly,
+gausspulse), _bsplines and _splines (B-spline coefficients and
+evaluation, sepfir2d, symiirorder1), _filter_design (design on the host;
+freqz/sosfreqz on the server), _ltisys (lti/dlti systems), windows.
+_iir_utils, _iir_filter_conversions and _polyutils hold the private
+helpers CuPy's tests import (apply_iir, _cplxreal, _compute_factors).
 
 What runs where. Every function on signal data composes arrayd ops on
 the server (fft, matmul, sliding windows, pad, sort, take, ufuncs). Only
 inputs of design size go to the host: filter coefficients (b, a, sos)
 are downloaded where a function needs them there, and filter design,
-windows, initial conditions (lfilter_zi, sosfilt_zi, lfiltic) and
-savgol_coeffs run in SciPy. find_peaks, peak_prominences and peak_widths
-download the signal and run SciPy's (see _peak_finding).
+windows, initial conditions (lfilter_zi, sosfilt_zi, lfiltic),
+savgol_coeffs, max_len_seq and check_COLA/check_NOLA run in SciPy.
+find_peaks, peak_prominences and peak_widths download the signal and
+run SciPy's (see _peak_finding). The LTI systems and their responses
+(lsim, dlsim, step, impulse, bode, freqresp, cont2discrete,
+place_poles) run in SciPy on the host too, so lsim/dlsim download their
+input: they are for design-sized simulations (see _ltisys).
 
 IIR filtering is a recurrence: _linear_filter.linear_filter computes it
 as block matmuls (about 130 multiply-adds a sample instead of n); a
 server ``linear_filter`` op would replace that one function.
 
-Not supported: filtfilt(method='gust'), upfirdn modes other than
-'constant', choose_conv_method(measure=True), the LTI system classes.
+lfilter and sosfilt keep SciPy's meaning of zi (the filter state, of
+length max(len(a), len(b)) - 1, or (n_sections, ..., 2, ...)); CuPy's
+form of past inputs and outputs is accepted only by the private
+_iir_utils.apply_iir/apply_iir_sos.
+
+Not supported: upfirdn modes other than 'constant',
+choose_conv_method(measure=True), symiirorder2 (and so cspline2d and
+spline_filter with lamb > 1/144).
 
 Layer: a public namespace (imports arrayd's function modules).
 """
