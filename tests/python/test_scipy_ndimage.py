@@ -510,3 +510,24 @@ def test_binary_structure_shorthand_is_a_box():
         np.testing.assert_array_equal(ad.asnumpy(fn(dev, (3, 2))), box)
         np.testing.assert_array_equal(ad.asnumpy(fn(dev, 3)),
                                       ad.asnumpy(fn(dev, np.ones((3, 3)))))
+
+
+@pytest.mark.parametrize("cval", [-1.0, 300.0, 2.5])
+def test_min_max_rank_cval_outside_the_integer_dtype(cval):
+    # SciPy compares such a cval as a double and casts the result.
+    y = np.arange(20, dtype=np.uint8).reshape(4, 5)
+    check(lambda m, y: m.minimum_filter1d(y, 3, mode="constant",
+                                          cval=cval), y)
+    check(lambda m, y: m.maximum_filter(y, 3, mode="constant", cval=cval), y)
+    check(lambda m, y: m.minimum_filter(y, (4, 3), mode="constant",
+                                        cval=cval), y)
+    check(lambda m, y: m.rank_filter(y, 2, 3, mode="constant", cval=cval), y)
+
+
+def test_empty_weights_count_nonzero_lengths_as_dimensions():
+    x = np.arange(9, dtype=np.uint8).reshape(3, 3)
+    for name in ["convolve", "correlate"]:
+        check(lambda m, x, name=name: getattr(m, name)(x, np.ones((0, 3, 3))),
+              x)
+        raises_same(lambda m, x, name=name: getattr(m, name)(
+            x, np.ones((0, 3))), x)

@@ -207,6 +207,16 @@ def _correlate_nd(input: Any, weights: Any, output: Any, mode: str,
     w = u.host(weights)
     w = w.astype(np.complex128 if w.dtype.kind == "c" else np.float64)
     axes = u.check_axes(axes, x.ndim)
+    if w.size == 0 and len(axes) == x.ndim:
+        # As SciPy: empty weights count their nonzero lengths as dimensions
+        # and give zeros.
+        nd = sum(1 for n in w.shape if n > 0)
+        if nd != x.ndim:
+            raise RuntimeError(f"weights.ndim ({nd}) must match "
+                               f"len(axes) ({len(axes)})")
+        complex_output = x.dtype.kind == "c" or w.dtype.kind == "c"
+        dt, out = u.get_output(output, x, complex_output=complex_output)
+        return u.finish(ad.zeros(x.shape, dtype=dt), dt, out)
     if w.ndim != len(axes):
         raise RuntimeError(f"weights.ndim ({w.ndim}) must match "
                            f"len(axes) ({len(axes)})")
@@ -421,6 +431,7 @@ def _minmax1d(input: Any, size: int, axis: int, output: Any, mode: str,
     size = _check_size(size)
     u.check_mode(mode)
     dt, out = u.get_output(output, x)
+    x = u.wide_for_cval(x, mode, cval)
     res = _window_reduce(x, size, axis, mode, cval, operator.index(origin),
                          how)
     if res is x:
@@ -473,6 +484,7 @@ def _minmax(input: Any, size: Any, footprint: Any, structure: Any,
     (structure: values subtracted or added before the min or max)."""
     x = u.check_input(input)
     dt, out = u.get_output(output, x)
+    x = u.wide_for_cval(x, mode, cval)
     axes = u.check_axes(axes, x.ndim)
     if structure is None:
         fp, sizes = _footprint(size, footprint, axes, x.ndim)

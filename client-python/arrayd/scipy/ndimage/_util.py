@@ -202,3 +202,21 @@ def check_origin(origin: int, size: int) -> None:
     """SciPy's ValueError for an origin outside the filter of this size."""
     if not -(size // 2) <= origin <= (size - 1) // 2:
         raise ValueError("invalid origin")
+
+
+def wide_for_cval(x: ad.ndarray, mode: Any, cval: Any) -> ad.ndarray:
+    """x, or x as float64 where an integer x meets a constant border whose
+    cval its dtype cannot hold: SciPy's min, max and rank filters compare
+    such a cval as a double and cast the result (C's conversion: -1 is
+    255 in uint8)."""
+    if x.dtype.kind not in "iu":
+        return x
+    modes = [mode] if isinstance(mode, str) else list(mode)
+    if not any(isinstance(m, str) and _PAD_MODE.get(m) == "constant"
+               for m in modes):
+        return x
+    c = float(cval)
+    info = np.iinfo(x.dtype)
+    if c.is_integer() and info.min <= c <= info.max:
+        return x
+    return x.astype(F64)
