@@ -531,3 +531,48 @@ def test_empty_weights_count_nonzero_lengths_as_dimensions():
               x)
         raises_same(lambda m, x, name=name: getattr(m, name)(
             x, np.ones((0, 3))), x)
+
+
+def test_distance_transform_edt_output_arrays_as_scipy():
+    x = RNG.random((9, 10)) < 0.8
+    dev = ad.asarray(x)
+    raises_same(lambda m, x: m.distance_transform_edt(
+        x, distances=(np if m is sn else ad).empty((9, 10)),
+        return_distances=False, return_indices=True), x)
+    raises_same(lambda m, x: m.distance_transform_edt(
+        x, indices=(np if m is sn else ad).empty((2, 9, 10), np.int32),
+        return_indices=False), x)
+    ref = sn.distance_transform_edt(x, return_indices=True)[1]
+    for dt in [np.int32, np.int16, np.uint32, np.int64]:
+        ind = ad.empty((2, 9, 10), dtype=dt)
+        an.distance_transform_edt(dev, return_distances=False,
+                                  return_indices=True, indices=ind)
+        np.testing.assert_array_equal(ad.asnumpy(ind), ref)
+    for dt in [np.int8, np.float64]:
+        with pytest.raises(RuntimeError):
+            an.distance_transform_edt(dev, return_indices=True,
+                                      indices=ad.empty((2, 9, 10), dtype=dt))
+    with pytest.raises(RuntimeError):
+        an.distance_transform_edt(dev, distances=ad.empty((9, 10)),
+                                  float64_distances=False)
+
+
+def test_affine_transform_texture_memory_checks_and_computes():
+    x = RNG.random((10, 12)).astype(np.float32)
+    m = np.eye(3, dtype=np.float32)
+    m[0, 2] = 1.5
+    ref = sn.affine_transform(x, m, order=1, mode="nearest")
+    got = an.affine_transform(ad.asarray(x), ad.asarray(m), order=1,
+                              mode="nearest", texture_memory=True)
+    np.testing.assert_allclose(ad.asnumpy(got), ref, rtol=1e-5, atol=1e-5)
+    dev = ad.asarray(x)
+    for kw in [dict(mode="mirror"), dict(order=3), dict(output="wrong"),
+               dict(output=np.float64)]:
+        with pytest.raises(ValueError):
+            an.affine_transform(dev, m, texture_memory=True,
+                                **{"order": 1, **kw})
+    with pytest.raises(ValueError):
+        an.affine_transform(dev.astype(np.float64), m, order=1,
+                            texture_memory=True)
+    with pytest.raises(ValueError):
+        an.affine_transform(dev, np.eye(2), order=1, texture_memory=True)

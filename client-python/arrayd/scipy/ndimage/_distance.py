@@ -155,14 +155,25 @@ def distance_transform_edt(input: Any, sampling: Any = None,
     steps = ([1.0] * nd if sampling is None else
              [float(s) for s in u.normalize_sequence(sampling, nd)])
     if dist_given:
+        if not return_distances:
+            raise RuntimeError("return_distances must be True if distances "
+                               "is supplied")
         if tuple(distances.shape) != x.shape:
             raise RuntimeError("distances array has wrong shape")
-        if distances.dtype != np.float64 and float64_distances:
-            raise RuntimeError("distances array must be float64")
+        want = np.float64 if float64_distances else np.float32
+        if distances.dtype != want:
+            raise RuntimeError(f"distances array must be {np.dtype(want)}")
     if ind_given:
+        if not return_indices:
+            raise RuntimeError("return_indices must be True if indices is "
+                               "supplied")
         if tuple(indices.shape) != (nd,) + x.shape:
             raise RuntimeError("indices array has wrong shape")
-        if indices.dtype != np.int32:
+        # SciPy's int32, or (as CuPy) any integer dtype of 16 bits or more
+        # that holds every index.
+        dt = np.dtype(indices.dtype)
+        if (dt.kind not in "iu" or dt.itemsize < 2
+                or max(x.shape, default=1) - 1 > np.iinfo(dt).max):
             raise RuntimeError("indices array must be int32")
     want_idx = return_indices or ind_given
     _check_block_params(block_params, x.shape)
@@ -186,7 +197,7 @@ def distance_transform_edt(input: Any, sampling: Any = None,
     if want_idx:
         ind = ad.stack(idx).astype(np.int32)
         if ind_given:
-            indices[...] = ind
+            indices[...] = ind.astype(indices.dtype)
         elif return_indices:
             out.append(ind)
     if not out:

@@ -424,15 +424,52 @@ def zoom(input: Any, zoom: Any, output: Any = None, order: int = 3,
                    dt, out)
 
 
+def _check_texture(input: Any, matrix: Any, output_shape: Any, output: Any,
+                   order: Any, mode: Any) -> None:
+    """CuPy's conditions on affine_transform(texture_memory=True): a 2-D or
+    3-D float32 input, a homogeneous matrix, order 0 or 1, mode constant or
+    nearest, a float32 output (ValueError otherwise)."""
+    x = u.asarray(input)
+    nd = x.ndim
+    if nd not in (2, 3):
+        raise ValueError("texture memory affine transformation is defined "
+                         "only for 2-D and 3-D arrays")
+    if x.dtype != np.float32:
+        raise ValueError("texture memory affine transformation is available "
+                         f"only for float32 data (not {x.dtype})")
+    if operator.index(order) not in (0, 1):
+        raise ValueError("texture memory supports order 0 and 1 only")
+    if tuple(np.shape(matrix)) != (nd + 1, nd + 1):
+        raise ValueError("matrix must have shape (ndim + 1, ndim + 1)")
+    if mode not in ("constant", "nearest"):
+        raise ValueError(f"unsupported mode {mode!r} with texture memory "
+                         "(supported: constant, nearest)")
+    shape = x.shape if output_shape is None else tuple(output_shape)
+    if output is None:
+        return
+    if isinstance(output, (type, np.dtype)):
+        if np.dtype(output) != np.float32:
+            raise ValueError("texture memory affine transformation is "
+                             f"available only for float32 (not {output})")
+    elif hasattr(output, "shape") and hasattr(output, "dtype"):
+        if tuple(output.shape) != shape:
+            raise ValueError("output shapes do not match")
+    else:
+        raise ValueError("output must be None, an array or a dtype")
+
+
 def affine_transform(input: Any, matrix: Any, offset: Any = 0.0,
                      output_shape: Any = None, output: Any = None,
                      order: int = 3, mode: str = "constant",
-                     cval: float = 0.0, prefilter: bool = True
-                     ) -> ad.ndarray:
+                     cval: float = 0.0, prefilter: bool = True, *,
+                     texture_memory: bool = False) -> ad.ndarray:
     """scipy.ndimage.affine_transform: output[o] = input[matrix @ o +
     offset] by spline interpolation of order; matrix is (ndim,) (a
     diagonal), (ndim, ndim), (ndim, ndim + 1) or homogeneous (ndim + 1,
-    ndim + 1)."""
+    ndim + 1). ``texture_memory`` is CuPy's: its restrictions are checked
+    (ValueError) and the result is computed as without it."""
+    if texture_memory:
+        _check_texture(input, matrix, output_shape, output, order, mode)
     x, order = _check_interp(input, order, mode)
     if output_shape is None:
         output_shape = (output.shape if isinstance(output, (ad.ndarray,
