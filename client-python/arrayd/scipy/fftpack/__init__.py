@@ -33,12 +33,15 @@ __all__ = ["dct", "dctn", "dst", "dstn", "fft", "fft2", "fftfreq", "fftn",
 
 
 def _shape(x: Any, shape: Any, axes: Any) -> tuple[Any, Any]:
-    """fftpack's ``shape`` (an int stands for one length on every axis
-    transformed) as scipy.fft's ``s``."""
-    if shape is not None and np.ndim(shape) == 0:
-        n = operator.index(shape)
-        count = len(axes) if axes is not None else np.ndim(x)
-        shape = [n] * count
+    """fftpack's ``shape`` (an int is a sequence of one) as scipy.fft's
+    ``s``; without axes it must name every axis (ValueError, as fftpack)."""
+    if shape is None:
+        return None, axes
+    shape = ([operator.index(shape)] if np.ndim(shape) == 0
+             else [operator.index(n) for n in shape])
+    if axes is None and len(shape) != np.ndim(x):
+        raise ValueError("when given, axes and shape arguments have to be "
+                         "of the same length")
     return shape, axes
 
 
