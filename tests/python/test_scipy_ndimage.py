@@ -576,3 +576,16 @@ def test_affine_transform_texture_memory_checks_and_computes():
                             texture_memory=True)
     with pytest.raises(ValueError):
         an.affine_transform(dev, np.eye(2), order=1, texture_memory=True)
+
+
+def test_single_precision_into_integers_sums_in_double():
+    # A float32 sum can land on the other side of an integer than SciPy's
+    # double sum; the truncation to uint8 must agree exactly.
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        x = (rng.random((3, 4, 5)) * 10).astype(np.float32)
+        w = rng.integers(0, 10, (4, 4, 4)).astype(np.uint8)
+        check(lambda m, x, w: m.convolve(x, w, output=np.uint8), x, w,
+              rtol=0, atol=0)
+        check(lambda m, x, w: m.correlate1d(x, w[0, 0], output=np.uint8),
+              x, w, rtol=0, atol=0)

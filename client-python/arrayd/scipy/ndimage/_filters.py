@@ -129,6 +129,15 @@ def _correlate1d(x: ad.ndarray, w: np.ndarray, axis: int, mode: str,
     return _correlate_padded(p, axis, w, x.shape[axis])
 
 
+def _exact_for(x: ad.ndarray, dt: np.dtype) -> ad.ndarray:
+    """x, or a single-precision x as float64 when the result is truncated to
+    integers: SciPy sums in double, and a float32 sum can fall on the other
+    side of an integer."""
+    if x.dtype == np.float32 and np.dtype(dt).kind in "iub":
+        return x.astype(u.F64)
+    return x
+
+
 def correlate1d(input: Any, weights: Any, axis: int = -1, output: Any = None,
                 mode: str = "reflect", cval: float = 0.0,
                 origin: int = 0) -> ad.ndarray:
@@ -140,7 +149,7 @@ def correlate1d(input: Any, weights: Any, axis: int = -1, output: Any = None,
     u.check_mode(mode)
     complex_output = x.dtype.kind == "c" or w.dtype.kind == "c"
     dt, out = u.get_output(output, x, complex_output=complex_output)
-    res = _correlate1d(x, np.conj(w), axis, mode, cval,
+    res = _correlate1d(_exact_for(x, dt), np.conj(w), axis, mode, cval,
                        operator.index(origin))
     return u.finish(res, dt, out)
 
@@ -241,6 +250,7 @@ def _correlate_nd(input: Any, weights: Any, output: Any, mode: str,
                 " <= origin[k] <= (weights.shape[k]-1) // 2")
     complex_output = x.dtype.kind == "c" or w.dtype.kind == "c"
     dt, out = u.get_output(output, x, complex_output=complex_output)
+    x = _exact_for(x, dt)
     wd = u.work_dtype(x, w.dtype if w.dtype.kind == "c" else np.float32)
     if w.size == 0 or x.size == 0:
         return u.finish(ad.zeros(x.shape, dtype=wd), dt, out)
