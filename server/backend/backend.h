@@ -333,6 +333,42 @@ class Stream {
     return absl::UnimplementedError("scan: no kernel on this backend");
   }
 
+  // The stencils of scipy.ndimage's filters (ops/filters.cc). `in` has out's
+  // shape and its own strides, and reaches into padding that the op layer
+  // made: out[i] is a function of the values at byte offsets `taps` from
+  // in's element i (at most kMaxStencilTaps). With `weights` (one value per
+  // tap, out's dtype) their weighted sum in that dtype, taps in order; else
+  // the rank-th smallest value (real dtypes). in and out share a dtype; out
+  // is C-contiguous.
+  static constexpr int kMaxStencilTaps = 256;
+  virtual absl::Status Stencil(const View& /*in*/, absl::Span<const int64_t> /*taps*/,
+                               const View* /*weights*/, int64_t /*rank*/, const View& /*out*/) {
+    return absl::UnimplementedError("stencil: no kernel on this backend");
+  }
+
+  // scipy.signal.lfilter's recursion (transposed direct form II) along the
+  // last axis of C-contiguous x (rows, n) into y (same shape): b (nb) and a
+  // (na, a[0] != 0) of x's dtype (float32/64, complex64/128), the state zi
+  // (rows, m), m = max(na, nb) - 1, or null for zeros; the final state into
+  // zf (rows, m), m at most kMaxLinearFilterOrder. All C-contiguous.
+  static constexpr int kMaxLinearFilterOrder = 128;
+  virtual absl::Status LinearFilter(const View& /*b*/, const View& /*a*/, const View& /*x*/,
+                                    const View* /*zi*/, const View& /*y*/, const View& /*zf*/) {
+    return absl::UnimplementedError("lfilter: no kernel on this backend");
+  }
+
+  // scipy.ndimage.label's components: for each nonzero element of the
+  // C-contiguous bool `mask`, the C-order flat index (int64) of the first
+  // element of its component, -1 elsewhere. `neighbors`: per-dimension
+  // offsets (K x ndim, at most kMaxLabelNeighbors) of the neighbors that
+  // come before an element in C order (the structure's other half mirrors
+  // them). roots is C-contiguous int64 of mask's shape.
+  static constexpr int kMaxLabelNeighbors = 64;
+  virtual absl::Status LabelRoots(const View& /*mask*/, absl::Span<const int64_t> /*neighbors*/,
+                                  const View& /*roots*/) {
+    return absl::UnimplementedError("label: no kernel on this backend");
+  }
+
   // Batched matrix product out[i] = a[i] @ b[i] of C-contiguous (batch, m,
   // k) and (batch, k, n) arrays into a C-contiguous (batch, m, n) one; all
   // three share a dtype. Integers wrap in their own type, as NumPy's.

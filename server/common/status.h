@@ -61,6 +61,10 @@ template <typename... Args>
 absl::Status ValueErrorf(const Args&... args) {
   return ValueError(absl::StrCat(args...));
 }
+template <typename... Args>
+absl::Status TypeErrorf(const Args&... args) {
+  return TypeError(absl::StrCat(args...));
+}
 
 }  // namespace arrayd
 

@@ -217,6 +217,7 @@ const OpRegistry& DefaultRegistry() {
     RegisterReductionOps(r);
     RegisterShapeOps(r);
     RegisterIndexingOps(r);
+    RegisterFilterOps(r);
     RegisterLinalgOps(r);
     RegisterLinalgCompositeOps(r);
     RegisterFftOps(r);

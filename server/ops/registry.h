@@ -187,6 +187,7 @@ void RegisterFusionOps(OpRegistry* registry);
 void RegisterReductionOps(OpRegistry* registry);
 void RegisterShapeOps(OpRegistry* registry);
 void RegisterIndexingOps(OpRegistry* registry);
+void RegisterFilterOps(OpRegistry* registry);
 void RegisterLinalgOps(OpRegistry* registry);
 void RegisterLinalgCompositeOps(OpRegistry* registry);
 void RegisterFftOps(OpRegistry* registry);

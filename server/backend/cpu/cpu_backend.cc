@@ -234,6 +234,18 @@ class CpuStream : public Stream {
     return CpuPartition(in, out, indices, kth);
   }
   absl::Status Scan(kernels::BinaryOp op, const View& a) override { return CpuScan(op, a); }
+  absl::Status Stencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
+                       int64_t rank, const View& out) override {
+    return CpuStencil(in, taps, weights, rank, out);
+  }
+  absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
+                            const View& y, const View& zf) override {
+    return CpuLinearFilter(b, a, x, zi, y, zf);
+  }
+  absl::Status LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
+                          const View& roots) override {
+    return CpuLabelRoots(mask, neighbors, roots);
+  }
   absl::Status Matmul(const View& a, const View& b, const View& out) override {
     return CpuMatmul(a, b, out);
   }

@@ -48,6 +48,13 @@ absl::Status CpuSearchSorted(const View& a, const View& v, bool right, const Vie
 absl::Status CpuBincount(const View& x, const View* weights, const View& out);
 absl::Status CpuHistogram(const View& a, const View& edges, const View* weights, const View& out);
 absl::Status CpuScan(kernels::BinaryOp op, const View& a);
+// cpu_filters.cc.
+absl::Status CpuStencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
+                        int64_t rank, const View& out);
+absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,
+                             const View& y, const View& zf);
+absl::Status CpuLabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
+                           const View& roots);
 absl::Status CpuMatmul(const View& a, const View& b, const View& out);
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);
 // cpu_linalg.cc (LAPACKE).

@@ -472,6 +472,98 @@ TEST_F(CudaVsCpu, Nonzero) {
   }
 }
 
+// The filter kernels (ops/filters.cc): a 3x3 median, a 5x5 weighted sum
+// and a min over a cross, on a padded image; lfilter of short rows (one
+// chunk) and of long ones (chunks, with zi); label of a random mask.
+TEST_F(CudaVsCpu, FilterKernels) {
+  const Shape padded = {67, 131};
+  const Shape shape = {63, 127};
+  Pair img = Random(DType::kFloat32, padded, -4, 4, 7);
+  auto inner = [&](const View& v) {
+    View w = v;
+    w.shape = shape;
+    return w;
+  };
+  Pair in = Derive(img, inner);
+  auto taps_of = [&](int rows, int cols, bool cross) {
+    std::vector<int64_t> t;
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < cols; ++j) {
+        if (cross && i != rows / 2 && j != cols / 2) continue;
+        t.push_back(i * padded[1] * 4 + j * 4);
+      }
+    }
+    return t;
+  };
+  const std::vector<int64_t> t3 = taps_of(3, 3, false), t5 = taps_of(5, 5, false),
+                             tx = taps_of(5, 5, true);
+  Pair median = Output(DType::kFloat32, shape), sum = Output(DType::kFloat32, shape),
+       low = Output(DType::kFloat32, shape);
+  Pair w = Random(DType::kFloat32, {25}, -1, 1, 3);
+  Both(
+      [&](Stream* s, const View*) {
+        const bool c = s == cs_;
+        return s->Stencil(c ? in.c : in.g, t3, nullptr, 4, c ? median.c : median.g);
+      },
+      "median");
+  ExpectSame(median, "stencil median");
+  Both(
+      [&](Stream* s, const View*) {
+        const bool c = s == cs_;
+        return s->Stencil(c ? in.c : in.g, t5, c ? &w.c : &w.g, -1, c ? sum.c : sum.g);
+      },
+      "sum");
+  ExpectSame(sum, "stencil sum", 1e-5, 1e-5);
+  Both(
+      [&](Stream* s, const View*) {
+        const bool c = s == cs_;
+        return s->Stencil(c ? in.c : in.g, tx, nullptr, 0, c ? low.c : low.g);
+      },
+      "min");
+  ExpectSame(low, "stencil min");
+
+  // lfilter: butter(4, 0.2)'s coefficients; rows of 300 and of 20,000.
+  const std::vector<double> bb = {0.00482434, 0.01929737, 0.02894606, 0.01929737, 0.00482434};
+  const std::vector<double> aa = {1.0, -2.36951301, 2.31398841, -1.05466541, 0.18737949};
+  auto bytes_of = [](const std::vector<double>& v) {
+    std::vector<char> b(v.size() * 8);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  Pair b = Upload(DType::kFloat64, {5}, bytes_of(bb)),
+       a = Upload(DType::kFloat64, {5}, bytes_of(aa));
+  for (const Shape& xs : {Shape{3, 300}, Shape{2, 20000}}) {
+    Pair x = Random(DType::kFloat64, xs, -1, 1, 11);
+    Pair zi = Random(DType::kFloat64, {xs[0], 4}, -1, 1, 12);
+    Pair y = Output(DType::kFloat64, xs), zf = Output(DType::kFloat64, {xs[0], 4});
+    Both(
+        [&](Stream* s, const View*) {
+          const bool c = s == cs_;
+          return s->LinearFilter(c ? b.c : b.g, c ? a.c : a.g, c ? x.c : x.g, c ? &zi.c : &zi.g,
+                                 c ? y.c : y.g, c ? zf.c : zf.g);
+        },
+        "lfilter");
+    ExpectSame(y, absl::StrCat("lfilter y ", xs[1]), 1e-9, 1e-9);
+    ExpectSame(zf, absl::StrCat("lfilter zf ", xs[1]), 1e-9, 1e-9);
+  }
+
+  // label, 8-connectivity's half before the centre.
+  std::mt19937_64 rng(5);
+  const Shape ms = {300, 401};
+  std::vector<char> bits(static_cast<size_t>(ShapeSize(ms)));
+  for (char& v : bits) v = std::uniform_real_distribution<double>(0, 1)(rng) < 0.45;
+  Pair mask = Upload(DType::kBool, ms, bits);
+  Pair roots = Output(DType::kInt64, ms);
+  const std::vector<int64_t> nb = {-1, -1, -1, 0, -1, 1, 0, -1};
+  Both(
+      [&](Stream* s, const View*) {
+        const bool c = s == cs_;
+        return s->LabelRoots(c ? mask.c : mask.g, nb, c ? roots.c : roots.g);
+      },
+      "label");
+  ExpectSame(roots, "label roots");
+}
+
 TEST_P(CudaVsCpuDType, Sort) {
   const DType t = GetParam();
   struct Case {

@@ -45,6 +45,8 @@ absl::Status CollapseOne(const View& v, Shape* shape, Strides* strides) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
 absl::StatusOr<FlatLayoutArgs> MakeFlatLayout(const View& v) {
   Shape shape;
   Strides strides;
@@ -58,8 +60,6 @@ absl::StatusOr<FlatLayoutArgs> MakeFlatLayout(const View& v) {
   }
   return l;
 }
-
-}  // namespace
 
 absl::Status CudaStream::Gather(const View& in, const View& index, const View& out) {
   ARRAYD_RETURN_IF_ERROR(Enter());

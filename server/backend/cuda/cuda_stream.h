@@ -62,6 +62,10 @@ constexpr long long kMaxBlocks = 1 << 20;
 
 inline long long CeilDiv(long long a, long long b) { return (a + b - 1) / b; }
 
+// Random access by C-order position to `v` (its dims collapsed; at most
+// kMaxKernelDims of them), for gen::FlatLayout (cuda_indexing.cc).
+absl::StatusOr<FlatLayoutArgs> MakeFlatLayout(const View& v);
+
 // UNIMPLEMENTED: more than kMaxKernelDims dims after collapsing.
 absl::Status TooManyDims(int nd);
 
@@ -183,6 +187,13 @@ class CudaStream : public Stream {
                          const View& out) override;
   absl::Status Sort(const View& in, const View* out, const View* indices) override;
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
+  // cuda_filters.cc.
+  absl::Status Stencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
+                       int64_t rank, const View& out) override;
+  absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
+                            const View& y, const View& zf) override;
+  absl::Status LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
+                          const View& roots) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
   absl::Status WrapIndex(const View& index, int64_t n, int axis, const View& out) override;
   absl::Status CheckInfo(const View& info, absl::string_view op,

@@ -37,6 +37,7 @@ import numpy as np
 
 import arrayd as ad
 from arrayd.lib.stride_tricks import as_strided, sliding_window_view
+from arrayd.scipy import _kernels as _k
 from arrayd.scipy.ndimage import _util as u
 
 __all__ = [
@@ -74,6 +75,14 @@ def _correlate_padded(p: ad.ndarray, axis: int, w: np.ndarray,
     len(w) - 1 elements there): length outputs along axis."""
     n = len(w)
     nz = np.flatnonzero(w)
+    if len(nz) and length > 0:
+        # The server's stencil: one pass, the taps read from cache.
+        shape = list(p.shape)
+        shape[axis] = length
+        taps = [[int(k) if d == axis else 0 for d in range(p.ndim)] for k in nz]
+        res = _k.stencil(p, taps, shape, weights=w[nz])
+        if res is not None:
+            return res
     if n <= _TAPS_MAX or len(nz) <= _TAPS_MAX or length < 2:
         acc = None
         for k in nz:
@@ -260,9 +269,13 @@ def _correlate_nd(input: Any, weights: Any, output: Any, mode: str,
         ax = long_axes[0] if long_axes else 0
         res = _correlate1d(xs, w.reshape(-1), ax, mode, cval, full[ax])
         return u.finish(res, dt, out)
-    _, view = _taps(xs, w.shape, full, mode, cval)
+    p, view = _taps(xs, w.shape, full, mode, cval)
+    idxs = list(zip(*np.nonzero(w)))
+    res = _k.stencil(p, idxs, x.shape, weights=[w[i] for i in idxs]) if idxs else None
+    if res is not None:
+        return u.finish(res, dt, out)
     acc = None
-    for idx in zip(*np.nonzero(w)):
+    for idx in idxs:
         term = view(idx) * w[idx].astype(wd).item()
         acc = term if acc is None else ad.add(acc, term, out=acc)
     if acc is None:
@@ -385,6 +398,16 @@ def _window_reduce(x: ad.ndarray, size: int, axis: int, mode: str,
         return x
     left = size // 2 + origin
     p = u.pad_axis(x, axis, left, size - 1 - left, mode, cval)
+    taps = [[k if d == axis else 0 for d in range(p.ndim)] for k in range(size)]
+    if how == "mean":
+        # The sum, then one division (as SciPy: exact for integer means).
+        res = _k.stencil(p, taps, x.shape, weights=np.ones(size))
+        if res is not None:
+            ad.divide(res, size, out=res)
+    else:
+        res = _k.stencil(p, taps, x.shape, rank=0 if how == "min" else size - 1)
+    if res is not None:
+        return res
     win = sliding_window_view(p, size, axis=axis)
     if how == "mean":
         return ad.mean(win, axis=-1)
@@ -525,7 +548,12 @@ def _minmax(input: Any, size: Any, footprint: Any, structure: Any,
     mode = u.single_mode(mode)
     for o, n in zip(full_origins, fp.shape):
         u.check_origin(o, n)
-    _, view = _taps(x, fp.shape, full_origins, mode, cval)
+    p, view = _taps(x, fp.shape, full_origins, mode, cval)
+    if st is None:
+        idxs = list(zip(*np.nonzero(fp)))
+        res = _k.stencil(p, idxs, x.shape, rank=0 if how == "min" else len(idxs) - 1)
+        if res is not None:
+            return u.finish(res, dt, out)
     pick = ad.minimum if how == "min" else ad.maximum
     acc = None
     for idx in zip(*np.nonzero(fp)):
@@ -603,9 +631,12 @@ def _rank(input: Any, rank: Any, size: Any, footprint: Any, output: Any,
                        None, output, mode, cval, origin, how, axes)
     mode = u.single_mode(mode, " by non-separable rank filters")
     dt, out = u.get_output(output, x)
-    _, view = _taps(x, fp_full.shape, full_origins, mode, cval)
-    stacked = ad.stack([view(idx) for idx in zip(*np.nonzero(fp_full))],
-                       axis=-1)
+    p, view = _taps(x, fp_full.shape, full_origins, mode, cval)
+    idxs = list(zip(*np.nonzero(fp_full)))
+    res = _k.stencil(p, idxs, x.shape, rank=rank)
+    if res is not None:
+        return u.finish(res, dt, out)
+    stacked = ad.stack([view(idx) for idx in idxs], axis=-1)
     res = ad.partition(stacked, rank, axis=-1)[..., rank]
     return u.finish(res, dt, out)
 

@@ -35,8 +35,9 @@ ill-conditioned. Measured against scipy.signal.lfilter: ~1e-15 of the
 output's peak for ordinary sections, ~1e-10 for sections whose poles lie
 within 1e-3 of z = 1 (butter(10, 0.002)), ~1e-10 for an order-6 transfer
 function of a low cutoff (where SciPy's own error is ~2e-11); unstable
-filters grow as SciPy's do. A server kernel would do the recurrence in n multiply-adds a sample
-and one pass; until one exists, this is the composition.
+filters grow as SciPy's do. The server's ``lfilter`` kernel (server/ops/filters.cc) does the
+recurrence in n multiply-adds a sample; linear_filter uses it up to its
+order limit, and this composition beyond.
 
 An FIR filter (a = [1]) is the direct convolution (sliding windows times
 the taps), with zi added to the first outputs and the convolution's tail
@@ -53,6 +54,7 @@ import numpy as np
 
 import arrayd as ad
 from arrayd.lib.stride_tricks import sliding_window_view
+from arrayd.scipy import _kernels as _k
 
 # Samples a block (the Toeplitz matmul's side); block starts a super-block;
 # steps left for the loop.
@@ -229,6 +231,11 @@ def linear_filter(b: np.ndarray, a: np.ndarray, x: ad.ndarray,
 
     The swap point for a server op: nothing else in the package computes
     a recurrence."""
+    # The server's lfilter kernel (orders up to _k.MAX_LFILTER_ORDER); the
+    # composition below is the fallback beyond.
+    res = _k.lfilter(b, a, x, zi)
+    if res is not None:
+        return res
     batch, N = x.shape
     n = len(a) - 1
     wdt = x.dtype

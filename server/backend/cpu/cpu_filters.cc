@@ -1,0 +1,216 @@
+// CPU kernels of scipy.ndimage's and scipy.signal's filters: stencils
+// (weighted sums and rank selection over a footprint), the lfilter
+// recursion and label's connected components (ops/filters.cc).
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.h"
+#include "common/status.h"
+#include "kernels/host_dispatch.h"
+
+namespace arrayd {
+namespace cpu {
+namespace {
+
+using kernels::DispatchDType;
+
+// Calls row(in_offset, out_offset) for each innermost row of out (C order):
+// the byte offsets of the row's first element in `in` (its own strides)
+// and in out (C-contiguous).
+template <typename RowFn>
+void ForEachRow(const View& in, const View& out, RowFn&& row) {
+  const int nd = out.ndim();
+  if (nd == 0) {
+    row(int64_t{0}, int64_t{0});
+    return;
+  }
+  const int64_t inner = out.shape[nd - 1];
+  const int64_t rows = inner == 0 ? 0 : out.size() / inner;
+  std::vector<int64_t> idx(nd, 0);
+  const int64_t row_bytes = inner * ItemSize(out.dtype);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t off = 0;
+    for (int d = 0; d < nd - 1; ++d) off += idx[d] * in.strides[d];
+    row(off, r * row_bytes);
+    for (int d = nd - 2; d >= 0; --d) {
+      if (++idx[d] < out.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+template <typename T>
+void StencilSum(const View& in, absl::Span<const int64_t> taps, const T* w, const View& out) {
+  const int64_t inner = out.ndim() == 0 ? 1 : out.shape[out.ndim() - 1];
+  const int64_t s = out.ndim() == 0 ? 0 : in.strides[out.ndim() - 1];
+  ForEachRow(in, out, [&](int64_t in_off, int64_t out_off) {
+    T* o = reinterpret_cast<T*>(out.data() + out_off);
+    std::fill(o, o + inner, T(0));
+    // Tap by tap over the row: the same order of additions as the CUDA
+    // kernel's, and a loop the compiler vectorizes for unit strides.
+    for (size_t k = 0; k < taps.size(); ++k) {
+      const char* p = in.data() + in_off + taps[k];
+      const T wk = w[k];
+      for (int64_t j = 0; j < inner; ++j) {
+        o[j] = o[j] + wk * *reinterpret_cast<const T*>(p + j * s);
+      }
+    }
+  });
+}
+
+template <typename T>
+void StencilRank(const View& in, absl::Span<const int64_t> taps, int64_t rank, const View& out) {
+  const int64_t inner = out.ndim() == 0 ? 1 : out.shape[out.ndim() - 1];
+  const int64_t s = out.ndim() == 0 ? 0 : in.strides[out.ndim() - 1];
+  const int64_t k = static_cast<int64_t>(taps.size());
+  const bool is_min = rank == 0, is_max = rank == k - 1;
+  std::vector<T> v(k);
+  ForEachRow(in, out, [&](int64_t in_off, int64_t out_off) {
+    T* o = reinterpret_cast<T*>(out.data() + out_off);
+    const char* base = in.data() + in_off;
+    if (is_min || is_max) {
+      for (int64_t j = 0; j < inner; ++j) o[j] = *reinterpret_cast<const T*>(base + taps[0] + j * s);
+      for (int64_t t = 1; t < k; ++t) {
+        const char* p = base + taps[t];
+        for (int64_t j = 0; j < inner; ++j) {
+          const T x = *reinterpret_cast<const T*>(p + j * s);
+          o[j] = is_min ? (x < o[j] ? x : o[j]) : (o[j] < x ? x : o[j]);
+        }
+      }
+      return;
+    }
+    for (int64_t j = 0; j < inner; ++j) {
+      for (int64_t t = 0; t < k; ++t) v[t] = *reinterpret_cast<const T*>(base + taps[t] + j * s);
+      std::nth_element(v.begin(), v.begin() + rank, v.end());
+      o[j] = v[rank];
+    }
+  });
+}
+
+// Transposed direct form II, in T (as scipy.signal.lfilter computes).
+template <typename T>
+void LinearFilterRows(const View& b, const View& a, const View& x, const View* zi, const View& y,
+                      const View& zf) {
+  const int64_t nb = b.shape[0], na = a.shape[0];
+  const int64_t m = std::max(nb, na) - 1;
+  const int64_t rows = x.shape[0], n = x.shape[1];
+  const T* bp = reinterpret_cast<const T*>(b.data());
+  const T* ap = reinterpret_cast<const T*>(a.data());
+  std::vector<T> bn(m + 1, T(0)), an(m + 1, T(0)), z(m);
+  for (int64_t i = 0; i < nb; ++i) bn[i] = bp[i] / ap[0];
+  for (int64_t i = 1; i < na; ++i) an[i] = ap[i] / ap[0];
+  for (int64_t r = 0; r < rows; ++r) {
+    const T* xr = reinterpret_cast<const T*>(x.data()) + r * n;
+    T* yr = reinterpret_cast<T*>(y.data()) + r * n;
+    for (int64_t i = 0; i < m; ++i) {
+      z[i] = zi != nullptr ? reinterpret_cast<const T*>(zi->data())[r * m + i] : T(0);
+    }
+    for (int64_t t = 0; t < n; ++t) {
+      const T xt = xr[t];
+      const T yt = m > 0 ? z[0] + bn[0] * xt : bn[0] * xt;
+      for (int64_t i = 0; i + 1 < m; ++i) z[i] = z[i + 1] + bn[i + 1] * xt - an[i + 1] * yt;
+      if (m > 0) z[m - 1] = bn[m] * xt - an[m] * yt;
+      yr[t] = yt;
+    }
+    T* zr = reinterpret_cast<T*>(zf.data()) + r * m;
+    std::copy(z.begin(), z.end(), zr);
+  }
+}
+
+int64_t Find(std::vector<int64_t>& parent, int64_t i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+}  // namespace
+
+absl::Status CpuStencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
+                        int64_t rank, const View& out) {
+  if (taps.empty() || out.dtype != in.dtype || !out.IsCContiguous() ||
+      (weights != nullptr && (weights->dtype != out.dtype || weights->size() !=
+                                                                 static_cast<int64_t>(taps.size()) ||
+                              !weights->IsCContiguous()))) {
+    return absl::InternalError("stencil: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  return DispatchDType(out.dtype, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if (weights != nullptr) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, kernels::c64> || std::is_same_v<T, kernels::c128>) {
+        StencilSum<T>(in, taps, reinterpret_cast<const T*>(weights->data()), out);
+        return absl::OkStatus();
+      }
+      return absl::InternalError("stencil: weighted sums of floating dtypes only");
+    }
+    if constexpr (std::is_same_v<T, kernels::Half> || std::is_same_v<T, kernels::c64> ||
+                  std::is_same_v<T, kernels::c128>) {
+      return absl::InternalError("stencil: rank selection of real dtypes only");
+    } else {
+      StencilRank<T>(in, taps, rank, out);
+      return absl::OkStatus();
+    }
+  });
+}
+
+absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,
+                             const View& y, const View& zf) {
+  return DispatchDType(x.dtype, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, kernels::c64> || std::is_same_v<T, kernels::c128>) {
+      LinearFilterRows<T>(b, a, x, zi, y, zf);
+      return absl::OkStatus();
+    }
+    return absl::InternalError("lfilter: floating dtypes only");
+  });
+}
+
+absl::Status CpuLabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
+                           const View& roots) {
+  const int nd = mask.ndim();
+  const int64_t n = mask.size();
+  const bool* m = reinterpret_cast<const bool*>(mask.data());
+  int64_t* out = reinterpret_cast<int64_t*>(roots.data());
+  const int64_t k = nd == 0 ? 0 : static_cast<int64_t>(neighbors.size()) / nd;
+  // C-order element strides, for the flat offset of each neighbor.
+  std::vector<int64_t> step(nd, 1);
+  for (int d = nd - 2; d >= 0; --d) step[d] = step[d + 1] * mask.shape[d + 1];
+  std::vector<int64_t> flat(k, 0);
+  for (int64_t t = 0; t < k; ++t) {
+    for (int d = 0; d < nd; ++d) flat[t] += neighbors[t * nd + d] * step[d];
+  }
+  std::vector<int64_t> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  std::vector<int64_t> idx(nd, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (m[i]) {
+      for (int64_t t = 0; t < k; ++t) {
+        bool inside = true;
+        for (int d = 0; d < nd && inside; ++d) {
+          const int64_t c = idx[d] + neighbors[t * nd + d];
+          inside = c >= 0 && c < mask.shape[d];
+        }
+        if (!inside || !m[i + flat[t]]) continue;
+        const int64_t ri = Find(parent, i), rj = Find(parent, i + flat[t]);
+        if (ri != rj) parent[std::max(ri, rj)] = std::min(ri, rj);
+      }
+    }
+    for (int d = nd - 1; d >= 0; --d) {
+      if (++idx[d] < mask.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = m[i] ? Find(parent, i) : -1;
+  return absl::OkStatus();
+}
+
+}  // namespace cpu
+}  // namespace arrayd

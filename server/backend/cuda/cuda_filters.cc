@@ -1,0 +1,251 @@
+// The CUDA stream's filter kernels (device/filters.cuh): stencils, the
+// lfilter recursion by chunks and label's union-find. The CPU reference is
+// backend/cpu/cpu_filters.cc; ops/filters.cc checks the arguments.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "backend/cuda/cuda_stream.h"
+#include "backend/cuda/kernel_source.h"
+#include "common/status.h"
+
+namespace arrayd {
+namespace cuda {
+namespace {
+
+// The kernels' by-value argument structs (gen::StencilTaps, gen::LabelNeighbors).
+struct StencilTapsArgs {
+  long long off[Stream::kMaxStencilTaps];
+};
+struct LabelNeighborsArgs {
+  long long off[256];
+  long long flat[Stream::kMaxLabelNeighbors];
+  long long shape[kMaxKernelDims];
+};
+
+std::string TypeOf(DType dtype) {
+  const std::string n = KernelTypeName(dtype);
+  if (n == "bool" || n == "float" || n == "double") return n;
+  return absl::StrCat("arrayd::kernels::", n);
+}
+
+long long Blocks(long long n) {
+  return std::max(1LL, std::min(CeilDiv(n, kBlockSize), kMaxBlocks));
+}
+
+// The smallest of the compiled capacities that holds `k`.
+int Bucket(int64_t k, std::initializer_list<int> sizes) {
+  for (int s : sizes) {
+    if (k <= s) return s;
+  }
+  return *(sizes.end() - 1);
+}
+
+bool FloatingDType(DType d) {
+  return d == DType::kFloat32 || d == DType::kFloat64 || d == DType::kComplex64 ||
+         d == DType::kComplex128;
+}
+
+}  // namespace
+
+absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
+                                 const View* weights, int64_t rank, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const int64_t k = static_cast<int64_t>(taps.size());
+  if (k < 1 || k > kMaxStencilTaps || out.dtype != in.dtype || !out.IsCContiguous() ||
+      in.shape != out.shape ||
+      (weights != nullptr && (weights->dtype != out.dtype || weights->size() != k ||
+                              !weights->IsCContiguous() || !FloatingDType(out.dtype)))) {
+    return absl::InternalError("stencil: unexpected dtypes or shapes");
+  }
+  long long n = out.size();
+  if (n == 0) return absl::OkStatus();
+  ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout, MakeFlatLayout(in));
+  StencilTapsArgs t{};
+  std::copy(taps.begin(), taps.end(), t.off);
+  int kk = static_cast<int>(k), r = static_cast<int>(rank);
+  const std::string type = TypeOf(out.dtype);
+  char* op = out.data();
+  if (weights != nullptr) {
+    const char* wp = weights->data();
+    const std::string name = "arrayd_stencil_sum";
+    const std::string body = absl::StrCat(
+        "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+        "(arrayd::kernels::gen::FlatLayout in, arrayd::kernels::gen::StencilTaps taps, int k, "
+        "const ",
+        type, "* w, ", type,
+        "* out, long long n) {\n"
+        "  arrayd::kernels::gen::StencilSum<",
+        type, ">(in, taps, k, w, out, n);\n}\n");
+    void* args[] = {&layout, &t, &kk, &wp, &op, &n};
+    return LaunchBody(body, name, Blocks(n), 1, args);
+  }
+  const int cap = Bucket(k, {16, 64, kMaxStencilTaps});
+  const std::string name = absl::StrCat("arrayd_stencil_rank", cap);
+  const std::string body = absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(arrayd::kernels::gen::FlatLayout in, arrayd::kernels::gen::StencilTaps taps, int k, "
+      "int rank, ",
+      type,
+      "* out, long long n) {\n"
+      "  arrayd::kernels::gen::StencilRank<",
+      type, ", ", cap, ">(in, taps, k, rank, out, n);\n}\n");
+  void* args[] = {&layout, &t, &kk, &r, &op, &n};
+  return LaunchBody(body, name, Blocks(n), 1, args);
+}
+
+absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& x, const View* zi,
+                                      const View& y, const View& zf) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (x.ndim() != 2 || !FloatingDType(x.dtype) || b.dtype != x.dtype || a.dtype != x.dtype ||
+      y.dtype != x.dtype || zf.dtype != x.dtype || !x.IsCContiguous() || !y.IsCContiguous() ||
+      !b.IsCContiguous() || !a.IsCContiguous() || (zi != nullptr && !zi->IsCContiguous())) {
+    return absl::InternalError("lfilter: unexpected dtypes or shapes");
+  }
+  long long nb = b.size(), na = a.size();
+  int m = static_cast<int>(std::max(nb, na) - 1);
+  if (m > kMaxLinearFilterOrder) return absl::InternalError("lfilter: order over the kernel's");
+  long long rows = x.shape[0], n = x.shape[1];
+  if (rows == 0) return absl::OkStatus();
+  // Chunks: one per row when rows alone fill the GPU or rows are short;
+  // else L about sqrt(n m^2) (pass 1's L steps against pass 2's n/L).
+  long long L = n;
+  if (rows < 4096 && n > 2048 && m > 0) {
+    const double want = std::sqrt(static_cast<double>(n) * m * m);
+    L = 256;
+    while (L < want && L < (1LL << 20)) L *= 2;
+    L = std::min(L, n);
+  }
+  long long C = n == 0 ? 1 : CeilDiv(n, L);
+  long long last = n - (C - 1) * L;
+  const bool complex = IsComplex(x.dtype);
+  const size_t item = ItemSize(x.dtype), acc = complex ? 16 : 8;
+  auto round = [](size_t v) { return (v + 255) / 256 * 256; };
+  const size_t coef_bytes = round(2 * (m + 1) * item), coef_acc_bytes = round(2 * (m + 1) * acc);
+  const size_t ctab_bytes = C > 1 ? round(L * m * acc) : 0,
+               mat_bytes = C > 1 ? round(m * m * acc) : 0;
+  const size_t s_bytes = C > 1 ? round(rows * C * m * acc) : 0;
+  ARRAYD_ASSIGN_OR_RETURN(
+      std::shared_ptr<Buffer> scratch,
+      Temp(coef_bytes + coef_acc_bytes + ctab_bytes + 2 * mat_bytes + s_bytes + 256));
+  char* base = static_cast<char*>(scratch->data());
+  char* coef = base;
+  char* coef_acc = coef + coef_bytes;
+  char* ctab = coef_acc + coef_acc_bytes;
+  char* mfull = ctab + ctab_bytes;
+  char* mlast = mfull + mat_bytes;
+  char* s = mlast + mat_bytes;
+  const std::string type = TypeOf(x.dtype);
+  const int cap = Bucket(m, {2, 8, 32, kMaxLinearFilterOrder});
+  const std::string suffix = absl::StrCat(cap);
+  const std::string acc_type = absl::StrCat("arrayd::kernels::gen::AccOf<", type, ">::type");
+  const char* bp = b.data();
+  const char* ap = a.data();
+  int tables = C > 1 ? 1 : 0;
+  {
+    const std::string name = "arrayd_lfilter_setup" + suffix;
+    const std::string body = absl::StrCat(
+        "extern \"C\" __global__ void __launch_bounds__(256) ", name, "(const ", type,
+        "* b, long long nb, const ", type,
+        "* a, long long na, int m, long long L, long long last, ", type, "* coef, ", acc_type,
+        "* coef_acc, ", acc_type, "* ctab, ", acc_type, "* mfull, ", acc_type,
+        "* mlast, int tables) {\n  arrayd::kernels::gen::LfilterSetup<", type, ", ", cap,
+        ">(b, nb, a, na, m, L, last, coef, coef_acc, ctab, mfull, mlast, tables);\n}\n");
+    void* args[] = {&bp,   &nb,       &ap,   &na,    &m,     &L,     &last,
+                    &coef, &coef_acc, &ctab, &mfull, &mlast, &tables};
+    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name, 1, 1, args));
+  }
+  if (n == 0) {
+    // No samples: zf is zi (or zeros).
+    if (zi != nullptr) return Copy(*zi, zf);
+    if (zf.nbytes() > 0) {
+      ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(zf.data(), 0, zf.nbytes(), stream_));
+    }
+    return absl::OkStatus();
+  }
+  const char* xp = x.data();
+  char* yp = y.data();
+  const char* zip = zi != nullptr ? zi->data() : nullptr;
+  char* zfp = zf.data();
+  {
+    const std::string name = "arrayd_lfilter_chunks" + suffix;
+    const std::string body = absl::StrCat(
+        "extern \"C\" __global__ void __launch_bounds__(256) ", name, "(const ", type, "* x, ",
+        type, "* y, long long rows, long long n, long long L, long long C, int m, const ", type,
+        "* coef, const ", type, "* zi, ", type, "* zf, ", acc_type,
+        "* s) {\n  arrayd::kernels::gen::LfilterChunks<", type, ", ", cap,
+        ">(x, y, rows, n, L, C, m, coef, zi, zf, s);\n}\n");
+    void* args[] = {&xp, &yp, &rows, &n, &L, &C, &m, &coef, &zip, &zfp, &s};
+    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name, Blocks(rows * C), 1, args));
+  }
+  if (C == 1) return absl::OkStatus();
+  {
+    const std::string name = "arrayd_lfilter_carry" + suffix;
+    const std::string body = absl::StrCat(
+        "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+        "(long long rows, long long C, int m, const ", acc_type, "* mfull, const ", acc_type,
+        "* mlast, ", acc_type, "* s, ", type, "* zf) {\n  arrayd::kernels::gen::LfilterCarry<",
+        type, ", ", cap, ">(rows, C, m, mfull, mlast, s, zf);\n}\n");
+    void* args[] = {&rows, &C, &m, &mfull, &mlast, &s, &zfp};
+    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name, Blocks(rows), 1, args));
+  }
+  const std::string name = "arrayd_lfilter_correct";
+  const std::string body = absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name, "(", type,
+      "* y, long long rows, long long n, long long L, long long C, int m, const ", acc_type,
+      "* ctab, const ", acc_type, "* s) {\n  arrayd::kernels::gen::LfilterCorrect<", type,
+      ">(y, rows, n, L, C, m, ctab, s);\n}\n");
+  void* args[] = {&yp, &rows, &n, &L, &C, &m, &ctab, &s};
+  return LaunchBody(body, name, Blocks(rows * n), 1, args);
+}
+
+absl::Status CudaStream::LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
+                                    const View& roots) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  int nd = mask.ndim();
+  if (mask.dtype != DType::kBool || roots.dtype != DType::kInt64 || !mask.IsCContiguous() ||
+      !roots.IsCContiguous() || roots.shape != mask.shape || nd == 0) {
+    return absl::InternalError("label: unexpected dtypes or shapes");
+  }
+  if (nd > kMaxKernelDims || neighbors.size() > 256) {
+    return absl::UnimplementedError("label: over 8 dimensions or 256 neighbor offsets");
+  }
+  long long n = mask.size();
+  if (n == 0) return absl::OkStatus();
+  LabelNeighborsArgs nb{};
+  int k = static_cast<int>(neighbors.size()) / nd;
+  std::copy(neighbors.begin(), neighbors.end(), nb.off);
+  long long step = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    nb.shape[d] = mask.shape[d];
+    for (int t = 0; t < k; ++t) nb.flat[t] += neighbors[t * nd + d] * step;
+    step *= mask.shape[d];
+  }
+  const char* mp = mask.data();
+  char* rp = roots.data();
+  const std::string name = "arrayd_label";
+  const std::string body =
+      absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
+                   "_init(const bool* mask, long long* p, long long n) {\n"
+                   "  arrayd::kernels::gen::LabelInit(mask, p, n);\n}\n"
+                   "extern \"C\" __global__ void __launch_bounds__(256) ",
+                   name,
+                   "_merge(const bool* mask, long long* p, long long n, int nd, int k, "
+                   "arrayd::kernels::gen::LabelNeighbors nb) {\n"
+                   "  arrayd::kernels::gen::LabelMerge(mask, p, n, nd, k, nb);\n}\n"
+                   "extern \"C\" __global__ void __launch_bounds__(256) ",
+                   name,
+                   "_flatten(const bool* mask, long long* p, long long n) {\n"
+                   "  arrayd::kernels::gen::LabelFlatten(mask, p, n);\n}\n");
+  void* args3[] = {&mp, &rp, &n};
+  ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_init", Blocks(n), 1, args3));
+  void* args6[] = {&mp, &rp, &n, &nd, &k, &nb};
+  ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_merge", Blocks(n), 1, args6));
+  return LaunchBody(body, name + "_flatten", Blocks(n), 1, args3);
+}
+
+}  // namespace cuda
+}  // namespace arrayd

@@ -1,0 +1,166 @@
+// The kernels under arrayd.scipy's filters (client-python/arrayd/scipy):
+// stencil (scipy.ndimage's correlations and rank filters over padding the
+// client made with the boundary mode), lfilter (scipy.signal's IIR
+// recursion along the last axis) and label_roots (scipy.ndimage.label's
+// connected components; the client numbers them 1..N).
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "ops/registry.h"
+
+namespace arrayd {
+namespace {
+
+bool FloatingDType(DType d) {
+  return d == DType::kFloat32 || d == DType::kFloat64 || d == DType::kComplex64 ||
+         d == DType::kComplex128;
+}
+
+// stencil(x[, weights], taps, shape, rank): out (of `shape`) with out[i] the
+// weighted sum (weights: one per tap, in x's dtype) or the rank-th smallest
+// of x[i + taps[k]], taps per-dimension offsets (K x ndim, flattened), each
+// within x: the client padded x by the footprint's extent.
+absl::Status RunStencil(OpContext& ctx) {
+  if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2) {
+    return ValueError("stencil takes x and optionally weights");
+  }
+  const View& x = ctx.input(0);
+  const int nd = x.ndim();
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, ctx.attrs().Ints("taps"));
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ctx.attrs().Ints("shape"));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t rank, ctx.attrs().Int("rank"));
+  if (static_cast<int>(shape.size()) != nd || nd == 0 || offsets.size() % nd != 0) {
+    return ValueError("stencil: shape and taps must have x's number of dimensions");
+  }
+  const int64_t k = static_cast<int64_t>(offsets.size()) / nd;
+  if (k < 1 || k > Stream::kMaxStencilTaps) {
+    return ValueErrorf("stencil: 1 to ", Stream::kMaxStencilTaps, " taps, not ", k);
+  }
+  for (int d = 0; d < nd; ++d) {
+    if (shape[d] < 0 || shape[d] > x.shape[d]) {
+      return ValueError("stencil: the output is larger than the padded input");
+    }
+  }
+  std::vector<int64_t> taps(k, 0);
+  for (int64_t t = 0; t < k; ++t) {
+    for (int d = 0; d < nd; ++d) {
+      const int64_t o = offsets[t * nd + d];
+      if (o < 0 || o > x.shape[d] - shape[d]) {
+        return ValueErrorf("stencil: tap ", t, " reaches outside the padded input");
+      }
+      taps[t] += o * x.strides[d];
+    }
+  }
+  const bool weighted = ctx.num_inputs() == 2;
+  if (weighted ? !FloatingDType(x.dtype)
+               : (IsComplex(x.dtype) || x.dtype == DType::kFloat16)) {
+    return TypeErrorf("stencil: ", weighted ? "weighted sums" : "rank selection",
+                      " do not support ", DTypeName(x.dtype));
+  }
+  std::optional<View> w;
+  if (weighted) {
+    if (ctx.input(1).size() != k) return ValueError("stencil: one weight per tap");
+    ARRAYD_ASSIGN_OR_RETURN(w, ctx.ContiguousCopy(ctx.input(1), x.dtype));
+  } else if (rank < 0 || rank >= k) {
+    return ValueErrorf("stencil: rank ", rank, " outside [0, ", k, ")");
+  }
+  View in = x;
+  in.shape = Shape(shape.begin(), shape.end());
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, in.shape));
+  if (out.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Stencil(in, taps, w ? &*w : nullptr, rank, out));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// lfilter(b, a, x[, zi]) -> (y, zf): scipy.signal.lfilter along the last
+// axis of the 2-D x (rows, n), in x's floating dtype (b, a and zi cast to
+// it); zi and zf (rows, max(len(a), len(b)) - 1). The client checks a[0].
+absl::Status RunLfilter(OpContext& ctx) {
+  if (ctx.num_inputs() < 3 || ctx.num_inputs() > 4) {
+    return ValueError("lfilter takes b, a, x and optionally zi");
+  }
+  const View& x = ctx.input(2);
+  if (!FloatingDType(x.dtype)) {
+    return TypeErrorf("lfilter: x must be floating, not ", DTypeName(x.dtype));
+  }
+  const View& b0 = ctx.input(0);
+  const View& a0 = ctx.input(1);
+  if (x.ndim() != 2 || b0.ndim() != 1 || a0.ndim() != 1 || b0.size() < 1 || a0.size() < 1) {
+    return ValueError("lfilter: b and a must be non-empty 1-D arrays and x 2-D");
+  }
+  const int64_t m = std::max(b0.size(), a0.size()) - 1;
+  if (m > Stream::kMaxLinearFilterOrder) {
+    return ValueErrorf("lfilter: an order up to ", Stream::kMaxLinearFilterOrder, ", not ", m);
+  }
+  const int64_t rows = x.shape[0];
+  std::optional<View> zi;
+  if (ctx.num_inputs() == 4) {
+    if (ctx.input(3).shape != Shape{rows, m}) {
+      return ValueErrorf("lfilter: zi must be (", rows, ", ", m, ")");
+    }
+    ARRAYD_ASSIGN_OR_RETURN(zi, ctx.ContiguousCopy(ctx.input(3), x.dtype));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View b, ctx.ContiguousCopy(b0, x.dtype));
+  ARRAYD_ASSIGN_OR_RETURN(View a, ctx.ContiguousCopy(a0, x.dtype));
+  View xc = x;
+  if (!x.IsCContiguous()) {
+    ARRAYD_ASSIGN_OR_RETURN(xc, ctx.ContiguousCopy(x));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View y, ctx.NewArray(x.dtype, x.shape));
+  ARRAYD_ASSIGN_OR_RETURN(View zf, ctx.NewArray(x.dtype, {rows, m}));
+  if (rows > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().LinearFilter(b, a, xc, zi ? &*zi : nullptr, y, zf));
+  }
+  ctx.SetResult(0, y);
+  ctx.SetResult(1, zf);
+  return absl::OkStatus();
+}
+
+// label_roots(mask, neighbors) -> roots: for each nonzero element, the C
+// flat index (int64) of the first element of its connected component, -1
+// for zeros; neighbors: per-dimension offsets (K x ndim, flattened) of the
+// structure's elements that precede its center in C order.
+absl::Status RunLabelRoots(OpContext& ctx) {
+  const View& mask = ctx.input(0);
+  const int nd = mask.ndim();
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> neighbors, ctx.attrs().Ints("neighbors"));
+  // The kernels take the offsets by value: at most 256 of them in all.
+  if (nd == 0 || neighbors.size() % nd != 0 ||
+      static_cast<int64_t>(neighbors.size()) / nd > Stream::kMaxLabelNeighbors ||
+      neighbors.size() > 256) {
+    return ValueErrorf("label_roots: up to ", Stream::kMaxLabelNeighbors,
+                       " neighbors (256 offsets in all) of mask's number of dimensions");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View m, ctx.ContiguousCopy(mask, DType::kBool));
+  ARRAYD_ASSIGN_OR_RETURN(View roots, ctx.NewArray(DType::kInt64, mask.shape));
+  if (roots.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().LabelRoots(m, neighbors, roots));
+  }
+  ctx.SetResult(0, roots);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void RegisterFilterOps(OpRegistry* r) {
+  const OpFamily f = OpFamily::kIndex;
+  r->Register(f, "stencil(xs[], *, taps: ints, shape: ints, rank: int = -1) -> out",
+              "scipy.ndimage's filters over padded x: out[i] is the weighted sum (xs[1] the "
+              "weights) or the rank-th smallest of x[i + taps[k]] (taps: K x ndim offsets).",
+              RunStencil);
+  r->Register(f, "lfilter(xs[]) -> (y, zf)",
+              "scipy.signal.lfilter(b, a, x[, zi]) along the last axis of the 2-D x.",
+              RunLfilter);
+  r->Register(f, "label_roots(mask, *, neighbors: ints) -> roots",
+              "scipy.ndimage.label's components: each element's first element of its "
+              "component (C flat index), -1 for zeros.",
+              RunLabelRoots);
+}
+
+}  // namespace arrayd

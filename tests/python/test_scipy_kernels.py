@@ -1,0 +1,178 @@
+"""The server's filter kernels (server/ops/filters.cc) through arrayd.scipy,
+against SciPy: stencils (correlations, rank, min/max filters) over every
+dtype they take, lfilter/sosfilt over orders, zi and lengths that cut the
+signal into chunks on CUDA, label over structures and dimensions; and the
+raw ops' errors on bad arguments."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arrayd as ad
+from arrayd import _composite as _c
+from arrayd._decompositions import _new_many
+
+sn = pytest.importorskip("scipy.ndimage")
+ss = pytest.importorskip("scipy.signal")
+from arrayd.scipy import ndimage as an  # noqa: E402
+from arrayd.scipy import signal as asig  # noqa: E402
+
+RNG = np.random.default_rng(7)
+
+
+def _img(shape, dtype):
+    if np.dtype(dtype).kind == "b":
+        return RNG.random(shape) > 0.5
+    if np.dtype(dtype).kind in "iu":
+        return RNG.integers(0, 100, shape).astype(dtype)
+    return (RNG.standard_normal(shape) * 10).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8, np.int64])
+@pytest.mark.parametrize("size", [3, (3, 5), 7])
+@pytest.mark.parametrize("mode", ["reflect", "constant", "wrap", "nearest"])
+def test_median_filter(dtype, size, mode):
+    x = _img((37, 41), dtype)
+    ref = sn.median_filter(x, size=size, mode=mode, cval=1)
+    res = an.median_filter(ad.asarray(x), size=size, mode=mode, cval=1)
+    assert res.dtype == ref.dtype
+    np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
+@pytest.mark.parametrize("how", ["minimum_filter", "maximum_filter"])
+def test_min_max_footprint(dtype, how):
+    x = _img((30, 33), dtype)
+    fp = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 1]], bool)
+    ref = getattr(sn, how)(x, footprint=fp, mode="mirror")
+    res = getattr(an, how)(ad.asarray(x), footprint=fp, mode="mirror")
+    np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+@pytest.mark.parametrize("rank", [0, 1, 4, -1, -3])
+def test_rank_filter_3d(rank):
+    x = _img((9, 10, 11), np.float64)
+    ref = sn.rank_filter(x, rank, size=(2, 3, 2), mode="reflect")
+    res = an.rank_filter(ad.asarray(x), rank, size=(2, 3, 2), mode="reflect")
+    np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+def test_percentile_filter_large_footprint():
+    x = _img((40, 40), np.float32)
+    ref = sn.percentile_filter(x, 30, size=15)  # 225 taps: the kernel's largest bucket
+    res = an.percentile_filter(ad.asarray(x), 30, size=15)
+    np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_correlate_nd(dtype):
+    x = _img((31, 29), np.float64).astype(dtype)
+    w = RNG.standard_normal((4, 5))
+    ref = sn.correlate(x, w, mode="nearest")
+    res = an.correlate(ad.asarray(x), w, mode="nearest")
+    tol = 1e-4 if np.dtype(dtype).char in "fF" else 1e-10
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=tol, atol=tol * 100)
+
+
+@pytest.mark.parametrize("sigma", [0.7, 3])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint16])
+def test_gaussian_and_uniform(sigma, dtype):
+    x = _img((50, 47), dtype)
+    ref = sn.gaussian_filter(x, sigma)
+    res = an.gaussian_filter(ad.asarray(x), sigma)
+    assert res.dtype == ref.dtype
+    np.testing.assert_allclose(ad.asnumpy(res).astype(float), ref.astype(float),
+                               rtol=1e-4, atol=1 if dtype == np.uint16 else 1e-4)
+    ref = sn.uniform_filter(x, 5, mode="wrap")
+    res = an.uniform_filter(ad.asarray(x), 5, mode="wrap")
+    np.testing.assert_allclose(ad.asnumpy(res).astype(float), ref.astype(float),
+                               rtol=1e-4, atol=1 if dtype == np.uint16 else 1e-4)
+
+
+@pytest.mark.parametrize("order", [1, 2, 4, 8])
+@pytest.mark.parametrize("n", [50, 3000, 70000])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_lfilter(order, n, dtype):
+    b, a = ss.butter(order, 0.15)
+    x = RNG.standard_normal((2, n)).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.standard_normal((2, n))
+    zi = RNG.standard_normal((2, max(len(a), len(b)) - 1))
+    ref, zref = ss.lfilter(b, a, x, zi=zi)
+    res, zres = asig.lfilter(ad.asarray(b), ad.asarray(a), ad.asarray(x), zi=ad.asarray(zi))
+    assert res.dtype == ref.dtype
+    tol = 2e-4 if np.dtype(dtype).char in "fF" else 1e-9
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=tol, atol=tol)
+    np.testing.assert_allclose(ad.asnumpy(zres), zref, rtol=tol, atol=tol)
+
+
+def test_lfilter_fir_and_axis0():
+    b = ss.firwin(31, 0.2)
+    x = RNG.standard_normal((5000, 3))
+    ref = ss.lfilter(b, [1.0], x, axis=0)
+    res = asig.lfilter(ad.asarray(b), ad.asarray([1.0]), ad.asarray(x), axis=0)
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-10, atol=1e-12)
+
+
+def test_sosfilt_long():
+    sos = ss.butter(8, 0.05, output="sos")
+    x = RNG.standard_normal(100_000)
+    ref = ss.sosfilt(sos, x)
+    res = asig.sosfilt(ad.asarray(sos), ad.asarray(x))
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("shape,connectivity", [((60, 70), 1), ((60, 70), 2),
+                                                ((12, 13, 14), 1), ((12, 13, 14), 3),
+                                                ((500,), 1)])
+def test_label(shape, connectivity):
+    x = RNG.random(shape) > 0.55
+    st = sn.generate_binary_structure(len(shape), connectivity)
+    ref, nref = sn.label(x, structure=st)
+    res, n = an.label(ad.asarray(x), structure=st)
+    assert n == nref
+    np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+def test_label_snake():
+    # One component that winds through the whole image: the worst case of
+    # propagation by rounds, one union-find pass here.
+    x = np.zeros((64, 64), bool)
+    x[::2, :] = True
+    x[1::4, -1] = True
+    x[3::4, 0] = True
+    ref, nref = sn.label(x)
+    res, n = an.label(ad.asarray(x))
+    assert n == nref == 1
+    np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+def _op(name, inputs, shape, dtype, attrs):
+    s = inputs[0]._session
+    return ad.asnumpy(_c.new(s, name, inputs, shape, np.dtype(dtype), attrs))
+
+
+def test_raw_op_errors():
+    p = ad.zeros((5, 5), dtype=np.float32)
+    with pytest.raises(ValueError, match="reaches outside"):
+        _op("stencil", (p,), (3, 3), np.float32, {"taps": [0, 0, 3, 0], "shape": [3, 3],
+                                                  "rank": 0})
+    with pytest.raises(ValueError, match="rank"):
+        _op("stencil", (p,), (3, 3), np.float32, {"taps": [0, 0, 1, 1], "shape": [3, 3],
+                                                  "rank": 2})
+    with pytest.raises(ValueError, match="taps"):
+        _op("stencil", (p,), (5, 5), np.float32, {"taps": [0] * (2 * 257), "shape": [5, 5],
+                                                  "rank": 0})
+    with pytest.raises(TypeError):
+        _op("stencil", (ad.zeros((3, 3), dtype=np.complex64),), (3, 3), np.complex64,
+            {"taps": [0, 0], "shape": [3, 3], "rank": 0})
+    with pytest.raises(ValueError, match="neighbors"):
+        _op("label_roots", (ad.zeros((3, 3), dtype=bool),), (3, 3), np.int64,
+            {"neighbors": [-1]})
+    with pytest.raises(TypeError):
+        y, _ = _new_many(p._session, "lfilter",
+                         (ad.ones(2), ad.ones(1), ad.ones((2, 3), dtype=np.int32)),
+                         [((2, 3), np.dtype(np.int32)), ((2, 1), np.dtype(np.int32))])
+        y.get()
+    # The server keeps serving.
+    assert float(ad.asnumpy((p + 1).sum())) == 25.0
