@@ -589,3 +589,24 @@ def test_single_precision_into_integers_sums_in_double():
               rtol=0, atol=0)
         check(lambda m, x, w: m.correlate1d(x, w[0, 0], output=np.uint8),
               x, w, rtol=0, atol=0)
+
+
+def test_interpolation_infinite_cval_and_order0_mirror_as_scipy():
+    x = RNG.random((6, 7))
+    xc = x + 1j * RNG.random((6, 7))
+    for a in (x, xc):
+        for order in (1, 3):
+            # Complex inputs run by parts: -inf stays out of the imaginary.
+            check(lambda m, a, order=order: m.shift(
+                a, 0.1, order=order, cval=-np.inf), a, atol=1e-5)
+            check(lambda m, a, order=order: m.zoom(
+                a, 1.5, order=order, cval=-np.inf), a, atol=1e-5)
+            # A point outside along one axis is cval (no inf * 0 of the
+            # separable passes).
+            check(lambda m, a, order=order: m.affine_transform(
+                a, np.eye(2) * 1.1, order=order, cval=-np.inf), a, atol=1e-5)
+    c = np.arange(-20, 20)[None] / 4.0
+    v = np.arange(7.0)
+    for mode in ["mirror", "reflect", "grid-mirror"]:
+        check(lambda m, v, c, mode=mode: m.map_coordinates(
+            v, c, order=0, mode=mode), v, c)

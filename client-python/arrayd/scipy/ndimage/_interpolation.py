@@ -30,6 +30,7 @@ public namespace, _util and _filters).
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import operator
 import warnings
@@ -204,6 +205,10 @@ def _taps(xp: Any, c: Any, n: int, order: int, mode: str
     valid = None
     if mode == "constant":
         valid = (c >= 0) & (c <= n - 1)
+    if order == 0 and mode in ("mirror", "reflect", "grid-mirror"):
+        # SciPy rounds to the nearest sample (halves away from zero) first,
+        # then mirrors that sample's index.
+        c = xp.where(c < 0, -xp.floor(0.5 - c), xp.floor(c + 0.5))
     c = _map_coordinate(xp, c, n, mode)
     if order & 1:
         base = xp.floor(c)
@@ -281,6 +286,52 @@ def _check_interp(input: Any, order: Any, mode: Any) -> tuple[ad.ndarray, int]:
     return x, order
 
 
+def _complex_by_parts(fn: Any) -> Any:
+    """fn (map_coordinates, shift, zoom, affine_transform) on a complex
+    input run as SciPy runs it: on the real and the imaginary parts apart
+    (cval's parts as their cvals), so an infinite cval does not make NaNs
+    of the other part."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        bound = sig.bind(*args, **kwargs)
+        x = bound.arguments.get("input")
+        if not (isinstance(x, (ad.ndarray, np.ndarray))
+                and np.dtype(x.dtype).kind == "c"):
+            return fn(*args, **kwargs)
+        x = u.asarray(x)
+        output = bound.arguments.get("output")
+        cval = complex(bound.arguments.get("cval", 0.0))
+        if output is None:
+            dt, out = x.dtype, None
+        elif isinstance(output, (type, np.dtype, str)):
+            dt, out = np.dtype(output), None
+            if dt.kind != "c":
+                warnings.warn("promoting specified output dtype to complex",
+                              stacklevel=2)
+                dt = np.promote_types(dt, np.complex64)
+        else:
+            if np.dtype(output.dtype).kind != "c":
+                raise RuntimeError("output must have complex dtype")
+            dt, out = np.dtype(output.dtype), output
+        part_dt = np.dtype(np.float32 if dt == np.complex64 else np.float64)
+        parts = []
+        for part, c in ((x.real, cval.real), (x.imag, cval.imag)):
+            b = sig.bind(*args, **kwargs)
+            b.arguments["input"] = part
+            b.arguments["output"] = part_dt
+            if "cval" in sig.parameters:
+                b.arguments["cval"] = c
+            parts.append(fn(*b.args, **b.kwargs).astype(part_dt))
+        pair = ad.ascontiguousarray(ad.stack(parts, axis=-1))
+        res = pair.view(dt)[..., 0]
+        if out is not None and tuple(out.shape) != tuple(res.shape):
+            raise RuntimeError("output shape not correct")
+        return u.finish(res, dt, out)
+    return wrapper
+
+
 # -- general coordinates -----------------------------------------------------
 
 def _interp_general(coeffs: ad.ndarray, coords: Sequence[Any], order: int,
@@ -327,6 +378,7 @@ def _interp_general(coeffs: ad.ndarray, coords: Sequence[Any], order: int,
     return acc
 
 
+@_complex_by_parts
 def map_coordinates(input: Any, coordinates: Any, output: Any = None,
                     order: int = 3, mode: str = "constant",
                     cval: float = 0.0, prefilter: bool = True) -> ad.ndarray:
@@ -353,9 +405,12 @@ def map_coordinates(input: Any, coordinates: Any, output: Any = None,
 # -- separable grids (zoom, shift) -------------------------------------------
 
 def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
-                 mode: str, cval: float) -> ad.ndarray:
+                 mode: str, cval: float, masks: Any = None) -> ad.ndarray:
     """coeffs (padded by order + 1 along axis) interpolated along axis at
-    the host coordinates c."""
+    the host coordinates c; with masks (a list), the points outside get 0
+    and their mask (along axis) is appended, for the caller to put cval
+    there at the end (a cval of inf times a zero weight of a later pass
+    would be NaN)."""
     n = coeffs.shape[axis] - 2 * (order + 1)
     idx, ws, valid = _taps(np, c, n, order, mode)
     m = len(c)
@@ -369,7 +424,13 @@ def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
         g = g.reshape(xm.shape[:-1] + (m, order + 1))
         res = ad.sum(g * w, axis=-1)
     if valid is not None and not valid.all():
-        res = ad.where(ad.asarray(valid), res, cval)
+        if masks is not None:
+            shape = [1] * coeffs.ndim
+            shape[axis] = m
+            masks.append(valid.reshape(shape))
+            res = ad.where(ad.asarray(valid), res, 0.0)
+        else:
+            res = ad.where(ad.asarray(valid), res, cval)
     return ad.moveaxis(res, -1, axis)
 
 
@@ -379,12 +440,21 @@ def _separable(x: ad.ndarray, coords: Sequence[np.ndarray], order: int,
     axes = list(range(x.ndim))
     coeffs, npad = _prepare(x, order, mode, cval, prefilter, axes)
     res = coeffs
+    masks: list[np.ndarray] = []
     for a in axes:
         res = _pad_coeffs(res, [a], order, mode, cval)
-        res = _interp_axis(res, a, coords[a] + npad, order, mode, cval)
+        res = _interp_axis(res, a, coords[a] + npad, order, mode, cval,
+                           masks)
+    if masks:
+        # A point outside along any axis is cval, as SciPy's.
+        inside = masks[0]
+        for mk in masks[1:]:
+            inside = inside & mk
+        res = ad.where(ad.asarray(inside), res, cval)
     return res
 
 
+@_complex_by_parts
 def shift(input: Any, shift: Any, output: Any = None, order: int = 3,
           mode: str = "constant", cval: float = 0.0,
           prefilter: bool = True) -> ad.ndarray:
@@ -399,6 +469,7 @@ def shift(input: Any, shift: Any, output: Any = None, order: int = 3,
                    dt, out)
 
 
+@_complex_by_parts
 def zoom(input: Any, zoom: Any, output: Any = None, order: int = 3,
          mode: str = "constant", cval: float = 0.0, prefilter: bool = True,
          *, grid_mode: bool = False) -> ad.ndarray:
@@ -460,6 +531,7 @@ def _check_texture(input: Any, matrix: Any, output_shape: Any, output: Any,
         raise ValueError("output must be None, an array or a dtype")
 
 
+@_complex_by_parts
 def affine_transform(input: Any, matrix: Any, offset: Any = 0.0,
                      output_shape: Any = None, output: Any = None,
                      order: int = 3, mode: str = "constant",
@@ -524,6 +596,7 @@ def affine_transform(input: Any, matrix: Any, offset: Any = 0.0,
                    dt, out)
 
 
+@_complex_by_parts
 def rotate(input: Any, angle: float, axes: Sequence[int] = (1, 0),
            reshape: bool = True, output: Any = None, order: int = 3,
            mode: str = "constant", cval: float = 0.0,
