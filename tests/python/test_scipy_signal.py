@@ -511,3 +511,19 @@ def test_decimate_takes_an_arrayd_dlti_and_lfilter_an_empty_zi():
     q, r = sig.deconvolve(ad.asarray(x.astype(np.float32)),
                           ad.asarray(np.array([1.0, 0.5], np.float32)))
     assert q.dtype == np.float64 and r.dtype == np.float64
+
+
+def test_correlate2d_swapped_complex_and_fftconvolve_broadcast_axes():
+    a = RNG.random((5, 10)) + 1j * RNG.random((5, 10))
+    b = RNG.random((10, 10)) + 1j * RNG.random((10, 10))
+    for boundary in ("fill", "wrap", "symm"):
+        close(sig.correlate2d(ad.asarray(a), ad.asarray(b), "valid",
+                              boundary),
+              ss.correlate2d(a, b, "valid", boundary))
+    for s1, s2, axes in (((1,), (7,), None), ((5, 1, 1), (1, 4, 1), None),
+                         ((1, 5, 5), (2, 1, 3), [1, 2])):
+        x, y = RNG.random(s1), RNG.random(s2)
+        for mode in ("full", "same", "valid"):
+            close(sig.fftconvolve(ad.asarray(x), ad.asarray(y), mode,
+                                  axes=axes),
+                  ss.fftconvolve(x, y, mode, axes=axes))

@@ -74,7 +74,8 @@ def _crop(full: ad.ndarray, mode: str, s1: tuple, s2: tuple,
     if mode == "full":
         out = full
     elif mode == "same":
-        out = _centered(full, s1, axes)
+        # Every axis to in1's length, broadcast ones too (SciPy's).
+        out = _centered(full, s1)
     else:
         shape = list(full.shape)
         for i in axes:
@@ -149,7 +150,8 @@ def fftconvolve(in1: Any, in2: Any, mode: str = "full",
     if _swap_needed(mode, in1.shape, in2.shape, axes):
         in1, in2 = in2, in1
     if not axes:
-        return in1 * in2
+        # Only broadcast axes: the product, cropped by mode as SciPy's.
+        return _crop(in1 * in2, mode, in1.shape, in2.shape, axes)
     full = _fft_full(in1, in2, axes, dt)
     return _crop(full, mode, in1.shape, in2.shape, axes).astype(dt,
                                                                 copy=False)
@@ -296,7 +298,9 @@ def _conv2d(in1: Any, in2: Any, mode: str, boundary: str, fillvalue: Any,
     else:
         out = _crop(full, mode, a.shape, b.shape)
     if swapped and not flip:
-        out = ad.ascontiguousarray(_reverse_conj(out))
+        # SciPy's correlate2d reverses the swapped result without
+        # conjugating it (its n-D correlate conjugates too).
+        out = ad.ascontiguousarray(ad.flip(out))
     return out
 
 
