@@ -522,6 +522,10 @@ def test_min_max_rank_cval_outside_the_integer_dtype(cval):
     check(lambda m, y: m.minimum_filter(y, (4, 3), mode="constant",
                                         cval=cval), y)
     check(lambda m, y: m.rank_filter(y, 2, 3, mode="constant", cval=cval), y)
+    fp = np.array([[1, 0, 1], [0, 1, 1]], bool)
+    for name in ["minimum_filter", "maximum_filter", "median_filter"]:
+        check(lambda m, y, name=name: getattr(m, name)(
+            y, footprint=fp, mode="constant", cval=cval), y)
 
 
 def test_empty_weights_count_nonzero_lengths_as_dimensions():

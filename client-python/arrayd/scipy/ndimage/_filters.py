@@ -517,7 +517,6 @@ def _minmax(input: Any, size: Any, footprint: Any, structure: Any,
     (structure: values subtracted or added before the min or max)."""
     x = u.check_input(input)
     dt, out = u.get_output(output, x)
-    x = u.wide_for_cval(x, mode, cval)
     axes = u.check_axes(axes, x.ndim)
     if structure is None:
         fp, sizes = _footprint(size, footprint, axes, x.ndim)
@@ -537,7 +536,9 @@ def _minmax(input: Any, size: Any, footprint: Any, structure: Any,
     if fp is None:
         # Rectangular: separable, one reduction an axis.
         modes = u.normalize_sequence(mode, len(axes))
-        res = x
+        # SciPy's separable passes compare a cval the dtype cannot hold as
+        # a double; its footprint loop converts cval to the dtype first.
+        res = u.wide_for_cval(x, modes, cval)
         for ax, sz, md in zip(axes, sizes, modes):
             sz = _check_size(sz)
             res = _window_reduce(res, sz, ax, u.check_mode(md), cval,
