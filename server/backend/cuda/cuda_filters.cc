@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend/cuda/cuda_stream.h"
+#include "backend/cuda/driver_api.h"
 #include "backend/cuda/kernel_source.h"
 #include "common/status.h"
 
@@ -83,7 +84,7 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
     void* args[] = {&layout, &t, &kk, &wp, &op, &n};
     return LaunchBody(body, name, Blocks(n), 1, args);
   }
-  const int cap = Bucket(k, {16, 64, kMaxStencilTaps});
+  const int cap = Bucket(k, {16, 32, 64, kMaxStencilTaps});
   const std::string name = absl::StrCat("arrayd_stencil_rank", cap);
   const std::string body = absl::StrCat(
       "extern \"C\" __global__ void __launch_bounds__(256) ", name,
@@ -111,10 +112,11 @@ absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& 
   long long rows = x.shape[0], n = x.shape[1];
   if (rows == 0) return absl::OkStatus();
   // Chunks: one per row when rows alone fill the GPU or rows are short;
-  // else L about sqrt(n m^2) (pass 1's L steps against pass 2's n/L).
+  // else about 8,192 in all (pass 1's L steps a thread against pass 2's C
+  // steps a row, both chains of a few multiply-adds).
   long long L = n;
   if (rows < 4096 && n > 2048 && m > 0) {
-    const double want = std::sqrt(static_cast<double>(n) * m * m);
+    const long long want = CeilDiv(n * rows, 8192);
     L = 256;
     while (L < want && L < (1LL << 20)) L *= 2;
     L = std::min(L, n);
@@ -179,7 +181,13 @@ absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& 
         "* s) {\n  arrayd::kernels::gen::LfilterChunks<", type, ", ", cap,
         ">(x, y, rows, n, L, C, m, coef, zi, zf, s);\n}\n");
     void* args[] = {&xp, &yp, &rows, &n, &L, &C, &m, &coef, &zip, &zfp, &s};
-    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name, Blocks(rows * C), 1, args));
+    // Blocks of one warp: the few chunk threads spread over every
+    // multiprocessor (each reads its own stretch of the signal).
+    ARRAYD_ASSIGN_OR_RETURN(CUfunction fn, FunctionForBody(body, name));
+    ARRAYD_ASSIGN_OR_RETURN(const DriverApi* api, GetDriverApi());
+    const long long warps = std::min(CeilDiv(rows * C, 32), kMaxBlocks);
+    ARRAYD_CU_RETURN_IF_ERROR(api->cuLaunchKernel(fn, static_cast<unsigned>(warps), 1, 1, 32, 1, 1,
+                                                  0, stream_, args, nullptr));
   }
   if (C == 1) return absl::OkStatus();
   {

@@ -78,9 +78,44 @@ __device__ __forceinline__ void StencilRank(const FlatLayout& in, const StencilT
       out[i] = r;
       continue;
     }
+    // (NK: the network's size; 1 where MAXK is over it, so that the
+    // unrolled network is not compiled there.)
+    constexpr int NK = MAXK <= 32 ? MAXK : 1;
     T v[MAXK];
-    for (int t = 0; t < k; ++t) v[t] = *reinterpret_cast<const T*>(p + taps.off[t]);
-    out[i] = SelectRank(v, k, rank);
+    if constexpr (MAXK <= 32) {
+      // Registers: the values padded with their maximum (which leaves the
+      // order statistics below k as they are), then an odd-even
+      // transposition sort, every index static.
+      T top = *reinterpret_cast<const T*>(p + taps.off[0]);
+#pragma unroll
+      for (int t = 0; t < NK; ++t) {
+        if (t < k) {
+          v[t] = *reinterpret_cast<const T*>(p + taps.off[t]);
+          top = top < v[t] ? v[t] : top;
+        }
+      }
+#pragma unroll
+      for (int t = 0; t < NK; ++t) {
+        if (t >= k) v[t] = top;
+      }
+#pragma unroll
+      for (int round = 0; round < NK; ++round) {
+#pragma unroll
+        for (int t = round & 1; t + 1 < NK; t += 2) {
+          const T a = v[t], b = v[t + 1];
+          const bool swap = b < a;
+          v[t] = swap ? b : a;
+          v[t + 1] = swap ? a : b;
+        }
+      }
+      T r = v[0];
+#pragma unroll
+      for (int t = 1; t < NK; ++t) r = t == rank ? v[t] : r;
+      out[i] = r;
+    } else {
+      for (int t = 0; t < k; ++t) v[t] = *reinterpret_cast<const T*>(p + taps.off[t]);
+      out[i] = SelectRank(v, k, rank);
+    }
   }
 }
 
@@ -125,14 +160,19 @@ __device__ __forceinline__ void LfilterSetup(const T* b, long long nb, const T* 
   }
   __syncthreads();
   if (!tables) return;
-  const A* an = coef_acc + m + 1;
+  A an[MAXM + 1];
+#pragma unroll
+  for (int i = 0; i <= MAXM; ++i) an[i] = i <= m ? coef_acc[m + 1 + i] : A(0);
   for (int s = threadIdx.x; s < m; s += blockDim.x) {
     A z[MAXM];
 #pragma unroll
     for (int i = 0; i < MAXM; ++i) z[i] = A(i == s ? 1.0 : 0.0);
     for (long long j = 0; j < L; ++j) {
       if (j == last) {
-        for (int i = 0; i < m; ++i) mlast[i * m + s] = z[i];
+#pragma unroll
+        for (int i = 0; i < MAXM; ++i) {
+          if (i < m) mlast[i * m + s] = z[i];
+        }
       }
       const A y = z[0];
       ctab[j * m + s] = y;
@@ -141,13 +181,16 @@ __device__ __forceinline__ void LfilterSetup(const T* b, long long nb, const T* 
         if (i + 1 < m) {
           z[i] = z[i + 1] - an[i + 1] * y;
         } else if (i + 1 == m) {
-          z[i] = A(0) - an[m] * y;
+          z[i] = A(0) - an[i + 1] * y;
         }
       }
     }
-    for (int i = 0; i < m; ++i) {
-      mfull[i * m + s] = z[i];
-      if (last == L) mlast[i * m + s] = z[i];
+#pragma unroll
+    for (int i = 0; i < MAXM; ++i) {
+      if (i < m) {
+        mfull[i * m + s] = z[i];
+        if (last == L) mlast[i * m + s] = z[i];
+      }
     }
   }
 }
@@ -182,7 +225,7 @@ __device__ __forceinline__ void LfilterChunks(const T* x, T* y, long long rows, 
         if (i + 1 < m) {
           z[i] = z[i + 1] + bt[i + 1] * xt - at[i + 1] * yt;
         } else if (i + 1 == m) {
-          z[i] = bt[m] * xt - at[m] * yt;
+          z[i] = bt[i + 1] * xt - at[i + 1] * yt;
         }
       }
       yr[t] = yt;
@@ -208,33 +251,74 @@ __device__ __forceinline__ void LfilterCarry(long long rows, long long C, int m,
                                              const typename AccOf<T>::type* mlast,
                                              typename AccOf<T>::type* s, T* zf) {
   typedef typename AccOf<T>::type A;
+  constexpr int R = MAXM <= 8 ? MAXM : 1;  // orders held in registers
   for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < rows;
        r += (long long)gridDim.x * blockDim.x) {
     A S[MAXM], nxt[MAXM];
+    if constexpr (MAXM > R) {
+      // Orders over 8: the state in local memory, a step at a time.
 #pragma unroll
-    for (int i = 0; i < MAXM; ++i) S[i] = A(0);
-    for (long long k = 0; k < C; ++k) {
-      A* sk = s + (r * C + k) * m;
-      const A* mat = k + 1 < C ? mfull : mlast;
-#pragma unroll
-      for (int i = 0; i < MAXM; ++i) {
-        if (i < m) {
+      for (int i = 0; i < MAXM; ++i) S[i] = A(0);
+      for (long long k = 0; k < C; ++k) {
+        A* sk = s + (r * C + k) * m;
+        const A* mat = k + 1 < C ? mfull : mlast;
+        for (int i = 0; i < m; ++i) {
           A acc = sk[i];
           for (int j = 0; j < m; ++j) acc = acc + mat[i * m + j] * S[j];
           nxt[i] = acc;
         }
-      }
-#pragma unroll
-      for (int i = 0; i < MAXM; ++i) {
-        if (i < m) {
+        for (int i = 0; i < m; ++i) {
           sk[i] = S[i];
           S[i] = nxt[i];
         }
       }
-    }
+      for (int i = 0; i < m; ++i) zf[r * m + i] = T(S[i]);
+    } else {
+      // The state, the transition and the next chunk's end state in
+      // registers (static indices), the latter loaded a step ahead: the loop
+      // is a chain of m multiply-adds a chunk, not of memory reads.
+      A ahead[R], M[R * R];
 #pragma unroll
-    for (int i = 0; i < MAXM; ++i) {
-      if (i < m) zf[r * m + i] = T(S[i]);
+      for (int i = 0; i < R; ++i) {
+        S[i] = A(0);
+        ahead[i] = i < m ? s[(r * C) * m + i] : A(0);
+#pragma unroll
+        for (int j = 0; j < R; ++j) M[i * R + j] = i < m && j < m ? mfull[i * m + j] : A(0);
+      }
+      for (long long k = 0; k < C; ++k) {
+        A* sk = s + (r * C + k) * m;
+        if (k + 1 == C) {
+#pragma unroll
+          for (int i = 0; i < R; ++i) {
+#pragma unroll
+            for (int j = 0; j < R; ++j) {
+              M[i * R + j] = i < m && j < m ? mlast[i * m + j] : A(0);
+            }
+          }
+        }
+        A cur[R];
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+          cur[i] = ahead[i];
+          if (i < m && k + 1 < C) ahead[i] = sk[m + i];
+        }
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+          A acc = cur[i];
+#pragma unroll
+          for (int j = 0; j < R; ++j) acc = acc + M[i * R + j] * S[j];
+          nxt[i] = acc;
+        }
+#pragma unroll
+        for (int i = 0; i < R; ++i) {
+          if (i < m) sk[i] = S[i];
+          S[i] = nxt[i];
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < MAXM; ++i) {
+        if (i < m) zf[r * m + i] = T(S[i]);
+      }
     }
   }
 }
