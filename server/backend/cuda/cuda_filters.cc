@@ -84,7 +84,7 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
     void* args[] = {&layout, &t, &kk, &wp, &op, &n};
     return LaunchBody(body, name, Blocks(n), 1, args);
   }
-  const int cap = Bucket(k, {16, 32, 64, kMaxStencilTaps});
+  const int cap = Bucket(k, {9, 16, 25, 32, 64, kMaxStencilTaps});
   const std::string name = absl::StrCat("arrayd_stencil_rank", cap);
   const std::string body = absl::StrCat(
       "extern \"C\" __global__ void __launch_bounds__(256) ", name,

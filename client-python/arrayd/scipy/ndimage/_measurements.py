@@ -84,9 +84,11 @@ def label(input: Any, structure: Any = None,
     root = _k.label_roots(fg, before)
     if root is not None:
         is_root = ad.ravel(root) == ad.arange(size, dtype=np.int64)
-        number = ad.cumsum(is_root.astype(np.int64))
+        number = ad.cumsum(is_root, dtype=np.int64)
         n = int(number[-1])
-        res = ad.where(fg, ad.take(number, ad.where(fg, root, 0)), 0).astype(dt)
+        # A zero's root is -1: the 0 appended after the numbers.
+        ext = ad.concatenate([number, ad.zeros((1,), dtype=np.int64)])
+        res = ad.take(ext, root).astype(dt)
         if out is not None:
             out[...] = res
             return n
