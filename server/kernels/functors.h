@@ -817,6 +817,60 @@ struct PhiloxNormal {
       return static_cast<float>((*this)(static_cast<double>(a), static_cast<double>(b))); \
     }                                                                          \
   };
+// A function with complex loops too: `cexpr` of c128 z (z1, z2), computed
+// in complex double and rounded once for complex64.
+#define ARRAYD_SPECIAL1C(Name, expr, cexpr)                              \
+  struct Name {                                                           \
+    ARRAYD_HD double operator()(double x) const {                         \
+      using namespace special; /* NOLINT(build/namespaces) */             \
+      return expr;                                                        \
+    }                                                                     \
+    ARRAYD_HD float operator()(float a) const {                           \
+      return static_cast<float>((*this)(static_cast<double>(a)));         \
+    }                                                                     \
+    ARRAYD_HD c128 operator()(c128 z) const {                             \
+      using namespace special; /* NOLINT(build/namespaces) */             \
+      return cexpr;                                                       \
+    }                                                                     \
+    ARRAYD_HD c64 operator()(c64 a) const { return c64((*this)(c128(a))); } \
+  };
+#define ARRAYD_SPECIAL2C(Name, expr, cexpr)                                    \
+  struct Name {                                                                \
+    ARRAYD_HD double operator()(double x1, double x2) const {                  \
+      using namespace special; /* NOLINT(build/namespaces) */                  \
+      return expr;                                                             \
+    }                                                                          \
+    ARRAYD_HD float operator()(float a, float b) const {                       \
+      return static_cast<float>((*this)(static_cast<double>(a), static_cast<double>(b))); \
+    }                                                                          \
+    ARRAYD_HD c128 operator()(c128 z1, c128 z2) const {                        \
+      using namespace special; /* NOLINT(build/namespaces) */                  \
+      return cexpr;                                                            \
+    }                                                                          \
+    ARRAYD_HD c64 operator()(c64 a, c64 b) const {                             \
+      return c64((*this)(c128(a), c128(b)));                                   \
+    }                                                                          \
+  };
+// The packed rows (ARRAYD_PACKED in op_list.h): parameters p1, p2 from the
+// first operand's real and imaginary parts, p3, p4 from the second's.
+#define ARRAYD_SPECIAL_PACKED(Name, expr)                                      \
+  struct Name {                                                                \
+    ARRAYD_HD double operator()(c128 u, c128 w) const {                        \
+      using namespace special; /* NOLINT(build/namespaces) */                  \
+      const double p1 = u.re, p2 = u.im, p3 = w.re;                            \
+      return expr;                                                             \
+    }                                                                          \
+    ARRAYD_HD float operator()(c64 u, c64 w) const {                           \
+      return static_cast<float>((*this)(c128(u), c128(w)));                    \
+    }                                                                          \
+  };
+#define ARRAYD_SPECIAL_PACKED_C(Name, expr)                                    \
+  struct Name {                                                                \
+    ARRAYD_HD c128 operator()(c128 u, c128 w) const {                          \
+      using namespace special; /* NOLINT(build/namespaces) */                  \
+      return expr;                                                             \
+    }                                                                          \
+  };
 ARRAYD_SPECIAL1(ErfOp, erf(x))
 ARRAYD_SPECIAL1(ErfcOp, erfc(x))
 ARRAYD_SPECIAL1(ErfcxOp, Erfcx(x))
@@ -825,12 +879,12 @@ ARRAYD_SPECIAL1(ErfcinvOp, Erfcinv(x))
 ARRAYD_SPECIAL1(NdtrOp, Ndtr(x))
 ARRAYD_SPECIAL1(LogNdtrOp, LogNdtr(x))
 ARRAYD_SPECIAL1(NdtriOp, Ndtri(x))
-ARRAYD_SPECIAL1(GammaOp, Gamma(x))
+ARRAYD_SPECIAL1C(GammaOp, Gamma(x), CxGamma(z))
 ARRAYD_SPECIAL1(GammaLnOp, GammaLn(x))
-ARRAYD_SPECIAL1(LogGammaOp, LogGamma(x))
-ARRAYD_SPECIAL1(RGammaOp, RGamma(x))
+ARRAYD_SPECIAL1C(LogGammaOp, LogGamma(x), CxLogGamma(z))
+ARRAYD_SPECIAL1C(RGammaOp, RGamma(x), CxRGamma(z))
 ARRAYD_SPECIAL1(GammaSgnOp, GammaSgn(x))
-ARRAYD_SPECIAL1(PsiOp, Digamma(x))
+ARRAYD_SPECIAL1C(PsiOp, Digamma(x), CxDigamma(z))
 ARRAYD_SPECIAL1(ZetacOp, Zetac(x))
 ARRAYD_SPECIAL1(RiemannZetaOp, RiemannZeta(x))
 ARRAYD_SPECIAL1(Exp1Op, Exp1(x))
@@ -859,8 +913,8 @@ ARRAYD_SPECIAL1(SinDgOp, SinDg(x))
 ARRAYD_SPECIAL1(CosDgOp, CosDg(x))
 ARRAYD_SPECIAL1(TanDgOp, TanDg(x))
 ARRAYD_SPECIAL1(CotDgOp, CotDg(x))
-ARRAYD_SPECIAL2(XlogyOp, Xlogy(x1, x2))
-ARRAYD_SPECIAL2(Xlog1pyOp, Xlog1py(x1, x2))
+ARRAYD_SPECIAL2C(XlogyOp, Xlogy(x1, x2), CxXlogy(z1, z2))
+ARRAYD_SPECIAL2C(Xlog1pyOp, Xlog1py(x1, x2), CxXlog1py(z1, z2))
 ARRAYD_SPECIAL2(RelEntrOp, RelEntr(x1, x2))
 ARRAYD_SPECIAL2(KlDivOp, KlDiv(x1, x2))
 ARRAYD_SPECIAL2(BetaOp, Beta(x1, x2))
@@ -878,8 +932,49 @@ ARRAYD_SPECIAL2(InvBoxCox1pOp, InvBoxCox1p(x1, x2))
 ARRAYD_SPECIAL2(HuberOp, Huber(x1, x2))
 ARRAYD_SPECIAL2(PseudoHuberOp, PseudoHuber(x1, x2))
 ARRAYD_SPECIAL2(BinomOp, Binom(x1, x2))
+ARRAYD_SPECIAL1C(SiOp, Si(x), CxSi(z))
+ARRAYD_SPECIAL1C(CiOp, Ci(x), CxCi(z))
+ARRAYD_SPECIAL1C(ShiOp, Shi(x), CxShi(z))
+ARRAYD_SPECIAL1C(ChiOp, Chi(x), CxChi(z))
+ARRAYD_SPECIAL2(GammaincinvOp, IncompleteGammaInv(x1, x2, false))
+ARRAYD_SPECIAL2(GammainccinvOp, IncompleteGammaInv(x1, x2, true))
+ARRAYD_SPECIAL2(ChdtrOp, Chdtr(x1, x2))
+ARRAYD_SPECIAL2(ChdtrcOp, Chdtrc(x1, x2))
+ARRAYD_SPECIAL2(ChdtriOp, Chdtri(x1, x2))
+ARRAYD_SPECIAL2(PdtrOp, Pdtr(x1, x2))
+ARRAYD_SPECIAL2(PdtrcOp, Pdtrc(x1, x2))
+ARRAYD_SPECIAL2(PdtriOp, Pdtri(x1, x2))
+ARRAYD_SPECIAL2(EllipkincOp, EllipIncomplete(x1, x2, false))
+ARRAYD_SPECIAL2(EllipeincOp, EllipIncomplete(x1, x2, true))
+ARRAYD_SPECIAL2(EllipjSnOp, Ellipj(x1, x2, 0))
+ARRAYD_SPECIAL2(EllipjCnOp, Ellipj(x1, x2, 1))
+ARRAYD_SPECIAL2(EllipjDnOp, Ellipj(x1, x2, 2))
+ARRAYD_SPECIAL2(EllipjPhOp, Ellipj(x1, x2, 3))
+ARRAYD_SPECIAL2(SphericalJnOp, SphericalJn(x1, x2))
+ARRAYD_SPECIAL2(SphericalYnOp, SphericalYn(x1, x2))
+ARRAYD_SPECIAL_PACKED(LpmvOp, Lpmv(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(BetaincOp, IncBeta(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(BetaincinvOp, IncBetaInv(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(FdtrOp, Fdtr(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(FdtrcOp, Fdtrc(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(FdtriOp, Fdtri(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(BdtrOp, Bdtr(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(BdtrcOp, Bdtrc(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(BdtriOp, Bdtri(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(NbdtrOp, Nbdtr(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(NbdtrcOp, Nbdtrc(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(NbdtriOp, Nbdtri(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(GdtrOp, Gdtr(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(GdtrcOp, Gdtrc(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED(WrightBesselOp, WrightBessel(p1, p2, p3))
+ARRAYD_SPECIAL_PACKED_C(SphHarmYOp, SphHarmY(u.re, u.im, w.re, w.im))
+ARRAYD_SPECIAL_PACKED_C(LambertwOp, LambertW(u, w.re))
 #undef ARRAYD_SPECIAL1
 #undef ARRAYD_SPECIAL2
+#undef ARRAYD_SPECIAL1C
+#undef ARRAYD_SPECIAL2C
+#undef ARRAYD_SPECIAL_PACKED
+#undef ARRAYD_SPECIAL_PACKED_C
 
 // Fills out[0, n) from blocks counter, counter + 1, ... (the CPU loop; the
 // CUDA backend runs one block per thread).

@@ -127,6 +127,14 @@
 #define ARRAYD_REAL2 "ff->f dd->d "
 #define ARRAYD_SCIPY_D1 "d->d f->f "
 #define ARRAYD_SCIPY_D2 "dd->d ff->f "
+#define ARRAYD_SCIPY_DC1 "d->d D->D f->f F->F "
+#define ARRAYD_SCIPY_DC2 "dd->d ff->f DD->D FF->F "
+#define ARRAYD_SCIPY_FC1 "f->f d->d F->F D->D "
+// Functions of three or four real parameters, as binary rows over complex
+// operands that carry two parameters each (real part, imaginary part; the
+// client packs them: arrayd.scipy.special): single precision in complex64,
+// double in complex128, the result real (or complex for "DD->D" rows).
+#define ARRAYD_PACKED "FF->f DD->d "
 #define ARRAYD_SPECIAL_UNARY_OPS(X) \
   X(kErf, ErfOp, "erf", ARRAYD_SCIPY_D1, "", "The error function, 2/sqrt(pi) * integral of exp(-t**2) from 0 to x.") \
   X(kErfc, ErfcOp, "erfc", ARRAYD_SCIPY_D1, "", "The complementary error function, 1 - erf(x).") \
@@ -136,12 +144,12 @@
   X(kNdtr, NdtrOp, "ndtr", ARRAYD_SCIPY_D1, "", "The standard normal distribution function, P(Z <= x).") \
   X(kLogNdtr, LogNdtrOp, "log_ndtr", ARRAYD_SCIPY_D1, "", "log(ndtr(x)), accurate in both tails.") \
   X(kNdtri, NdtriOp, "ndtri", ARRAYD_REAL1, "", "The inverse of ndtr: y with ndtr(y) = x.") \
-  X(kGamma, GammaOp, "gamma", ARRAYD_SCIPY_D1, "", "The gamma function.") \
+  X(kGamma, GammaOp, "gamma", ARRAYD_SCIPY_DC1, "", "The gamma function.") \
   X(kGammaln, GammaLnOp, "gammaln", ARRAYD_SCIPY_D1, "", "log(abs(gamma(x))).") \
-  X(kLoggamma, LogGammaOp, "loggamma", ARRAYD_SCIPY_D1, "", "log(gamma(x)) for real x (NaN where gamma(x) < 0).") \
-  X(kRgamma, RGammaOp, "rgamma", ARRAYD_SCIPY_D1, "", "1 / gamma(x) (0 at the poles of gamma).") \
+  X(kLoggamma, LogGammaOp, "loggamma", ARRAYD_SCIPY_DC1, "", "log(gamma(x)), NaN where real gamma(x) < 0; complex: continuous off the negative axis.") \
+  X(kRgamma, RGammaOp, "rgamma", ARRAYD_SCIPY_DC1, "", "1 / gamma(x) (0 at the poles of gamma).") \
   X(kGammasgn, GammaSgnOp, "gammasgn", ARRAYD_SCIPY_D1, "", "The sign of gamma(x).") \
-  X(kPsi, PsiOp, "psi", ARRAYD_SCIPY_D1, "", "The digamma function, the derivative of log(gamma(x)).") \
+  X(kPsi, PsiOp, "psi", ARRAYD_SCIPY_DC1, "", "The digamma function, the derivative of log(gamma(x)).") \
   X(kZetac, ZetacOp, "zetac", ARRAYD_SCIPY_D1, "", "The Riemann zeta function minus 1.") \
   X(kRiemannZeta, RiemannZetaOp, "_riemann_zeta", ARRAYD_SCIPY_D1, "", "The Riemann zeta function (scipy.special.zeta(x)).") \
   X(kExp1, Exp1Op, "exp1", ARRAYD_REAL1, "", "The exponential integral E1(x).") \
@@ -169,18 +177,22 @@
   X(kSindg, SinDgOp, "sindg", ARRAYD_SCIPY_D1, "", "The sine of x degrees.") \
   X(kCosdg, CosDgOp, "cosdg", ARRAYD_SCIPY_D1, "", "The cosine of x degrees.") \
   X(kTandg, TanDgOp, "tandg", ARRAYD_SCIPY_D1, "", "The tangent of x degrees.") \
-  X(kCotdg, CotDgOp, "cotdg", ARRAYD_SCIPY_D1, "", "The cotangent of x degrees.")
+  X(kCotdg, CotDgOp, "cotdg", ARRAYD_SCIPY_D1, "", "The cotangent of x degrees.") \
+  X(kSiciSi, SiOp, "_sici_si", ARRAYD_SCIPY_FC1, "", "The sine integral Si(x) (scipy.special.sici's first result).") \
+  X(kSiciCi, CiOp, "_sici_ci", ARRAYD_SCIPY_FC1, "", "The cosine integral Ci(x) (scipy.special.sici's second result).") \
+  X(kShichiShi, ShiOp, "_shichi_shi", ARRAYD_SCIPY_FC1, "", "The hyperbolic sine integral Shi(x) (scipy.special.shichi's first result).") \
+  X(kShichiChi, ChiOp, "_shichi_chi", ARRAYD_SCIPY_FC1, "", "The hyperbolic cosine integral Chi(x) (scipy.special.shichi's second result).")
 
 #define ARRAYD_SPECIAL_BINARY_OPS(X) \
-  X(kXlogy, XlogyOp, "xlogy", ARRAYD_SCIPY_D2, "", "x1 * log(x2), 0 where x1 is 0.") \
-  X(kXlog1py, Xlog1pyOp, "xlog1py", ARRAYD_SCIPY_D2, "", "x1 * log1p(x2), 0 where x1 is 0.") \
+  X(kXlogy, XlogyOp, "xlogy", ARRAYD_SCIPY_DC2, "", "x1 * log(x2), 0 where x1 is 0.") \
+  X(kXlog1py, Xlog1pyOp, "xlog1py", ARRAYD_SCIPY_DC2, "", "x1 * log1p(x2), 0 where x1 is 0.") \
   X(kRelEntr, RelEntrOp, "rel_entr", ARRAYD_REAL2, "", "x1 * log(x1 / x2) (relative entropy), elementwise.") \
   X(kKlDiv, KlDivOp, "kl_div", ARRAYD_REAL2, "", "x1 * log(x1 / x2) - x1 + x2, elementwise.") \
   X(kBeta, BetaOp, "beta", ARRAYD_SCIPY_D2, "", "The beta function, gamma(a) gamma(b) / gamma(a + b).") \
   X(kBetaln, BetaLnOp, "betaln", ARRAYD_SCIPY_D2, "", "log(abs(beta(a, b))).") \
   X(kGammainc, GammaincOp, "gammainc", ARRAYD_SCIPY_D2, "", "The regularized lower incomplete gamma function P(a, x).") \
   X(kGammaincc, GammainccOp, "gammaincc", ARRAYD_SCIPY_D2, "", "The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x).") \
-  X(kHurwitzZeta, HurwitzZetaOp, "_hurwitz_zeta", ARRAYD_SCIPY_D2, "", "The Hurwitz zeta function (scipy.special.zeta(x, q)).") \
+  X(kHurwitzZeta, HurwitzZetaOp, "_hurwitz_zeta", ARRAYD_REAL2, "", "The Hurwitz zeta function (scipy.special.zeta(x, q)).") \
   X(kJn, JnOp, "jn", ARRAYD_REAL2, "", "The Bessel function of the first kind of integer order n.") \
   X(kYn, YnOp, "yn", ARRAYD_REAL2, "", "The Bessel function of the second kind of integer order n.") \
   X(kExpn, ExpnOp, "expn", ARRAYD_REAL2, "", "The generalized exponential integral E_n(x).") \
@@ -190,7 +202,40 @@
   X(kInvBoxcox1p, InvBoxCox1pOp, "inv_boxcox1p", ARRAYD_REAL2, "", "The inverse of boxcox1p.") \
   X(kHuber, HuberOp, "huber", ARRAYD_REAL2, "", "The Huber loss of r with threshold delta.") \
   X(kPseudoHuber, PseudoHuberOp, "pseudo_huber", ARRAYD_REAL2, "", "The pseudo-Huber loss of r with threshold delta.") \
-  X(kBinom, BinomOp, "binom", ARRAYD_REAL2, "", "The binomial coefficient of real n and k.")
+  X(kBinom, BinomOp, "binom", ARRAYD_REAL2, "", "The binomial coefficient of real n and k.") \
+  X(kGammaincinv, GammaincinvOp, "gammaincinv", ARRAYD_SCIPY_D2, "", "The inverse of gammainc in x: x with gammainc(a, x) = y.") \
+  X(kGammainccinv, GammainccinvOp, "gammainccinv", ARRAYD_SCIPY_D2, "", "The inverse of gammaincc in x: x with gammaincc(a, x) = y.") \
+  X(kChdtr, ChdtrOp, "chdtr", ARRAYD_REAL2, "", "The chi-square distribution function of v degrees of freedom at x.") \
+  X(kChdtrc, ChdtrcOp, "chdtrc", ARRAYD_REAL2, "", "The chi-square survival function of v degrees of freedom at x.") \
+  X(kChdtri, ChdtriOp, "chdtri", ARRAYD_REAL2, "", "The inverse of chdtrc in x.") \
+  X(kPdtr, PdtrOp, "pdtr", ARRAYD_REAL2, "", "The Poisson distribution function: P(N <= k) for mean m.") \
+  X(kPdtrc, PdtrcOp, "pdtrc", ARRAYD_REAL2, "", "The Poisson survival function: P(N > k) for mean m.") \
+  X(kPdtri, PdtriOp, "_pdtri", ARRAYD_REAL2, "", "The inverse of pdtr in m (scipy.special.pdtri of float k).") \
+  X(kEllipkinc, EllipkincOp, "ellipkinc", ARRAYD_SCIPY_D2, "", "The incomplete elliptic integral of the first kind, F(phi | m).") \
+  X(kEllipeinc, EllipeincOp, "ellipeinc", ARRAYD_SCIPY_D2, "", "The incomplete elliptic integral of the second kind, E(phi | m).") \
+  X(kEllipjSn, EllipjSnOp, "_ellipj_sn", ARRAYD_SCIPY_D2, "", "Jacobi's sn(u | m) (scipy.special.ellipj's first result).") \
+  X(kEllipjCn, EllipjCnOp, "_ellipj_cn", ARRAYD_SCIPY_D2, "", "Jacobi's cn(u | m) (scipy.special.ellipj's second result).") \
+  X(kEllipjDn, EllipjDnOp, "_ellipj_dn", ARRAYD_SCIPY_D2, "", "Jacobi's dn(u | m) (scipy.special.ellipj's third result).") \
+  X(kEllipjPh, EllipjPhOp, "_ellipj_ph", ARRAYD_SCIPY_D2, "", "The amplitude of (u | m) (scipy.special.ellipj's fourth result).") \
+  X(kSphericalJn, SphericalJnOp, "_spherical_jn", "dd->d ", "", "The spherical Bessel function j_n(x) of real x.") \
+  X(kSphericalYn, SphericalYnOp, "_spherical_yn", "dd->d ", "", "The spherical Bessel function y_n(x) of real x.") \
+  X(kLpmvPacked, LpmvOp, "_lpmv", ARRAYD_PACKED, "", "lpmv(m, v, x) of operands (m + v j, x).") \
+  X(kBetaincPacked, BetaincOp, "_betainc", ARRAYD_PACKED, "", "betainc(a, b, x) of operands (a + b j, x).") \
+  X(kBetaincinvPacked, BetaincinvOp, "_betaincinv", ARRAYD_PACKED, "", "betaincinv(a, b, y) of operands (a + b j, y).") \
+  X(kFdtrPacked, FdtrOp, "_fdtr", ARRAYD_PACKED, "", "fdtr(dfn, dfd, x) of operands (dfn + dfd j, x).") \
+  X(kFdtrcPacked, FdtrcOp, "_fdtrc", ARRAYD_PACKED, "", "fdtrc(dfn, dfd, x) of operands (dfn + dfd j, x).") \
+  X(kFdtriPacked, FdtriOp, "_fdtri", ARRAYD_PACKED, "", "fdtri(dfn, dfd, p) of operands (dfn + dfd j, p).") \
+  X(kBdtrPacked, BdtrOp, "_bdtr", ARRAYD_PACKED, "", "bdtr(k, n, p) of operands (k + n j, p).") \
+  X(kBdtrcPacked, BdtrcOp, "_bdtrc", ARRAYD_PACKED, "", "bdtrc(k, n, p) of operands (k + n j, p).") \
+  X(kBdtriPacked, BdtriOp, "_bdtri", ARRAYD_PACKED, "", "bdtri(k, n, y) of operands (k + n j, y).") \
+  X(kNbdtrPacked, NbdtrOp, "_nbdtr", ARRAYD_PACKED, "", "nbdtr(k, n, p) of operands (k + n j, p).") \
+  X(kNbdtrcPacked, NbdtrcOp, "_nbdtrc", ARRAYD_PACKED, "", "nbdtrc(k, n, p) of operands (k + n j, p).") \
+  X(kNbdtriPacked, NbdtriOp, "_nbdtri", ARRAYD_PACKED, "", "nbdtri(k, n, y) of operands (k + n j, y).") \
+  X(kGdtrPacked, GdtrOp, "_gdtr", ARRAYD_PACKED, "", "gdtr(a, b, x) of operands (a + b j, x).") \
+  X(kGdtrcPacked, GdtrcOp, "_gdtrc", ARRAYD_PACKED, "", "gdtrc(a, b, x) of operands (a + b j, x).") \
+  X(kWrightBesselPacked, WrightBesselOp, "_wright_bessel", ARRAYD_PACKED, "", "wright_bessel(a, b, x) of operands (a + b j, x).") \
+  X(kSphHarmYPacked, SphHarmYOp, "_sph_harm_y", "DD->D ", "", "sph_harm_y(n, m, theta, phi) of operands (n + m j, theta + phi j).") \
+  X(kLambertw, LambertwOp, "_lambertw", "DD->D ", "", "Branch k of the Lambert W function of z, of operands (z, k).")
 
 // Every ufunc: NumPy's rows first, then SciPy's.
 #define ARRAYD_UNARY_OPS(X) ARRAYD_NUMPY_UNARY_OPS(X) ARRAYD_SPECIAL_UNARY_OPS(X)

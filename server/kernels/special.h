@@ -228,14 +228,16 @@ ARRAYD_HD double BernoulliOverFactorial(int j) {
 }
 
 // The Hurwitz zeta function sum_k (k + q)^-s, s > 1 (scipy's zeta(x, q)).
+// SciPy's order of the special cases: s < 1 first, then q at a pole
+// (q = -inf among them), then NaN.
 ARRAYD_HD double HurwitzZeta(double s, double q) {
-  if (Nan(s) || Nan(q)) return s + q;
   if (s == 1) return Inf();
   if (s < 1) return NaN();
   if (q <= 0) {
     if (IsInt(q)) return Inf();
     if (!IsInt(s)) return NaN();  // (q + k)^-s is complex
   }
+  if (Nan(s) || Nan(q)) return s + q;
   if (s == Inf()) return q == 1 ? 1.0 : (q < 1 ? Inf() : 0.0);
   // Direct terms until a is large against s, then Euler-Maclaurin's tail.
   double a = q, sum = 0;
@@ -308,7 +310,8 @@ ARRAYD_HD double LogAbsBeta(double a, double b, double* sign) {
   *sign = 1;
   if (a > 0 && b > 0) {
     double big = a > b ? a : b, small = a > b ? b : a;
-    if (big < 10) return log(tgamma(a) * tgamma(b) / tgamma(a + b));
+    if (big < 10 && small > 1e-100) return log(tgamma(a) * tgamma(b) / tgamma(a + b));
+    if (big < 10) return GammaLn(a) + GammaLn(b) - GammaLn(a + b);
     if (small < 10) return GammaLn(small) + LogGammaRatio(big, small);
     // Both large: Stirling's formula for all three, in log1p form.
     return kLogSqrt2Pi - a * log1p(b / a) - b * log1p(a / b) +
@@ -321,24 +324,94 @@ ARRAYD_HD double LogAbsBeta(double a, double b, double* sign) {
   return r;
 }
 
-ARRAYD_HD double Beta(double a, double b) {
-  if (Nan(a) || Nan(b)) return a + b;
-  if ((a <= 0 && IsInt(a)) || (b <= 0 && IsInt(b))) {
-    // Gamma's poles; B(a, b) = Gamma(a) Gamma(b) / Gamma(a + b) stays finite
-    // only when a + b is a pole too, which SciPy answers as the pole.
-    return Inf();
+// B(a, b) where a is a non-positive integer (a pole of Gamma(a)): finite,
+// (-1)^b B(1 - a - b, b), where b is an integer with a + b < 1, else the pole.
+ARRAYD_HD bool BetaAtPole(double a, double b, double* log_abs, double* sign) {
+  if (!(a <= 0 && IsInt(a))) return false;
+  if (IsInt(b) && 1 - a - b > 0 && a > -1e15 && b > -1e15) {
+    *sign = fmod(b, 2.0) == 0 ? 1.0 : -1.0;
+    double s;
+    *log_abs = LogAbsBeta(1 - a - b, b, &s);
+    *sign *= s;
+  } else {
+    *sign = 1;
+    *log_abs = Inf();
   }
-  if (a > 0 && b > 0 && a + b < 170) return tgamma(a) * (tgamma(b) / tgamma(a + b));
-  double sign;
+  return true;
+}
+
+ARRAYD_HD double Beta(double a, double b) {
+  double lb, sign;
+  // The poles come first: SciPy answers them (inf) even for a NaN partner.
+  if (BetaAtPole(a, b, &lb, &sign) || BetaAtPole(b, a, &lb, &sign)) return sign * exp(lb);
+  if (Nan(a) || Nan(b)) return a + b;
+  if ((a == Inf() && b > 0 && b < Inf()) || (b == Inf() && a > 0 && a < Inf())) return 0.0;
+  if (a > 0 && b > 0 && a + b < 170 && a > 1e-200 && b > 1e-200) {
+    return tgamma(a) * (tgamma(b) / tgamma(a + b));
+  }
   double r = LogAbsBeta(a, b, &sign);
   return sign * exp(r);
 }
 
 ARRAYD_HD double BetaLn(double a, double b) {
+  double lb, sign;
+  if (BetaAtPole(a, b, &lb, &sign) || BetaAtPole(b, a, &lb, &sign)) return lb;
   if (Nan(a) || Nan(b)) return a + b;
-  if ((a <= 0 && IsInt(a)) || (b <= 0 && IsInt(b))) return Inf();
-  double sign;
+  if ((a == Inf() && b > 0 && b < Inf()) || (b == Inf() && a > 0 && a < Inf())) return -Inf();
   return LogAbsBeta(a, b, &sign);
+}
+
+// log(1 + d) - d, without cancellation for small d.
+ARRAYD_HD double Log1pmx(double d) {
+  if (fabs(d) > 0.25) return log1p(d) - d;
+  double term = d, sum = 0;  // sum_k>=2 (-1)^(k+1) d^k / k
+  for (int k = 2; k < 200; ++k) {
+    term *= -d;
+    double t = term / k;
+    sum += t;
+    if (fabs(t) < kEps * fabs(sum)) break;
+  }
+  return sum;
+}
+
+// log(x^a e^-x / Gamma(a)); for large a in the form a (log1p(d) - d) +
+// log(sqrt(a / (2 pi))) - (Stirling's correction), d = (x - a) / a, which
+// keeps the cancellation of a log x against x and lgamma(a) exact.
+ARRAYD_HD double LogGammaPrefix(double a, double x) {
+  if (a < 10) {
+    double sign;
+    return a * log(x) - x - LogAbsGamma(a, &sign);
+  }
+  return a * Log1pmx((x - a) / a) + 0.5 * log(a) - kLogSqrt2Pi - StirlingCorrection(a);
+}
+
+// log Gamma(1 + a) for |a| <= 0.25: -gamma a + sum_k>=2 (-1)^k zeta(k) a^k / k,
+// accurate relative to its small value.
+ARRAYD_HD double LogGamma1pSmall(double a) {
+  double term = -a, sum = kEulerGamma * term;  // term = (-a)^k
+  for (int k = 2; k < 60; ++k) {
+    term *= -a;
+    double t = (1 + HurwitzZeta(k, 2)) * term / k;
+    sum += t;
+    if (fabs(t) < kEps * fabs(sum)) break;
+  }
+  return sum;
+}
+
+// Q(a, x) for a < 1, x < 2, where 1 - P would cancel:
+// Q = -expm1(a log x - lgamma(1 + a)) - x^a / Gamma(a) sum_n>=1 (-x)^n / (n! (a + n)).
+ARRAYD_HD double UpperGammaSmallA(double a, double x) {
+  double lg1p = fabs(a) <= 0.25 ? LogGamma1pSmall(a) : GammaLn(1 + a);
+  double head = -expm1(a * log(x) - lg1p);
+  double term = 1, sum = 0;
+  for (int n = 1; n < 200; ++n) {
+    term *= -x / n;
+    double t = term / (a + n);
+    sum += t;
+    if (fabs(t) < kEps * fabs(sum)) break;
+  }
+  // x^a / Gamma(a) = a x^a / Gamma(1 + a)
+  return head - a * exp(a * log(x) - lg1p) * sum;
 }
 
 // The regularized incomplete gamma functions P(a, x) (lower) and Q = 1 - P.
@@ -350,13 +423,13 @@ ARRAYD_HD double IncompleteGamma(double a, double x, bool upper) {
     return upper ? 0.0 : 1.0;
   }
   if (x == 0) return upper ? 1.0 : 0.0;
+  if (a == Inf()) return x == Inf() ? NaN() : (upper ? 1.0 : 0.0);
   if (x == Inf()) return upper ? 0.0 : 1.0;
-  if (a == Inf()) return upper ? 1.0 : 0.0;
-  double sign;
-  double log_prefix = a * log(x) - x - LogAbsGamma(a, &sign);  // x^a e^-x / Gamma(a)
+  if (upper && a < 1 && x < 2) return UpperGammaSmallA(a, x);
+  const double log_prefix = LogGammaPrefix(a, x);
   if (x < a + 1) {
     double term = 1 / a, sum = term;
-    for (int n = 1; n < 10000; ++n) {
+    for (int n = 1; n < 4000000; ++n) {  // about 8 sqrt(a) terms where x is near a
       term *= x / (a + n);
       sum += term;
       if (term < sum * kEps) break;
@@ -367,7 +440,7 @@ ARRAYD_HD double IncompleteGamma(double a, double x, bool upper) {
   // Q = prefix / (x + 1 - a - 1 (1 - a) / (x + 3 - a - 2 (2 - a) / ...)), by Lentz.
   const double tiny = 1e-300;
   double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
-  for (int n = 1; n < 10000; ++n) {
+  for (int n = 1; n < 4000000; ++n) {
     double an = -n * (n - a);
     b += 2;
     d = an * d + b;
@@ -643,15 +716,25 @@ ARRAYD_HD double PseudoHuber(double delta, double r) {
 // 1 / ((n + 1) B(n - k + 1, k + 1)).
 ARRAYD_HD double Binom(double n, double k) {
   if (Nan(n) || Nan(k)) return n + k;
-  if (IsInt(k)) {
+  if (n < 0 && IsInt(n)) return NaN();  // SciPy's answer (-inf among them)
+  if (k == Inf()) return NaN();
+  if (IsInt(k) && fabs(k) < 1e15) {
     if (k < 0) return 0.0;
     if (IsInt(n) && n >= 0 && k > n) return 0.0;
     double kk = (IsInt(n) && n >= 0 && k > n / 2) ? n - k : k;
-    if (kk < 30) {
+    if (kk < 20) {  // SciPy's products (larger k: the beta function)
       double r = 1;
       for (int i = 1; i <= static_cast<int>(kk); ++i) r *= (n - kk + i) / i;
       return r;
     }
+  }
+  if (k > 1e8 * fabs(n) && k > 1e8) {
+    // Gamma(n + 1) sin(pi (k - n)) Gamma(k - n) / (pi Gamma(k + 1)), with
+    // Gamma(k - n) / Gamma(k + 1) = k^(-n-1) (1 + n (n + 1) / (2k) + ...)
+    // and the sine from the fraction of k, exactly.
+    double kf = floor(k), sgn = fmod(kf, 2.0) == 0 ? 1 : -1;
+    double s = sgn * SinPi(k - kf - n);
+    return tgamma(n + 1) * s * exp(-(n + 1) * log(k)) * (1 + n * (n + 1) / (2 * k)) / kPi;
   }
   if (n > -1 && n - k > -1) return 1 / ((n + 1) * Beta(n - k + 1, k + 1));
   return tgamma(n + 1) / (tgamma(k + 1) * tgamma(n - k + 1));
@@ -690,6 +773,848 @@ ARRAYD_HD double BesselJ0(double x) { return fabs(x) == Inf() ? NaN() : j0(x); }
 ARRAYD_HD double BesselJ1(double x) { return fabs(x) == Inf() ? NaN() : j1(x); }
 ARRAYD_HD double BesselY0(double x) { return x < 0 || x == Inf() ? NaN() : y0(x); }
 ARRAYD_HD double BesselY1(double x) { return x < 0 || x == Inf() ? NaN() : y1(x); }
+
+// ---- complex arithmetic for the complex loops ------------------------------
+
+typedef Complex<double> Cx;
+
+ARRAYD_HD Cx CxMake(double re, double im) { return Cx(re, im); }
+ARRAYD_HD Cx CxScale(Cx z, double s) { return Cx(z.re * s, z.im * s); }
+ARRAYD_HD Cx CxAdd(Cx z, double r) { return Cx(z.re + r, z.im); }
+ARRAYD_HD double CxAbs(Cx z) { return hypot(z.re, z.im); }
+ARRAYD_HD bool CxNan(Cx z) { return Nan(z.re) || Nan(z.im); }
+ARRAYD_HD bool CxFinite(Cx z) { return fabs(z.re) < Inf() && fabs(z.im) < Inf(); }
+ARRAYD_HD Cx CxNaN() { return Cx(NaN(), NaN()); }
+ARRAYD_HD Cx CxExp(Cx z) {
+  double e = exp(z.re);
+  if (z.im == 0) return Cx(e, z.im);
+  return Cx(e * cos(z.im), e * sin(z.im));
+}
+// The principal logarithm; a zero imaginary part counts as +0 (SciPy's cut).
+ARRAYD_HD Cx CxLog(Cx z) { return Cx(log(CxAbs(z)), atan2(z.im + 0.0, z.re)); }
+// log(1 + z), accurate for small z.
+ARRAYD_HD Cx CxLog1p(Cx z) {
+  if (CxAbs(z) < 0.5) {
+    double re = 0.5 * log1p(z.re * (2 + z.re) + z.im * z.im);
+    return Cx(re, atan2(z.im, 1 + z.re));
+  }
+  return CxLog(CxAdd(z, 1));
+}
+ARRAYD_HD Cx CxSqrt(Cx z) {
+  if (z.re == 0 && z.im == 0) return Cx(0, z.im);
+  double t = sqrt((fabs(z.re) + CxAbs(z)) / 2);
+  if (z.re >= 0) return Cx(t, z.im / (2 * t));
+  return Cx(fabs(z.im) / (2 * t), copysign(t, z.im));
+}
+ARRAYD_HD Cx CxSin(Cx z) { return Cx(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }
+ARRAYD_HD Cx CxCos(Cx z) { return Cx(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im)); }
+ARRAYD_HD Cx CxInv(Cx z) { return Cx(1.0) / z; }
+
+// ---- complex gamma, log-gamma and digamma -----------------------------------
+
+// log Gamma(w) by Stirling's series, for Re w >= 15.
+ARRAYD_HD Cx CxStirlingLogGamma(Cx w) {
+  Cx r = CxInv(w), r2 = r * r;
+  // B_2k / (2k (2k - 1)), k = 1..8
+  const double c[8] = {1.0 / 12,   -1.0 / 360,      1.0 / 1260, -1.0 / 1680,
+                       1.0 / 1188, -691.0 / 360360, 1.0 / 156,  -3617.0 / 122400};
+  Cx series(c[7]);
+  for (int k = 6; k >= 0; --k) series = series * r2 + Cx(c[k]);
+  series = series * r;
+  return (CxAdd(w, -0.5) * CxLog(w)) - w + Cx(kLogSqrt2Pi) + series;
+}
+
+// scipy's complex loggamma: the branch continuous off the negative real axis
+// (the principal log on the positive reals); NaN at the poles and for
+// infinite or NaN input.
+ARRAYD_HD Cx CxLogGamma(Cx z) {
+  if (!CxFinite(z)) return CxNaN();
+  if (z.im == 0 && z.re <= 0 && IsInt(z.re)) return CxNaN();
+  if (z.im == 0 && z.re > 0) return Cx(GammaLn(z.re), 0.0);
+  if (z.re < -200) {
+    // Reflection, with the multiple of 2 pi i that keeps the branch.
+    Cx s = CxSin(CxScale(z, kPi));
+    double k = floor(0.5 * z.re + 0.25);
+    Cx r = Cx(1.1447298858494002, copysign(2 * kPi, z.im) * k) - CxLog(s);
+    return r - CxLogGamma(Cx(1 - z.re, -z.im));
+  }
+  // log Gamma(z) = log Gamma(z + n) - sum_k log(z + k): each log is principal,
+  // so the sum keeps the branch.
+  Cx shift(0.0), w = z;
+  while (w.re < 15) {
+    shift = shift + CxLog(w);
+    w = CxAdd(w, 1);
+  }
+  return CxStirlingLogGamma(w) - shift;
+}
+
+ARRAYD_HD Cx CxGamma(Cx z) {
+  if (z.im == 0) {
+    if (z.re <= 0 && IsInt(z.re)) return CxNaN();  // the poles and -inf
+    if (z.re < 171.6 && !Nan(z.re)) return Cx(tgamma(z.re), 0.0);
+  }
+  if (!CxFinite(z)) return CxNaN();
+  return CxExp(CxLogGamma(z));
+}
+
+ARRAYD_HD Cx CxRGamma(Cx z) {
+  if (z.im == 0 && z.re <= 0 && IsInt(z.re)) return Cx(0.0, 0.0);  // the poles and -inf
+  if (!CxFinite(z)) return CxNaN();
+  return CxExp(-CxLogGamma(z));
+}
+
+ARRAYD_HD Cx CxDigamma(Cx z) {
+  if (z.im == 0) {
+    if (z.re == Inf()) return Cx(Inf(), 0.0);
+    if (z.re <= 0 && IsInt(z.re)) return CxNaN();
+    return Cx(Digamma(z.re), 0.0);
+  }
+  if (!CxFinite(z)) return CxNaN();
+  Cx result(0.0);
+  if (z.re < 0.5) {
+    // psi(z) = psi(1 - z) - pi cot(pi z)
+    Cx w = CxScale(z, kPi), cot;
+    if (fabs(w.im) > 20) {
+      cot = Cx(0.0, w.im > 0 ? -1.0 : 1.0);
+    } else {
+      cot = CxCos(w) / CxSin(w);
+    }
+    result = -CxScale(cot, kPi);
+    z = Cx(1 - z.re, -z.im);
+  }
+  while (z.re < 15) {
+    result = result - CxInv(z);
+    z = CxAdd(z, 1);
+  }
+  // log z - 1/(2z) - sum_k B_2k / (2k z^2k)
+  Cx r = CxInv(z), r2 = r * r;
+  const double c[7] = {1.0 / 12,  -1.0 / 120,     1.0 / 252, -1.0 / 240,
+                       1.0 / 132, -691.0 / 32760, 1.0 / 12};
+  Cx series(c[6]);
+  for (int k = 5; k >= 0; --k) series = series * r2 + Cx(c[k]);
+  series = series * r2;
+  return result + CxLog(z) - CxScale(r, 0.5) - series;
+}
+
+ARRAYD_HD Cx CxXlogy(Cx x, Cx y) {
+  if (x.re == 0 && x.im == 0 && !CxNan(y)) return Cx(0.0, 0.0);
+  return x * CxLog(y);
+}
+ARRAYD_HD Cx CxXlog1py(Cx x, Cx y) {
+  if (x.re == 0 && x.im == 0 && !CxNan(y)) return Cx(0.0, 0.0);
+  return x * CxLog1p(y);
+}
+
+// ---- the incomplete beta function and its inverse -------------------------
+
+// x^a (1 - x)^b / B(a, b), in logs.
+ARRAYD_HD double BetaPrefixLog(double a, double b, double x) {
+  double sign;
+  return a * log(x) + b * log1p(-x) - LogAbsBeta(a, b, &sign);
+}
+
+// The continued fraction of I_x(a, b) (for x < (a + 1) / (a + b + 2)), by Lentz.
+ARRAYD_HD double BetaContinuedFraction(double a, double b, double x) {
+  const double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  if (fabs(d) < tiny) d = tiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m < 10000; ++m) {
+    double aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));  // even step
+    d = 1 + aa * d;
+    if (fabs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));  // odd step
+    d = 1 + aa * d;
+    if (fabs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    double del = d * c;
+    h *= del;
+    if (fabs(del - 1) < kEps) break;
+  }
+  return h;
+}
+
+// The regularized incomplete beta function I_x(a, b) (scipy's betainc).
+ARRAYD_HD double IncBeta(double a, double b, double x) {
+  if (Nan(a) || Nan(b) || Nan(x)) return NaN();
+  if (a < 0 || b < 0 || x < 0 || x > 1) return NaN();
+  if (a == 0 && b == 0) return NaN();
+  if (a == Inf() && b == Inf()) return NaN();
+  if (a == 0 || b == Inf()) return x > 0 ? 1.0 : 0.0;
+  if (b == 0 || a == Inf()) return x < 1 ? 0.0 : 1.0;
+  if (x == 0) return 0.0;
+  if (x == 1) return 1.0;
+  bool flip = x > (a + 1) / (a + b + 2);
+  double aa = flip ? b : a, bb = flip ? a : b, xx = flip ? 1 - x : x;
+  // 1 - x loses nothing where it matters: the flipped side has x > 1/2 mostly.
+  double front = exp(BetaPrefixLog(aa, bb, xx)) / aa;
+  double r = front * BetaContinuedFraction(aa, bb, xx);
+  return flip ? 1 - r : r;
+}
+
+// The complement 1 - I_x(a, b), without cancellation.
+ARRAYD_HD double IncBetaC(double a, double b, double x) {
+  if (Nan(a) || Nan(b) || Nan(x)) return NaN();
+  if (x < 0 || x > 1) return NaN();
+  return IncBeta(b, a, 1 - x);
+}
+
+// x with I_x(a, b) = y (scipy's betaincinv): Newton's method on I_x - y,
+// kept inside a bracket by bisection.
+ARRAYD_HD double IncBetaInv(double a, double b, double y) {
+  if (Nan(a) || Nan(b) || Nan(y)) return NaN();
+  if (a < 0 || b < 0 || y < 0 || y > 1) return NaN();
+  if (a == 0 || b == 0) return NaN();
+  if (y == 0) return 0.0;
+  if (y == 1) return 1.0;
+  // SciPy's answers at infinite a or b: the limits where the other is 1.
+  if (a == Inf()) return b == 1 ? 1.0 : NaN();
+  if (b == Inf()) return a == 1 ? 0.0 : NaN();
+  double sign;
+  const double lbeta = LogAbsBeta(a, b, &sign);
+  double lo = 0, hi = 1;
+  // Start from the small-x (x^a a B / ...) or the small-(1-x) asymptote.
+  double x = exp((log(y) + log(a) + lbeta) / a);
+  if (!(x > 0 && x < 1)) x = a / (a + b);
+  for (int i = 0; i < 200; ++i) {
+    double f = IncBeta(a, b, x) - y;
+    if (f == 0) return x;
+    if (f < 0) {
+      lo = x;
+    } else {
+      hi = x;
+    }
+    double dens = exp((a - 1) * log(x) + (b - 1) * log1p(-x) - lbeta);
+    double next = x - f / dens;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (fabs(next - x) <= 4 * kEps * x || hi - lo <= 4 * kEps * hi) return next;
+    x = next;
+  }
+  return x;
+}
+
+// ---- distributions built on the incomplete beta and gamma functions ------
+
+// F distribution: fdtr(dfn, dfd, x), its complement and its inverse.
+ARRAYD_HD double Fdtr(double dfn, double dfd, double x) {
+  if (Nan(dfn) || Nan(dfd) || Nan(x) || dfn <= 0 || dfd <= 0 || x < 0) return NaN();
+  if (x == Inf()) return 1.0;
+  double w = dfn * x;
+  return IncBeta(0.5 * dfn, 0.5 * dfd, w / (dfd + w));
+}
+ARRAYD_HD double Fdtrc(double dfn, double dfd, double x) {
+  if (Nan(dfn) || Nan(dfd) || Nan(x) || dfn <= 0 || dfd <= 0 || x < 0) return NaN();
+  if (x == Inf()) return 0.0;
+  double w = dfn * x;
+  return IncBeta(0.5 * dfd, 0.5 * dfn, dfd / (dfd + w));
+}
+ARRAYD_HD double Fdtri(double dfn, double dfd, double p) {
+  if (Nan(dfn) || Nan(dfd) || Nan(p) || dfn <= 0 || dfd <= 0 || p < 0 || p > 1) return NaN();
+  if (p == 1) return Inf();
+  double w = IncBetaInv(0.5 * dfn, 0.5 * dfd, p);
+  return dfd * w / (dfn * (1 - w));
+}
+
+// Binomial distribution (k successes or fewer in n trials of probability p).
+ARRAYD_HD double Bdtr(double k, double n, double p) {
+  if (Nan(k) || Nan(n) || Nan(p) || p < 0 || p > 1) return NaN();
+  k = floor(k);
+  if (k < 0 || n < k) return NaN();
+  if (k == n || p == 0) return 1.0;
+  if (p == 1) return 0.0;
+  return IncBeta(n - k, k + 1, 1 - p);
+}
+ARRAYD_HD double Bdtrc(double k, double n, double p) {
+  if (Nan(k) || Nan(n) || Nan(p) || p < 0 || p > 1) return NaN();
+  k = floor(k);
+  if (k < 0) return 1.0;
+  if (n < k) return NaN();
+  if (k == n || p == 0) return 0.0;
+  if (p == 1) return 1.0;
+  return IncBeta(k + 1, n - k, p);
+}
+ARRAYD_HD double Bdtri(double k, double n, double y) {
+  if (Nan(k) || Nan(n) || Nan(y) || y < 0 || y > 1) return NaN();
+  k = floor(k);
+  if (k < 0 || n <= k) return NaN();
+  if (y == 0) return 1.0;
+  if (y == 1) return 0.0;
+  return 1 - IncBetaInv(n - k, k + 1, y);
+}
+
+// Negative binomial distribution (k failures or fewer before the n-th success).
+ARRAYD_HD double Nbdtr(double k, double n, double p) {
+  if (Nan(k) || Nan(n) || Nan(p) || p < 0 || p > 1) return NaN();
+  k = floor(k);
+  if (k < 0 || n <= 0) return NaN();
+  if (p == 0) return 0.0;
+  if (p == 1) return 1.0;
+  return IncBeta(n, k + 1, p);
+}
+ARRAYD_HD double Nbdtrc(double k, double n, double p) {
+  if (Nan(k) || Nan(n) || Nan(p) || p < 0 || p > 1) return NaN();
+  k = floor(k);
+  if (k < 0 || n <= 0) return NaN();
+  if (p == 0) return 1.0;
+  if (p == 1) return 0.0;
+  return IncBeta(k + 1, n, 1 - p);
+}
+ARRAYD_HD double Nbdtri(double k, double n, double y) {
+  if (Nan(k) || Nan(n) || Nan(y) || y < 0 || y > 1) return NaN();
+  k = floor(k);
+  if (k < 0) return NaN();
+  if (y == 0 || y == 1) return y;
+  if (n <= 0) return NaN();
+  return IncBetaInv(n, k + 1, y);
+}
+
+// x with P(a, x) = y (upper false) or Q(a, x) = y (upper true): Newton's
+// method in a bracket that grows until it holds the root, then bisects
+// where a Newton step leaves it.
+ARRAYD_HD double IncompleteGammaInv(double a, double y, bool upper) {
+  if (Nan(a) || Nan(y) || a < 0 || y < 0 || y > 1) return NaN();
+  if (y == 0) return upper ? Inf() : 0.0;
+  if (y == 1) return upper ? 0.0 : Inf();
+  if (a == 0 || a == Inf()) return NaN();
+  double sign;
+  const double lg = LogAbsGamma(a, &sign);
+  // Wilson-Hilferty for the start, with the lower tail's own asymptote.
+  double p = upper ? 1 - y : y;
+  double z = Ndtri(upper ? 1 - y : y);
+  if (upper && y < 0.5) z = -Ndtri(y);
+  double t = 1 - 1 / (9 * a) + z / (3 * sqrt(a));
+  double x = a * t * t * t;
+  if (a < 1 || !(x > 0)) {
+    double small = exp((log(p) + lg + log(a)) / a);  // P(a, x) ~ x^a / (a Gamma(a))
+    if (small > 0 && small < Inf() && (!(x > 0) || p < 0.5)) x = small;
+  }
+  if (!(x > 0) || x == Inf()) x = a;
+  double lo = 0, hi = Inf();
+  for (int i = 0; i < 300; ++i) {
+    double f = IncompleteGamma(a, x, upper) - y;  // decreasing in x when upper
+    if (f == 0) return x;
+    bool below = upper ? f > 0 : f < 0;  // the root lies above x
+    if (below) {
+      lo = x;
+    } else {
+      hi = x;
+    }
+    double dens = exp((a - 1) * log(x) - x - lg);
+    double next = x - (upper ? -f : f) / dens;
+    if (!(next > lo && next < hi)) next = hi == Inf() ? 2 * x + 1 : 0.5 * (lo + hi);
+    if (fabs(next - x) <= 4 * kEps * x) return next;
+    x = next;
+  }
+  return x;
+}
+
+ARRAYD_HD double Chdtr(double v, double x) { return IncompleteGamma(0.5 * v, 0.5 * x, false); }
+ARRAYD_HD double Chdtrc(double v, double x) { return IncompleteGamma(0.5 * v, 0.5 * x, true); }
+ARRAYD_HD double Chdtri(double v, double y) { return 2 * IncompleteGammaInv(0.5 * v, y, true); }
+// The Poisson functions floor k, as SciPy's.
+ARRAYD_HD double Pdtr(double k, double m) {
+  if (Nan(k) || Nan(m) || k < 0 || m < 0) return NaN();
+  k = floor(k);
+  if (k == Inf()) return 1.0;
+  return IncompleteGamma(k + 1, m, true);
+}
+ARRAYD_HD double Pdtrc(double k, double m) {
+  if (Nan(k) || Nan(m) || k < 0 || m < 0) return NaN();
+  k = floor(k);
+  if (k == Inf()) return 0.0;
+  return IncompleteGamma(k + 1, m, false);
+}
+ARRAYD_HD double Pdtri(double k, double y) {
+  if (Nan(k) || Nan(y) || k < 0 || k == Inf() || y < 0 || y >= 1) return NaN();
+  return IncompleteGammaInv(floor(k) + 1, y, true);
+}
+// The gamma distribution of rate a and shape b.
+ARRAYD_HD double Gdtr(double a, double b, double x) {
+  if (Nan(a) || Nan(b) || Nan(x) || b <= 0 || x < 0) return NaN();
+  if (x == 0) return 0.0;  // before a's check, as SciPy
+  if (a < 0) return NaN();
+  return IncompleteGamma(b, a * x, false);
+}
+ARRAYD_HD double Gdtrc(double a, double b, double x) {
+  if (Nan(a) || Nan(b) || Nan(x) || b < 0 || x < 0) return NaN();
+  if (x == 0 && b > 0) return 1.0;
+  if (a < 0) return NaN();
+  return IncompleteGamma(b, a * x, true);
+}
+
+// ---- Legendre functions and spherical harmonics --------------------------
+
+// P_v^m(x) of integer order m and real degree v (scipy's lpmv, with the
+// Condon-Shortley phase): the three-term recurrence in the degree for
+// integer v, the hypergeometric series in (1 - x) / 2 otherwise.
+ARRAYD_HD double Lpmv(double m, double v, double x) {
+  if (Nan(m) || Nan(v) || Nan(x) || !IsInt(m) || fabs(v) == Inf() || fabs(m) > 1e6) return NaN();
+  if (v < 0) v = -v - 1;       // P_v = P_{-v-1}
+  if (x == -1 && !IsInt(v)) {  // the log singularity of P_v at -1, SciPy's signs
+    return m != 0 ? Inf() : -Inf();
+  }
+  if (m < 0) {
+    // P_v^-m = (-1)^m Gamma(v - m + 1) / Gamma(v + m + 1) P_v^m
+    double mm = -m;
+    if (IsInt(v) && mm > v) return NaN();
+    double sa, sb;
+    double ratio = exp(LogAbsGamma(v - mm + 1, &sa) - LogAbsGamma(v + mm + 1, &sb)) * sa * sb;
+    double phase = fmod(mm, 2.0) == 0 ? 1.0 : -1.0;
+    return phase * ratio * Lpmv(mm, v, x);
+  }
+  if (fabs(x) > 1 && m > 0) return NaN();
+  const int im = static_cast<int>(m);
+  if (IsInt(v) && v < 1e6) {
+    const int n = static_cast<int>(v);
+    if (im > n) return 0.0;
+    // P_m^m = (-1)^m (2m - 1)!! (1 - x^2)^(m/2)
+    double s = sqrt(fabs((1 - x) * (1 + x))), pmm = 1;
+    for (int i = 1; i <= im; ++i) pmm *= -(2 * i - 1) * s;
+    if (n == im) return pmm;
+    double p1 = x * (2 * im + 1) * pmm;  // P_{m+1}^m
+    double p0 = pmm;
+    for (int l = im + 2; l <= n; ++l) {
+      double p2 = ((2 * l - 1) * x * p1 - (l + im - 1) * p0) / (l - im);
+      p0 = p1;
+      p1 = p2;
+    }
+    return p1;
+  }
+  // (-1)^m Gamma(v + m + 1) / (2^m m! Gamma(v - m + 1)) (1 - x^2)^(m/2)
+  //   2F1(m - v, m + v + 1; m + 1; (1 - x) / 2)
+  if (x == 1) return m == 0 ? 1.0 : 0.0;
+  if (x == -1) {
+    if (m > 0) return NaN();
+    return SinPi(v) > 0 ? -Inf() : Inf();
+  }
+  if (fabs(x) > 1) return NaN();
+  double t = 0.5 * (1 - x), term = 1, sum = 1;
+  for (int k = 0; k < 100000; ++k) {
+    term *= (m - v + k) * (m + v + 1 + k) / ((m + 1 + k) * (k + 1.0)) * t;
+    sum += term;
+    if (fabs(term) < kEps * fabs(sum)) break;
+  }
+  double sa, sb, sc;
+  double lf = LogAbsGamma(v + m + 1, &sa) - LogAbsGamma(v - m + 1, &sb) - LogAbsGamma(m + 1, &sc) -
+              m * 0.69314718055994531 + 0.5 * m * log((1 - x) * (1 + x));
+  double sgn = sa * sb * ((im % 2) ? -1 : 1);
+  return sgn * exp(lf) * sum;
+}
+
+// The spherical harmonic Y_n^m(theta, phi) (scipy's sph_harm_y: theta the
+// polar angle), by the recurrence of the normalized associated Legendre
+// functions, which neither overflows nor loses accuracy at high degree.
+ARRAYD_HD Cx SphHarmY(double n, double m, double theta, double phi) {
+  if (Nan(n) || Nan(m) || Nan(theta) || Nan(phi)) return CxNaN();
+  n = trunc(n);
+  m = trunc(m);
+  if (n < 0 || fabs(m) > n) return Cx(0.0, 0.0);
+  const int in = static_cast<int>(n), am = static_cast<int>(fabs(m));
+  double x = cos(theta), s = fabs(sin(theta));
+  double p = 1 / sqrt(4 * kPi);  // normalized P_0^0
+  for (int k = 1; k <= am; ++k) p *= -sqrt((2 * k + 1.0) / (2 * k)) * s;
+  double pl = p;
+  if (in > am) {
+    double p0 = p, p1 = sqrt(2 * am + 3.0) * x * p;
+    for (int l = am + 2; l <= in; ++l) {
+      double a = sqrt((4.0 * l * l - 1) / (static_cast<double>(l) * l - am * am));
+      double b = sqrt(((l - 1.0) * (l - 1.0) - am * am) / (4.0 * (l - 1.0) * (l - 1.0) - 1));
+      double p2 = a * (x * p1 - b * p0);
+      p0 = p1;
+      p1 = p2;
+    }
+    pl = p1;
+  }
+  if (m < 0 && (am % 2)) pl = -pl;  // Y_n^-m = (-1)^m conj(Y_n^m)
+  return Cx(pl * cos(m * phi), pl * sin(m * phi));
+}
+
+// ---- exponential, sine and cosine integrals of complex argument -----------
+
+// E1(z), principal branch: its power series near 0 and near the negative
+// real axis, the continued fraction elsewhere (Lentz).
+ARRAYD_HD Cx CxExp1(Cx z) {
+  double az = CxAbs(z);
+  if (az == 0) return Cx(Inf(), 0.0);
+  bool series = az < 4 || (z.re < 0 && fabs(z.im) < 2 * -z.re && az < 60);
+  if (series) {
+    Cx term(1.0), sum(0.0), mz = -z;
+    for (int k = 1; k < 500; ++k) {
+      term = CxScale(term * mz, 1.0 / k);
+      Cx t = CxScale(term, 1.0 / k);
+      sum = sum + t;
+      if (CxAbs(t) < kEps * CxAbs(sum)) break;
+    }
+    return Cx(-kEulerGamma) - CxLog(z) - sum;
+  }
+  const double tiny = 1e-300;
+  Cx b = CxAdd(z, 1), c(1 / tiny), d = CxInv(b), h = d;
+  for (int i = 1; i < 5000; ++i) {
+    double an = -static_cast<double>(i) * i;
+    b = CxAdd(b, 2);
+    d = CxInv(CxScale(d, an) + b);
+    c = b + CxScale(CxInv(c), an);
+    Cx del = c * d;
+    h = h * del;
+    if (CxAbs(CxAdd(del, -1)) < kEps) break;
+  }
+  return h * CxExp(-z);
+}
+
+// Si(z) and Ci(z): their power series where it loses few digits, else
+// from E1(+-iz) in the right half plane and the symmetries Si(-z) = -Si(z),
+// Ci(-z) = Ci(z) + i pi sign(Im z).
+ARRAYD_HD void CxSiCi(Cx z, Cx* si, Cx* ci) {
+  if (z.re == 0 && z.im == 0) {
+    *si = z;
+    *ci = Cx(-Inf(), 0.0);
+    return;
+  }
+  double az = CxAbs(z);
+  if (az - fabs(z.im) < 8 || az < 4) {
+    Cx z2 = -(z * z), term = z, s = z, c(0.0);
+    for (int k = 1; k < 1000; ++k) {
+      term = CxScale(term * z2, 1.0 / ((2.0 * k) * (2.0 * k + 1)));  // (-1)^k z^(2k+1) / (2k+1)!
+      Cx ts = CxScale(term, 1.0 / (2 * k + 1));
+      Cx tc = CxScale(term / z, (2 * k + 1.0) / (2 * k));  // (-1)^k z^(2k) / ((2k)! 2k)
+      s = s + ts;
+      c = c + tc;
+      if (CxAbs(ts) < kEps * CxAbs(s) && CxAbs(tc) < kEps * (CxAbs(c) + 1)) break;
+    }
+    *si = s;
+    *ci = Cx(kEulerGamma) + CxLog(z) + c;
+    return;
+  }
+  bool neg = z.re < 0;
+  Cx w = neg ? -z : z;
+  Cx iz(-w.im, w.re), miz(w.im, -w.re);
+  Cx e1 = CxExp1(iz), e2 = CxExp1(miz);
+  Cx s = (e1 - e2) * Cx(0.0, -0.5);  // (E1(iz) - E1(-iz)) / (2i)
+  s = CxAdd(s, kPi / 2);
+  Cx c = CxScale(e1 + e2, -0.5);
+  if (neg) {
+    s = -s;
+    c = c + Cx(0.0, z.im >= 0 ? kPi : -kPi);
+  }
+  *si = s;
+  *ci = c;
+}
+
+// Shi(z) = -i Si(iz) and Chi(z): their power series where it loses few
+// digits, else from Si and Ci of iz.
+ARRAYD_HD void CxShiChi(Cx z, Cx* shi, Cx* chi) {
+  if (z.re == 0 && z.im == 0) {
+    *shi = z;
+    *chi = Cx(-Inf(), 0.0);
+    return;
+  }
+  double az = CxAbs(z);
+  if (az - fabs(z.re) < 8 || az < 4) {
+    Cx z2 = z * z, term = z, s = z, c(0.0);
+    for (int k = 1; k < 1000; ++k) {
+      term = CxScale(term * z2, 1.0 / ((2.0 * k) * (2.0 * k + 1)));
+      Cx ts = CxScale(term, 1.0 / (2 * k + 1));
+      Cx tc = CxScale(term / z, (2 * k + 1.0) / (2 * k));
+      s = s + ts;
+      c = c + tc;
+      if (CxAbs(ts) < kEps * CxAbs(s) && CxAbs(tc) < kEps * (CxAbs(c) + 1)) break;
+    }
+    *shi = s;
+    *chi = Cx(kEulerGamma) + CxLog(z) + c;
+    return;
+  }
+  Cx si, ci;
+  CxSiCi(Cx(-z.im, z.re), &si, &ci);
+  *shi = si * Cx(0.0, -1.0);
+  // Ci(iz) = Chi(z) + i pi/2, but for the second quadrant, where the cuts
+  // of the two logarithms differ by 2 pi i.
+  *chi = ci - Cx(0.0, (z.re < 0 && z.im >= 0 ? -3 : 1) * kPi / 2);
+}
+
+ARRAYD_HD Cx CxSi(Cx z) {
+  Cx s, c;
+  CxSiCi(z, &s, &c);
+  return s;
+}
+ARRAYD_HD Cx CxCi(Cx z) {
+  Cx s, c;
+  CxSiCi(z, &s, &c);
+  return c;
+}
+ARRAYD_HD Cx CxShi(Cx z) {
+  Cx s, c;
+  CxShiChi(z, &s, &c);
+  return s;
+}
+ARRAYD_HD Cx CxChi(Cx z) {
+  Cx s, c;
+  CxShiChi(z, &s, &c);
+  return c;
+}
+// The real ones, as SciPy's: Ci of x < 0 is Ci(|x|) (its real part), and
+// Chi likewise.
+ARRAYD_HD double Si(double x) {
+  if (Nan(x)) return x;
+  if (fabs(x) == Inf()) return copysign(kPi / 2, x);
+  return CxSi(Cx(x, 0.0)).re;
+}
+ARRAYD_HD double Ci(double x) {
+  if (Nan(x)) return x;
+  if (fabs(x) == Inf()) return x > 0 ? 0.0 : NaN();
+  return CxCi(Cx(fabs(x), 0.0)).re;
+}
+ARRAYD_HD double Shi(double x) {
+  if (Nan(x) || fabs(x) == Inf()) return x;
+  return CxShi(Cx(x, 0.0)).re;
+}
+ARRAYD_HD double Chi(double x) {
+  if (Nan(x)) return x;
+  if (fabs(x) == Inf()) return Inf();
+  return CxChi(Cx(fabs(x), 0.0)).re;
+}
+
+// ---- spherical Bessel functions of real argument ------------------------
+
+ARRAYD_HD double SphericalYn(double n, double x) {
+  if (Nan(n) || Nan(x) || n < 0) return NaN();
+  if (fabs(x) == Inf()) return 0.0;
+  if (x == 0) return -Inf();
+  const long long in = static_cast<long long>(n);
+  if (x < 0) {
+    double r = SphericalYn(n, -x);
+    return (in % 2) ? r : -r;  // y_n(-x) = (-1)^(n+1) y_n(x)
+  }
+  double y0 = -cos(x) / x;
+  if (in == 0) return y0;
+  double y1 = (y0 - sin(x)) / x;
+  for (long long k = 1; k < in && fabs(y1) < Inf(); ++k) {
+    double y2 = (2 * k + 1) / x * y1 - y0;
+    y0 = y1;
+    y1 = y2;
+  }
+  return y1;
+}
+
+ARRAYD_HD double SphericalJn(double n, double x) {
+  if (Nan(n) || Nan(x) || n < 0) return NaN();
+  if (fabs(x) == Inf()) return 0.0;
+  const long long in = static_cast<long long>(n);
+  if (x == 0) return in == 0 ? 1.0 : 0.0;
+  if (x < 0) {
+    double r = SphericalJn(n, -x);
+    return (in % 2) ? -r : r;
+  }
+  if (x > static_cast<double>(in)) {  // upward recurrence is stable here
+    double j0 = sin(x) / x;
+    if (in == 0) return j0;
+    double j1 = (j0 - cos(x)) / x;
+    for (long long k = 1; k < in; ++k) {
+      double j2 = (2 * k + 1) / x * j1 - j0;
+      j0 = j1;
+      j1 = j2;
+    }
+    return j1;
+  }
+  // x^n / (2n+1)!! sum_k (-x^2/2)^k / (k! (2n+3)(2n+5)...(2n+2k+1))
+  double lead = 0;
+  for (long long k = 1; k <= in; ++k) lead += log(x / (2 * k + 1));
+  double q = -0.5 * x * x, term = 1, sum = 1;
+  for (int k = 1; k < 500; ++k) {
+    term *= q / (k * (2.0 * in + 2 * k + 1));
+    sum += term;
+    if (fabs(term) < kEps * fabs(sum)) break;
+  }
+  return exp(lead) * sum;
+}
+
+// ---- Wright's generalized Bessel function --------------------------------
+
+// sum_k x^k / (k! Gamma(a k + b)), a, b, x >= 0.
+ARRAYD_HD double WrightBessel(double a, double b, double x) {
+  if (Nan(a) || Nan(b) || Nan(x) || a < 0 || b < 0 || x < 0) return NaN();
+  if (x == 0) return RGamma(b);
+  double sum = 0, lx = log(x);
+  for (int k = 0; k < 20000; ++k) {
+    double arg = a * k + b, term;
+    if (arg <= 0 && IsInt(arg)) {
+      term = 0;
+    } else {
+      double sg;
+      double lg = LogAbsGamma(arg, &sg);
+      double sk;
+      term = sg * exp(k * lx - LogAbsGamma(k + 1.0, &sk) - lg);
+    }
+    sum += term;
+    if (k > 2 && fabs(term) < kEps * fabs(sum) && a * k + b > 1 && k > x) break;
+  }
+  return sum;
+}
+
+// ---- the Lambert W function ---------------------------------------------
+
+// Branch k of W(z) (w e^w = z): Halley's iteration from the branch point
+// expansion near -1/e, z or log(1 + z) near 0, else the logarithmic asymptote.
+ARRAYD_HD Cx LambertW(Cx z, double kd) {
+  if (CxNan(z) || Nan(kd)) return CxNaN();
+  const double k = trunc(kd);
+  if (z.re == Inf() && z.im == 0) return Cx(Inf(), 2 * kPi * k);
+  if (z.re == -Inf() && z.im == 0) return Cx(Inf(), (2 * k + 1) * kPi);
+  if (!CxFinite(z)) return Cx(Inf(), atan2(z.im, z.re) + 2 * kPi * k);
+  if (z.re == 0 && z.im == 0) return k == 0 ? z : Cx(-Inf(), 0.0);
+  if (k == 0 && z.re == -0.36787944117144233 && z.im == 0) return Cx(-1.0, 0.0);
+  Cx w;
+  const double e = 2.718281828459045;
+  Cx p2 = CxScale(CxAdd(CxScale(z, e), 1.0), 2);  // 2 (e z + 1)
+  bool near_branch = CxAbs(CxAdd(z, 0.36787944117144233)) < 0.3;
+  if (k == 0 && near_branch) {
+    Cx p = CxSqrt(p2);
+    w = CxAdd(p - CxScale(p * p, 1.0 / 3) + CxScale(p * p * p, 11.0 / 72), -1);
+  } else if (k == -1 && near_branch && z.im == 0 && z.re < 0) {
+    Cx p = -CxSqrt(p2);
+    w = CxAdd(p - CxScale(p * p, 1.0 / 3) + CxScale(p * p * p, 11.0 / 72), -1);
+  } else if (k == 0 && CxAbs(z) < 1) {
+    w = z;
+  } else if (k == 0 && CxAbs(z) < 4) {
+    w = CxLog1p(z);  // log z - log log z fails near z = 1
+  } else {
+    Cx l = CxLog(z) + Cx(0.0, 2 * kPi * k);
+    w = l - CxLog(l);
+  }
+  for (int i = 0; i < 100; ++i) {
+    Cx ew = CxExp(w);
+    Cx f = w * ew - z;
+    Cx wp1 = CxAdd(w, 1);
+    // Halley: w -= f / (e^w (w + 1) - (w + 2) f / (2 w + 2))
+    Cx denom = ew * wp1 - CxAdd(w, 2) * f / CxScale(wp1, 2);
+    Cx dw = f / denom;
+    w = w - dw;
+    if (CxAbs(dw) <= 1e-15 * CxAbs(w)) break;
+  }
+  return w;
+}
+
+// ---- incomplete elliptic integrals and Jacobi's elliptic functions -------
+
+// Carlson's symmetric integrals R_F and R_D by duplication (DLMF 19.36.i).
+ARRAYD_HD double CarlsonRF(double x, double y, double z) {
+  for (int i = 0; i < 100; ++i) {
+    double a = (x + y + z) / 3;
+    double dev = fmax(fabs(a - x), fmax(fabs(a - y), fabs(a - z))) / a;
+    if (dev < 1e-3) {
+      double X = 1 - x / a, Y = 1 - y / a, Z = -(X + Y);
+      double e2 = X * Y - Z * Z, e3 = X * Y * Z;
+      return (1 - e2 / 10 + e3 / 14 + e2 * e2 / 24 - 3 * e2 * e3 / 44) / sqrt(a);
+    }
+    double sx = sqrt(x), sy = sqrt(y), sz = sqrt(z);
+    double l = sx * sy + sy * sz + sz * sx;
+    x = (x + l) / 4;
+    y = (y + l) / 4;
+    z = (z + l) / 4;
+  }
+  return 1 / sqrt(x);
+}
+ARRAYD_HD double CarlsonRD(double x, double y, double z) {
+  double sum = 0, fac = 1;
+  for (int i = 0; i < 100; ++i) {
+    double a = (x + y + 3 * z) / 5;
+    double dev = fmax(fabs(a - x), fmax(fabs(a - y), fabs(a - z))) / a;
+    if (dev < 1e-3) {
+      double X = 1 - x / a, Y = 1 - y / a, Z = -(X + Y) / 3;
+      double e2 = X * Y - 6 * Z * Z, e3 = (3 * X * Y - 8 * Z * Z) * Z;
+      double e4 = 3 * (X * Y - Z * Z) * Z * Z, e5 = X * Y * Z * Z * Z;
+      double s = 1 - 3 * e2 / 14 + e3 / 6 + 9 * e2 * e2 / 88 - 3 * e4 / 22 - 9 * e2 * e3 / 52 +
+                 3 * e5 / 26;
+      return 3 * sum + fac * s / (a * sqrt(a));
+    }
+    double sx = sqrt(x), sy = sqrt(y), sz = sqrt(z);
+    double l = sx * sy + sy * sz + sz * sx;
+    sum += fac / (sz * (z + l));
+    fac /= 4;
+    x = (x + l) / 4;
+    y = (y + l) / 4;
+    z = (z + l) / 4;
+  }
+  return NaN();
+}
+
+// F(phi | m) and E(phi | m): phi reduced to [-pi/2, pi/2] by its multiples
+// of pi, which add 2 K(m) (2 E(m)) each.
+ARRAYD_HD double EllipIncomplete(double phi, double m, bool second) {
+  if (Nan(phi) || Nan(m) || m > 1) return NaN();
+  if (fabs(phi) == Inf()) return phi;
+  double n = floor(phi / kPi + 0.5);
+  double r = phi - n * kPi;
+  double s = sin(r), c = cos(r);
+  if (m == 1) {
+    if (second) return s + 2 * n;
+    if (n != 0 || fabs(r) >= kPi / 2) return Inf();  // SciPy's sign
+    return atanh(s);
+  }
+  double d = 1 - m * s * s;
+  double part, whole;
+  if (!second) {
+    part = s * CarlsonRF(c * c, d, 1);
+    whole = n != 0 ? 2 * CarlsonRF(0, 1 - m, 1) : 0.0;
+  } else {
+    part = s * CarlsonRF(c * c, d, 1) - m / 3 * s * s * s * CarlsonRD(c * c, d, 1);
+    whole = n != 0 ? 2 * (CarlsonRF(0, 1 - m, 1) - m / 3 * CarlsonRD(0, 1 - m, 1)) : 0.0;
+  }
+  return part + n * whole;
+}
+
+// Jacobi's sn, cn, dn and the amplitude ph of (u, m), by the descending
+// Landen (AGM) transformation; `which` 0..3 picks sn, cn, dn, ph.
+ARRAYD_HD double Ellipj(double u, double m, int which) {
+  if (Nan(u) || Nan(m) || m < 0 || m > 1) return NaN();
+  if (m < 1e-9) {
+    double s = sin(u), c = cos(u), t = 0.25 * m * (u - s * c);
+    switch (which) {
+      case 0: return s - t * c;
+      case 1: return c + t * s;
+      case 2: return 1 - 0.5 * m * s * s;
+      default: return u - t;
+    }
+  }
+  if (m >= 1 - 1e-9) {
+    double ch = cosh(u), t = tanh(u);
+    switch (which) {
+      case 0: return t;
+      case 1: return 1 / ch;
+      case 2: return 1 / ch;
+      default: return 2 * atan(exp(u)) - kPi / 2;
+    }
+  }
+  double a[16], c[16];
+  a[0] = 1;
+  double b = sqrt(1 - m);
+  c[0] = sqrt(m);
+  int n = 0;
+  while (fabs(c[n]) > kEps && n < 15) {
+    double an = (a[n] + b) / 2;
+    c[n + 1] = (a[n] - b) / 2;
+    b = sqrt(a[n] * b);
+    a[n + 1] = an;
+    ++n;
+  }
+  double phi = ldexp(a[n] * u, n), prev = phi;
+  for (int i = n; i > 0; --i) {
+    prev = phi;
+    phi = (phi + asin(c[i] * sin(phi) / a[i])) / 2;
+  }
+  switch (which) {
+    case 0: return sin(phi);
+    case 1: return cos(phi);
+    case 2: return cos(phi) / cos(prev - phi);
+    default: return phi;
+  }
+}
 
 }  // namespace special
 }  // namespace kernels
