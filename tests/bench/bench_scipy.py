@@ -21,7 +21,7 @@ import scipy.signal as host_signal  # filter design: the coefficients, on the ho
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_vs_cupy import LAST_TIMING, timeit  # noqa: E402
+from bench_vs_cupy import LAST_TIMING, timeit
 
 ROWS = [
     "fftconvolve_2^22_by_2^12",
@@ -125,7 +125,7 @@ def main() -> None:
     args = parser.parse_args()
     only = [o for o in args.only.split(",") if o]
     import arrayd as ad
-    import arrayd.scipy  # noqa: F401 - the subpackages load on attribute access
+    import arrayd.scipy
     import arrayd.scipy.ndimage
     import arrayd.scipy.signal
     import arrayd.scipy.special
@@ -136,13 +136,13 @@ def main() -> None:
         import cupy as cp
         import cupyx.scipy.ndimage
         import cupyx.scipy.signal
-        import cupyx.scipy.special  # noqa: F401
+        import cupyx.scipy.special
         results["ref"] = workloads(cp, cupyx.scipy, cp.cuda.Device().synchronize,
                                    args.quick, only)
     elif args.against == "scipy":
         import scipy.ndimage
         import scipy.signal
-        import scipy.special  # noqa: F401
+        import scipy.special
         results["ref"] = workloads(np, scipy, lambda: None, args.quick, only)
     ref = {"cupy": "cupyx.scipy", "scipy": "SciPy", "none": "-"}[args.against]
     nan = float("nan")
