@@ -137,6 +137,13 @@ absl::Status RunLabelRoots(OpContext& ctx) {
     return ValueErrorf("label_roots: up to ", Stream::kMaxLabelNeighbors,
                        " neighbors (256 offsets in all) of mask's number of dimensions");
   }
+  for (size_t t = 0; t < neighbors.size(); ++t) {
+    const int64_t extent = mask.shape[t % nd];
+    if (neighbors[t] < -extent || neighbors[t] > extent) {
+      return ValueErrorf("label_roots: neighbor offset ", neighbors[t], " beyond dimension ",
+                         t % nd, " of ", extent);
+    }
+  }
   ARRAYD_ASSIGN_OR_RETURN(View m, ctx.ContiguousCopy(mask, DType::kBool));
   ARRAYD_ASSIGN_OR_RETURN(View roots, ctx.NewArray(DType::kInt64, mask.shape));
   if (roots.size() > 0) {

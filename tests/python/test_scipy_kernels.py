@@ -166,6 +166,9 @@ def test_raw_op_errors():
     with pytest.raises(TypeError):
         _op("stencil", (ad.zeros((3, 3), dtype=np.complex64),), (3, 3), np.complex64,
             {"taps": [0, 0], "shape": [3, 3], "rank": 0})
+    with pytest.raises(ValueError, match="beyond"):
+        _op("label_roots", (ad.zeros((3, 3), dtype=bool),), (3, 3), np.int64,
+            {"neighbors": [-(1 << 62), 0]})
     with pytest.raises(ValueError, match="neighbors"):
         _op("label_roots", (ad.zeros((3, 3), dtype=bool),), (3, 3), np.int64,
             {"neighbors": [-1]})
