@@ -341,6 +341,8 @@ class Stream {
   // the rank-th smallest value (real dtypes). in and out share a dtype; out
   // is C-contiguous.
   static constexpr int kMaxStencilTaps = 256;
+  // The dtypes of weighted stencils and of LinearFilter.
+  static bool FilterDType(DType d) { return IsInexact(d) && d != DType::kFloat16; }
   virtual absl::Status Stencil(const View& /*in*/, absl::Span<const int64_t> /*taps*/,
                                const View* /*weights*/, int64_t /*rank*/, const View& /*out*/) {
     return absl::UnimplementedError("stencil: no kernel on this backend");

@@ -757,16 +757,22 @@ ARRAYD_HD double CotDg(double x) {
 
 // Bessel functions of the first and second kinds of integer order n (a
 // non-integer n gives NaN for jn; yn truncates it, as SciPy's yn does).
+// A negative order is reflected, J_-n = (-1)^n J_n and likewise for Y:
+// CUDA's jn and yn answer NaN for n < 0, glibc's reflect.
 ARRAYD_HD double BesselJn(double n, double x) {
   if (Nan(n) || Nan(x)) return n + x;
   if (!IsInt(n) || fabs(n) > 2147483647.0) return NaN();
-  return jn(static_cast<int>(n), x);
+  const int k = static_cast<int>(fabs(n));
+  const double r = jn(k, x);
+  return n < 0 && (k & 1) ? -r : r;
 }
 ARRAYD_HD double BesselYn(double n, double x) {
   if (Nan(n) || Nan(x)) return n + x;
   if (fabs(n) > 2147483647.0) return NaN();
   if (x < 0) return NaN();
-  return yn(static_cast<int>(n), x);
+  const int k = static_cast<int>(fabs(n));
+  const double r = yn(k, x);
+  return n <= -1 && (k & 1) ? -r : r;
 }
 // SciPy answers NaN at infinity.
 ARRAYD_HD double BesselJ0(double x) { return fabs(x) == Inf() ? NaN() : j0(x); }

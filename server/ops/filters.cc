@@ -15,11 +15,6 @@
 namespace arrayd {
 namespace {
 
-bool FloatingDType(DType d) {
-  return d == DType::kFloat32 || d == DType::kFloat64 || d == DType::kComplex64 ||
-         d == DType::kComplex128;
-}
-
 // stencil(x[, weights], taps, shape, rank): out (of `shape`) with out[i] the
 // weighted sum (weights: one per tap, in x's dtype) or the rank-th smallest
 // of x[i + taps[k]], taps per-dimension offsets (K x ndim, flattened), each
@@ -56,7 +51,7 @@ absl::Status RunStencil(OpContext& ctx) {
     }
   }
   const bool weighted = ctx.num_inputs() == 2;
-  if (weighted ? !FloatingDType(x.dtype)
+  if (weighted ? !Stream::FilterDType(x.dtype)
                : (IsComplex(x.dtype) || x.dtype == DType::kFloat16)) {
     return TypeErrorf("stencil: ", weighted ? "weighted sums" : "rank selection",
                       " do not support ", DTypeName(x.dtype));
@@ -86,7 +81,7 @@ absl::Status RunLfilter(OpContext& ctx) {
     return ValueError("lfilter takes b, a, x and optionally zi");
   }
   const View& x = ctx.input(2);
-  if (!FloatingDType(x.dtype)) {
+  if (!Stream::FilterDType(x.dtype)) {
     return TypeErrorf("lfilter: x must be floating, not ", DTypeName(x.dtype));
   }
   const View& b0 = ctx.input(0);

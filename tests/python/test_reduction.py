@@ -95,6 +95,24 @@ def test_arg_reductions_ties_nans_and_signed_zeros(name):
         check(getattr(ad.asarray(x)[:, ::3], name)(axis=1), getattr(x[:, ::3], name)(axis=1))
 
 
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_arg_reductions_of_long_rows(name):
+    # Rows longer than the CPU backend's lanes: the first extreme, the
+    # first NaN, ties across lanes and the tail after the last full lane.
+    rng = np.random.default_rng(11)
+    for n in (1, 15, 16, 17, 33, 257, 1000):
+        for dt in ("f4", "f8", "i1", "i4", "u8", "i8"):
+            x = rng.integers(-3, 4, (6, n)).astype(dt)
+            if dt[0] == "f":
+                x[1, n // 2] = np.nan
+                x[2, n - 1] = np.nan
+                x[3, :] = -0.0
+                x[3, n // 3] = 0.0
+                x[4, rng.integers(0, n, 3)] = np.nan
+            check(getattr(ad.asarray(x), name)(axis=1), getattr(x, name)(axis=1))
+            check(getattr(ad.asarray(x), name)(), getattr(x, name)())
+
+
 def test_empty_reductions():
     e = ad.zeros((0, 3), "f4")
     ne = np.zeros((0, 3), "f4")

@@ -1,4 +1,5 @@
 // CPU reductions: sum, prod, min, max, all, any along axes, and argmin/argmax.
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -224,6 +225,63 @@ absl::Status CpuReduceAs(ReduceOp op, const View& in, DType as, absl::Span<const
   });
 }
 
+// The index of the first maximum (IsMax) or minimum of the n > 0
+// contiguous values at p, or of the first NaN, as NumPy's argmax/argmin: a
+// pass over 16-byte vectors (GCC's vector extension: SSE2 or NEON) for the
+// extreme and whether a NaN occurs, then a scan for its first position.
+template <bool IsMax, typename T>
+int64_t ContiguousArgExtreme(const T* p, int64_t n) {
+  typedef T V __attribute__((vector_size(16)));
+  using Mask = decltype(V{} != V{});
+  constexpr int kLanes = 16 / sizeof(T), kVecs = 4, kBlock = kLanes * kVecs;
+  constexpr bool kFloat = std::is_floating_point_v<T>;
+  V m[kVecs];
+  Mask nan[kVecs] = {};
+  for (int u = 0; u < kVecs; ++u) {
+    for (int l = 0; l < kLanes; ++l) m[u][l] = p[0];
+  }
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock) {
+    for (int u = 0; u < kVecs; ++u) {
+      V v;
+      std::memcpy(&v, p + i + u * kLanes, sizeof v);
+      m[u] = IsMax ? (v > m[u] ? v : m[u]) : (v < m[u] ? v : m[u]);
+      if constexpr (kFloat) nan[u] |= v != v;  // NOLINT: NaN test
+    }
+  }
+  T best = p[0];
+  bool any_nan = false;
+  auto take = [&](T v) {
+    best = (IsMax ? v > best : v < best) ? v : best;
+    any_nan |= v != v;  // NOLINT: NaN test
+  };
+  for (int u = 0; u < kVecs; ++u) {
+    for (int l = 0; l < kLanes; ++l) {
+      take(m[u][l]);
+      any_nan |= nan[u][l] != 0;
+    }
+  }
+  for (; i < n; ++i) take(p[i]);
+  // The first position: a vector test per block, then within the block.
+  const V target = V{} + best;
+  int64_t j = 0;
+  for (; j + kBlock <= n; j += kBlock) {
+    Mask hit = {};
+    for (int u = 0; u < kVecs; ++u) {
+      V v;
+      std::memcpy(&v, p + j + u * kLanes, sizeof v);
+      hit |= any_nan ? v != v : v == target;  // NOLINT: NaN test
+    }
+    bool found = false;
+    for (int l = 0; l < kLanes; ++l) found |= hit[l] != 0;
+    if (found) break;
+  }
+  for (; j < n; ++j) {
+    if (any_nan ? p[j] != p[j] : p[j] == best) return j;  // NOLINT: NaN test
+  }
+  return 0;
+}
+
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out) {
   if (out.dtype != DType::kInt64) return absl::InternalError("argreduce: output must be int64");
   if (in.shape[axis] == 0) return ValueError("attempt to get argmax of an empty sequence");
@@ -236,6 +294,16 @@ absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, con
   return DispatchDType(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const int64_t n = along.shape[0], stride = along.strides[0];
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      if (stride == static_cast<int64_t>(sizeof(T))) {
+        ForEachElement<2>({&kept, &out_as_kept}, [&](const std::array<char*, 2>& p) {
+          const T* row = reinterpret_cast<const T*>(p[0]);
+          *reinterpret_cast<int64_t*>(p[1]) = is_max ? ContiguousArgExtreme<true>(row, n)
+                                                     : ContiguousArgExtreme<false>(row, n);
+        });
+        return absl::OkStatus();
+      }
+    }
     ForEachElement<2>({&kept, &out_as_kept}, [&](const std::array<char*, 2>& p) {
       T best = *reinterpret_cast<const T*>(p[0]);
       int64_t best_i = 0;

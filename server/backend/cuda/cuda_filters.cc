@@ -27,12 +27,6 @@ struct LabelNeighborsArgs {
   long long shape[kMaxKernelDims];
 };
 
-std::string TypeOf(DType dtype) {
-  const std::string n = KernelTypeName(dtype);
-  if (n == "bool" || n == "float" || n == "double") return n;
-  return absl::StrCat("arrayd::kernels::", n);
-}
-
 long long Blocks(long long n) {
   return std::max(1LL, std::min(CeilDiv(n, kBlockSize), kMaxBlocks));
 }
@@ -45,11 +39,6 @@ int Bucket(int64_t k, std::initializer_list<int> sizes) {
   return *(sizes.end() - 1);
 }
 
-bool FloatingDType(DType d) {
-  return d == DType::kFloat32 || d == DType::kFloat64 || d == DType::kComplex64 ||
-         d == DType::kComplex128;
-}
-
 }  // namespace
 
 absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
@@ -59,7 +48,7 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
   if (k < 1 || k > kMaxStencilTaps || out.dtype != in.dtype || !out.IsCContiguous() ||
       in.shape != out.shape ||
       (weights != nullptr && (weights->dtype != out.dtype || weights->size() != k ||
-                              !weights->IsCContiguous() || !FloatingDType(out.dtype)))) {
+                              !weights->IsCContiguous() || !FilterDType(out.dtype)))) {
     return absl::InternalError("stencil: unexpected dtypes or shapes");
   }
   long long n = out.size();
@@ -68,7 +57,7 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
   StencilTapsArgs t{};
   std::copy(taps.begin(), taps.end(), t.off);
   int kk = static_cast<int>(k), r = static_cast<int>(rank);
-  const std::string type = TypeOf(out.dtype);
+  const std::string type = QualifiedTypeName(out.dtype);
   char* op = out.data();
   if (weights != nullptr) {
     const char* wp = weights->data();
@@ -101,7 +90,7 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
 absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                                       const View& y, const View& zf) {
   ARRAYD_RETURN_IF_ERROR(Enter());
-  if (x.ndim() != 2 || !FloatingDType(x.dtype) || b.dtype != x.dtype || a.dtype != x.dtype ||
+  if (x.ndim() != 2 || !Stream::FilterDType(x.dtype) || b.dtype != x.dtype || a.dtype != x.dtype ||
       y.dtype != x.dtype || zf.dtype != x.dtype || !x.IsCContiguous() || !y.IsCContiguous() ||
       !b.IsCContiguous() || !a.IsCContiguous() || (zi != nullptr && !zi->IsCContiguous())) {
     return absl::InternalError("lfilter: unexpected dtypes or shapes");
@@ -140,7 +129,7 @@ absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& 
   char* mfull = ctab + ctab_bytes;
   char* mlast = mfull + mat_bytes;
   char* s = mlast + mat_bytes;
-  const std::string type = TypeOf(x.dtype);
+  const std::string type = QualifiedTypeName(x.dtype);
   const int cap = Bucket(m, {2, 8, 32, kMaxLinearFilterOrder});
   const std::string suffix = absl::StrCat(cap);
   const std::string acc_type = absl::StrCat("arrayd::kernels::gen::AccOf<", type, ">::type");

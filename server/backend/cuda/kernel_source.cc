@@ -59,6 +59,12 @@ const char* KernelTypeName(DType dtype) {
   }
 }
 
+std::string QualifiedTypeName(DType dtype) {
+  const std::string n = KernelTypeName(dtype);
+  if (n == "bool" || n == "float" || n == "double") return n;
+  return absl::StrCat("arrayd::kernels::", n);
+}
+
 const std::string& KernelPrelude() {
   static const std::string* const prelude =
       new std::string(absl::StrCat("// arrayd generated kernel source\n", kKernelHeaders));
@@ -279,13 +285,6 @@ std::string ReduceBody(const ReduceSpec& spec, const std::string& name) {
                     "_ns::Op, ", name, "_ns::Src>(a);\n}\n");
   }
   return s;
-}
-
-// KernelTypeName qualified for use outside arrayd::kernels.
-std::string QualifiedTypeName(DType dtype) {
-  const std::string n = KernelTypeName(dtype);
-  if (n == "bool" || n == "float" || n == "double") return n;
-  return absl::StrCat("arrayd::kernels::", n);
 }
 
 std::string ScatterBody(DType values, DType target, int nd, bool wide, const std::string& name) {

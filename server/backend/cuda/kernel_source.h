@@ -48,6 +48,8 @@ struct SearchArgs {
 
 // The C++ type name of `dtype` in generated sources (types.h's typedefs).
 const char* KernelTypeName(DType dtype);
+// KernelTypeName qualified for use outside arrayd::kernels.
+std::string QualifiedTypeName(DType dtype);
 
 // The part common to every source.
 const std::string& KernelPrelude();
