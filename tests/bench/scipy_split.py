@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Where the time of bench_scipy.py's slow rows goes: each row's whole call
+beside the steps it is made of (the padding, the server kernel alone, the
+casts), arrayd's steps timed one by one with a sync, CuPy's whole call in
+the same run.
+
+    python3 tests/bench/scipy_split.py --address unix:/tmp/arrayd.sock [--quick] [--no-cupy]
+
+Prints us per call. Not a test: a probe for RESULTS.md's notes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "client-python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_vs_cupy import timeit  # noqa: E402  (this folder)
+
+
+def us(fn, sync, repeat=5) -> float:
+    return timeit(fn, sync, repeat) * 1e6
+
+
+def arrayd_steps(quick: bool) -> dict[str, float]:
+    import arrayd as ad
+    import arrayd.scipy.ndimage as ndi
+    import arrayd.scipy.special as special
+    from arrayd.scipy import _kernels as k
+    from arrayd.scipy.ndimage import _util as u
+    sync = ad.synchronize
+    q = 4 if quick else 1
+    side = 4096 // q
+    rng = np.random.default_rng(0)
+    img = ad.asarray(rng.standard_normal((side, side)).astype(np.float32))
+    out: dict[str, float] = {}
+    out["copy 4096^2 f32 (bandwidth reference)"] = us(lambda: img.copy(), sync)
+    out["median 3x3: whole"] = us(lambda: ndi.median_filter(img, 3), sync)
+    out["median 3x3: pad (reflect, 1 each side)"] = us(
+        lambda: u.pad(img, [(1, 1), (1, 1)], "reflect"), sync)
+    padded = u.pad(img, [(1, 1), (1, 1)], "reflect")
+    taps = [(i, j) for i in range(3) for j in range(3)]
+    out["median 3x3: stencil kernel alone"] = us(
+        lambda: k.stencil(padded, taps, img.shape, rank=4), sync)
+    out["max 3x3 via stencil rank 8"] = us(
+        lambda: k.stencil(padded, taps, img.shape, rank=8), sync)
+    out["maximum 5x5: whole"] = us(lambda: ndi.maximum_filter(img, 5), sync)
+    out["uniform 9x9: whole"] = us(lambda: ndi.uniform_filter(img, 9), sync)
+    w = np.full(9, 1 / 9, np.float32)
+    p9 = u.pad_axis(img, 1, 4, 4, "reflect", 0.0)
+    out["uniform 9: one axis, pad_axis"] = us(
+        lambda: u.pad_axis(img, 1, 4, 4, "reflect", 0.0), sync)
+    out["uniform 9: one axis, weighted stencil alone"] = us(
+        lambda: k.stencil(p9, [(0, j) for j in range(9)], img.shape, weights=w), sync)
+    half = side // 2
+    small = ad.asarray(rng.standard_normal((half, half)).astype(np.float32))
+    out["zoom x2 of side/2: whole"] = us(lambda: ndi.zoom(small, 2), sync, 3)
+    out["zoom: spline_filter alone"] = us(lambda: ndi.spline_filter(small), sync, 3)
+    x26 = ad.asarray(rng.standard_normal(1 << 26 >> (2 * (q - 1))).astype(np.float32))
+    out["gammaln f32: whole"] = us(lambda: special.gammaln(x26), sync)
+    out["erf f32: whole"] = us(lambda: special.erf(x26), sync)
+    mask = img > 0.5
+    out["label: whole"] = us(lambda: ndi.label(mask), sync, 3)
+    out["label: label_roots alone"] = us(lambda: k.label_roots(mask, [(-1, 0), (0, -1)]), sync, 3)
+    ad.disconnect()
+    return out
+
+
+def cupy_whole(quick: bool) -> dict[str, float]:
+    import cupy as cp
+    import cupyx.scipy.ndimage as ndi
+    import cupyx.scipy.special as special
+    sync = cp.cuda.Device().synchronize
+    q = 4 if quick else 1
+    side = 4096 // q
+    rng = np.random.default_rng(0)
+    img = cp.asarray(rng.standard_normal((side, side)).astype(np.float32))
+    out: dict[str, float] = {}
+    out["copy 4096^2 f32 (bandwidth reference)"] = us(lambda: img.copy(), sync)
+    out["median 3x3: whole"] = us(lambda: ndi.median_filter(img, 3), sync)
+    out["median 3x3: pad (reflect, 1 each side)"] = us(
+        lambda: cp.pad(img, 1, mode="symmetric"), sync)
+    out["maximum 5x5: whole"] = us(lambda: ndi.maximum_filter(img, 5), sync)
+    out["uniform 9x9: whole"] = us(lambda: ndi.uniform_filter(img, 9), sync)
+    half = side // 2
+    small = cp.asarray(rng.standard_normal((half, half)).astype(np.float32))
+    out["zoom x2 of side/2: whole"] = us(lambda: ndi.zoom(small, 2), sync, 3)
+    out["zoom: spline_filter alone"] = us(lambda: ndi.spline_filter(small), sync, 3)
+    x26 = cp.asarray(rng.standard_normal(1 << 26 >> (2 * (q - 1))).astype(np.float32))
+    out["gammaln f32: whole"] = us(lambda: special.gammaln(x26), sync)
+    out["erf f32: whole"] = us(lambda: special.erf(x26), sync)
+    mask = img > 0.5
+    out["label: whole"] = us(lambda: ndi.label(mask), sync, 3)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--address", required=True)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--no-cupy", action="store_true")
+    args = p.parse_args()
+    import arrayd as ad
+    ad.connect(args.address)
+    a = arrayd_steps(args.quick)
+    c = {} if args.no_cupy else cupy_whole(args.quick)
+    print("| step | arrayd us | CuPy us |\n|---|---|---|")
+    for key, v in a.items():
+        print(f"| {key} | {v:.0f} | {c.get(key, float('nan')):.0f} |")
+
+
+if __name__ == "__main__":
+    main()
