@@ -20,6 +20,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "array/view.h"
+#include "kernels/boundary.h"
 #include "kernels/op_list.h"
 
 namespace arrayd {
@@ -334,17 +335,28 @@ class Stream {
   }
 
   // The stencils of scipy.ndimage's filters (ops/filters.cc). `in` has out's
-  // shape and its own strides, and reaches into padding that the op layer
-  // made: out[i] is a function of the values at byte offsets `taps` from
-  // in's element i (at most kMaxStencilTaps). With `weights` (one value per
-  // tap, out's dtype) their weighted sum in that dtype, taps in order; else
-  // the rank-th smallest value (real dtypes). in and out share a dtype; out
-  // is C-contiguous.
+  // shape and its own strides: out[i] is a function of the values at byte
+  // offsets `taps` from in's element i (at most kMaxStencilTaps). With
+  // `weights` (one value per tap, out's dtype) their weighted sum in that
+  // dtype, taps in order; else the rank-th smallest value (real dtypes). in
+  // and out share a dtype; out is C-contiguous. Without `boundary` the taps
+  // stay inside padding that the op layer made around `in`; with it they
+  // may reach past in's edges, which `boundary` extends.
   static constexpr int kMaxStencilTaps = 256;
+  // Each dimension's extent of a footprint with a boundary (offsets -
+  // lo[d] in [0, kMaxStencilExtent), the kernels pack them in bytes).
+  static constexpr int kMaxStencilExtent = 256;
+  struct StencilBoundary {
+    kernels::Boundary mode;
+    double cval;                   // kConstant's value (cast to the dtype)
+    std::vector<int64_t> offsets;  // each tap's per-dimension offsets, K x ndim
+    std::vector<int64_t> lo, hi;   // per dimension: -(least offset), greatest (>= 0)
+  };
   // The dtypes of weighted stencils and of LinearFilter.
   static bool FilterDType(DType d) { return IsInexact(d) && d != DType::kFloat16; }
   virtual absl::Status Stencil(const View& /*in*/, absl::Span<const int64_t> /*taps*/,
-                               const View* /*weights*/, int64_t /*rank*/, const View& /*out*/) {
+                               const View* /*weights*/, int64_t /*rank*/, const View& /*out*/,
+                               const StencilBoundary* /*boundary*/) {
     return absl::UnimplementedError("stencil: no kernel on this backend");
   }
 

@@ -762,6 +762,7 @@ ARRAYD_HD double CotDg(double x) {
 ARRAYD_HD double BesselJn(double n, double x) {
   if (Nan(n) || Nan(x)) return n + x;
   if (!IsInt(n) || fabs(n) > 2147483647.0) return NaN();
+  if (x == 0) return n == 0 ? 1.0 : 0.0;  // CUDA's jn: NaN there for n > 1
   const int k = static_cast<int>(fabs(n));
   const double r = jn(k, x);
   return n < 0 && (k & 1) ? -r : r;

@@ -6,19 +6,36 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "ops/compose.h"
 #include "ops/registry.h"
 
 namespace arrayd {
 namespace {
 
-// stencil(x[, weights], taps, shape, rank): out (of `shape`) with out[i] the
-// weighted sum (weights: one per tap, in x's dtype) or the rank-th smallest
-// of x[i + taps[k]], taps per-dimension offsets (K x ndim, flattened), each
-// within x: the client padded x by the footprint's extent.
+// The boundary modes by their numpy.pad names ("": x is padded).
+absl::StatusOr<kernels::Boundary> BoundaryMode(const std::string& mode) {
+  using kernels::Boundary;
+  if (mode.empty()) return Boundary::kPadded;
+  if (mode == "constant") return Boundary::kConstant;
+  if (mode == "edge") return Boundary::kEdge;
+  if (mode == "symmetric") return Boundary::kSymmetric;
+  if (mode == "reflect") return Boundary::kReflect;
+  if (mode == "wrap") return Boundary::kWrap;
+  return ValueErrorf("stencil: unknown mode '", mode, "'");
+}
+
+// stencil(x[, weights], taps, shape, rank, mode, cval): out (of `shape`)
+// with out[i] the weighted sum (weights: one per tap, in x's dtype) or the
+// rank-th smallest of x[i + taps[k]], taps per-dimension offsets (K x ndim,
+// flattened). Without a mode, each tap stays within x: the client padded x
+// by the footprint's extent. With one, shape is x's, the offsets may be
+// negative and reach past x's edges, which the mode extends (scipy.ndimage's
+// modes by their numpy.pad names; cval for constant).
 absl::Status RunStencil(OpContext& ctx) {
   if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2) {
     return ValueError("stencil takes x and optionally weights");
@@ -28,6 +45,13 @@ absl::Status RunStencil(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, ctx.attrs().Ints("taps"));
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ctx.attrs().Ints("shape"));
   ARRAYD_ASSIGN_OR_RETURN(int64_t rank, ctx.attrs().Int("rank"));
+  std::string mode_name;
+  if (ctx.attrs().Has("mode")) {
+    ARRAYD_ASSIGN_OR_RETURN(mode_name, ctx.attrs().String("mode"));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(kernels::Boundary mode, BoundaryMode(mode_name));
+  ARRAYD_ASSIGN_OR_RETURN(double cval, compose::FloatAttr(ctx.attrs(), "cval", 0.0));
+  const bool padded = mode == kernels::Boundary::kPadded;
   if (static_cast<int>(shape.size()) != nd || nd == 0 || offsets.size() % nd != 0) {
     return ValueError("stencil: shape and taps must have x's number of dimensions");
   }
@@ -36,18 +60,32 @@ absl::Status RunStencil(OpContext& ctx) {
     return ValueErrorf("stencil: 1 to ", Stream::kMaxStencilTaps, " taps, not ", k);
   }
   for (int d = 0; d < nd; ++d) {
-    if (shape[d] < 0 || shape[d] > x.shape[d]) {
-      return ValueError("stencil: the output is larger than the padded input");
+    if (padded ? shape[d] < 0 || shape[d] > x.shape[d] : shape[d] != x.shape[d]) {
+      return ValueError(padded ? "stencil: the output is larger than the padded input"
+                               : "stencil: with a mode, the output has x's shape");
     }
+    if (!padded && x.shape[d] == 0) return ValueError("stencil: an empty axis has no boundary");
   }
+  Stream::StencilBoundary boundary{mode, cval, offsets, std::vector<int64_t>(nd, 0),
+                                   std::vector<int64_t>(nd, 0)};
   std::vector<int64_t> taps(k, 0);
   for (int64_t t = 0; t < k; ++t) {
     for (int d = 0; d < nd; ++d) {
       const int64_t o = offsets[t * nd + d];
-      if (o < 0 || o > x.shape[d] - shape[d]) {
-        return ValueErrorf("stencil: tap ", t, " reaches outside the padded input");
+      if (padded ? o < 0 || o > x.shape[d] - shape[d]
+                 : o <= -Stream::kMaxStencilExtent || o >= Stream::kMaxStencilExtent) {
+        return ValueErrorf("stencil: tap ", t, " reaches outside the ",
+                           padded ? "padded input" : "footprint's largest extent");
       }
+      boundary.lo[d] = std::max(boundary.lo[d], -o);
+      boundary.hi[d] = std::max(boundary.hi[d], o);
       taps[t] += o * x.strides[d];
+    }
+  }
+  for (int d = 0; d < nd && !padded; ++d) {
+    if (boundary.lo[d] + boundary.hi[d] >= Stream::kMaxStencilExtent) {
+      return ValueErrorf("stencil: a footprint over ", Stream::kMaxStencilExtent,
+                         " elements along an axis");
     }
   }
   const bool weighted = ctx.num_inputs() == 2;
@@ -67,7 +105,8 @@ absl::Status RunStencil(OpContext& ctx) {
   in.shape = Shape(shape.begin(), shape.end());
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, in.shape));
   if (out.size() > 0) {
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().Stencil(in, taps, w ? &*w : nullptr, rank, out));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Stencil(in, taps, w ? &*w : nullptr, rank, out,
+                                                padded ? nullptr : &boundary));
   }
   ctx.SetResult(0, out);
   return absl::OkStatus();
@@ -152,9 +191,12 @@ absl::Status RunLabelRoots(OpContext& ctx) {
 
 void RegisterFilterOps(OpRegistry* r) {
   const OpFamily f = OpFamily::kIndex;
-  r->Register(f, "stencil(xs[], *, taps: ints, shape: ints, rank: int = -1) -> out",
-              "scipy.ndimage's filters over padded x: out[i] is the weighted sum (xs[1] the "
-              "weights) or the rank-th smallest of x[i + taps[k]] (taps: K x ndim offsets).",
+  r->Register(f,
+              "stencil(xs[], *, taps: ints, shape: ints, rank: int = -1, mode: str = '', "
+              "cval: float = 0.0) -> out",
+              "scipy.ndimage's filters: out[i] is the weighted sum (xs[1] the weights) or the "
+              "rank-th smallest of x[i + taps[k]] (taps: K x ndim offsets), over x padded by "
+              "the client or, with a mode (numpy.pad's name of it), past x's edges.",
               RunStencil);
   r->Register(f, "lfilter(xs[]) -> (y, zf)",
               "scipy.signal.lfilter(b, a, x[, zi]) along the last axis of the 2-D x.",

@@ -64,6 +64,64 @@ def test_percentile_filter_large_footprint():
     np.testing.assert_array_equal(ad.asnumpy(res), ref)
 
 
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap",
+         "grid-constant"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_boundary_modes_in_the_kernel(mode):
+    # Footprints wider than the image (the extension repeats), origins,
+    # strided and 1-D / 3-D inputs: the kernel's boundary against SciPy's.
+    x = _img((7, 40), np.float64)
+    xv = x[:, ::3]  # 7 x 14, strided
+    for size, origin in [((3, 3), 0), ((5, 9), (1, -2)), ((15, 1), 0), ((1, 31), (0, 3))]:
+        for f in ("median_filter", "minimum_filter", "uniform_filter"):
+            kw = {"size": size, "mode": mode, "cval": 2.5, "origin": origin}
+            ref = getattr(sn, f)(xv, **kw)
+            res = getattr(an, f)(ad.asarray(x)[:, ::3], **kw)
+            np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-12, atol=1e-12,
+                                       err_msg=f"{f} {size} {origin}")
+    w = RNG.standard_normal((3, 4, 2))
+    v = _img((5, 6, 4), np.float32)
+    np.testing.assert_allclose(ad.asnumpy(an.correlate(ad.asarray(v), w, mode=mode, cval=-1)),
+                               sn.correlate(v, w, mode=mode, cval=-1), rtol=1e-5, atol=1e-4)
+    fp = RNG.random((3, 5, 3)) > 0.4
+    np.testing.assert_array_equal(
+        ad.asnumpy(an.rank_filter(ad.asarray(v), 2, footprint=fp, mode=mode, cval=3)),
+        sn.rank_filter(v, 2, footprint=fp, mode=mode, cval=3))
+    line = _img((9,), np.int32)
+    for size in (1, 4, 20):
+        np.testing.assert_array_equal(
+            ad.asnumpy(an.maximum_filter1d(ad.asarray(line), size, mode=mode, cval=7)),
+            sn.maximum_filter1d(line, size, mode=mode, cval=7))
+        np.testing.assert_allclose(
+            ad.asnumpy(an.correlate1d(ad.asarray(line.astype(np.float32)), np.arange(size) - 1.5,
+                                      mode=mode, cval=7)),
+            sn.correlate1d(line.astype(np.float32), np.arange(size) - 1.5, mode=mode, cval=7),
+            rtol=1e-5, atol=1e-4)
+
+
+def test_stencil_with_a_mode_op_errors():
+    x = ad.zeros((5, 5), dtype=np.float32)
+    with pytest.raises(ValueError, match="mode"):
+        _op("stencil", (x,), (5, 5), np.float32, {"taps": [0, 0], "shape": [5, 5], "rank": 0,
+                                                  "mode": "bogus"})
+    with pytest.raises(ValueError, match="x's shape"):
+        _op("stencil", (x,), (4, 5), np.float32, {"taps": [0, 0], "shape": [4, 5], "rank": 0,
+                                                  "mode": "edge"})
+    with pytest.raises(ValueError, match="footprint"):
+        _op("stencil", (x,), (5, 5), np.float32, {"taps": [0, -200, 0, 100], "shape": [5, 5],
+                                                  "rank": 0, "mode": "edge"})
+    with pytest.raises(ValueError, match="footprint"):
+        _op("stencil", (x,), (5, 5), np.float32, {"taps": [0, 1 << 40], "shape": [5, 5],
+                                                  "rank": 0, "mode": "wrap"})
+    with pytest.raises(ValueError, match="empty"):
+        e = ad.zeros((0, 5), dtype=np.float32)
+        _op("stencil", (e,), (0, 5), np.float32, {"taps": [0, 0], "shape": [0, 5], "rank": 0,
+                                                  "mode": "wrap"})
+    assert float(ad.asnumpy((x + 1).sum())) == 25.0
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
 def test_correlate_nd(dtype):
     x = _img((31, 29), np.float64).astype(dtype)

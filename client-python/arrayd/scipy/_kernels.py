@@ -1,6 +1,6 @@
 """The server's filter kernels under arrayd.scipy (server/ops/filters.cc):
-``stencil`` (ndimage's correlations and rank filters over padding made
-with the boundary mode), ``lfilter`` (signal's IIR recursion) and
+``stencil`` (ndimage's correlations and rank filters, the boundary mode
+applied in the kernel), ``lfilter`` (signal's IIR recursion) and
 ``label_roots`` (ndimage.label's components). Each returns None where the
 kernel does not apply (too many taps, an order over the kernel's), and
 the caller then composes the result from other ops."""
@@ -17,30 +17,41 @@ from arrayd._decompositions import _new_many
 from arrayd._ndarray import ndarray
 
 MAX_STENCIL_TAPS = 256   # Stream::kMaxStencilTaps
+MAX_STENCIL_EXTENT = 256  # Stream::kMaxStencilExtent: a footprint's span an axis
 MAX_LFILTER_ORDER = 128  # Stream::kMaxLinearFilterOrder
 _FLOATING = frozenset("fdFD")
 
 
-def stencil(p: ndarray, taps: Sequence[Sequence[int]], shape: Sequence[int],
-            weights: Any = None, rank: int = -1) -> ndarray | None:
-    """out (of ``shape``) with out[i] the weighted sum (``weights``, one per
-    tap) or the ``rank``-th smallest of p[i + tap] over the taps
-    (per-dimension offsets into the padded p)."""
-    taps = [tuple(int(v) for v in t) for t in taps]
-    if not 1 <= len(taps) <= MAX_STENCIL_TAPS or p.ndim == 0:
+def stencil(x: ndarray, offsets: Sequence[Sequence[int]], pad_mode: str,
+            cval: Any = 0.0, weights: Any = None, rank: int = -1) -> ndarray | None:
+    """out (of x's shape) with out[i] the weighted sum (``weights``, one per
+    tap) or the ``rank``-th smallest of x[i + offset] over the taps
+    (per-dimension offsets, negative before i), x extended past its edges
+    as numpy.pad's ``pad_mode`` extends it (cval for constant; SciPy's
+    filter modes by ndimage._util.pad_mode)."""
+    offsets = [tuple(int(v) for v in t) for t in offsets]
+    if (not 1 <= len(offsets) <= MAX_STENCIL_TAPS or not 1 <= x.ndim <= 8
+            or 0 in x.shape):
         return None
-    ch = p.dtype.char
-    if weights is None and (ch in "eFD" or p.dtype.kind == "c"):
+    for d in range(x.ndim):
+        along = [t[d] for t in offsets]
+        if max(0, -min(along)) + max(0, max(along)) >= MAX_STENCIL_EXTENT:
+            return None
+    ch = x.dtype.char
+    if weights is None and (ch in "eFD" or x.dtype.kind == "c"):
         return None
     if weights is not None and ch not in _FLOATING:
         return None
-    inputs: tuple[ndarray, ...] = (p,)
+    try:
+        c = float(cval)
+    except (TypeError, ValueError):
+        return None
+    inputs: tuple[ndarray, ...] = (x,)
     if weights is not None:
-        inputs = (p, asarray(np.asarray(weights).astype(p.dtype).reshape(-1)))
-    attrs = {"taps": [v for t in taps for v in t], "shape": [int(n) for n in shape],
-             "rank": int(rank)}
-    return _c.new(p._session, "stencil", inputs, tuple(int(n) for n in shape),
-                  p.dtype, attrs)
+        inputs = (x, asarray(np.asarray(weights).astype(x.dtype).reshape(-1)))
+    attrs = {"taps": [v for t in offsets for v in t], "shape": [int(n) for n in x.shape],
+             "rank": int(rank), "mode": pad_mode, "cval": c}
+    return _c.new(x._session, "stencil", inputs, x.shape, x.dtype, attrs)
 
 
 def lfilter(b: Any, a: Any, x: ndarray,

@@ -235,8 +235,9 @@ class CpuStream : public Stream {
   }
   absl::Status Scan(kernels::BinaryOp op, const View& a) override { return CpuScan(op, a); }
   absl::Status Stencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
-                       int64_t rank, const View& out) override {
-    return CpuStencil(in, taps, weights, rank, out);
+                       int64_t rank, const View& out,
+                       const StencilBoundary* boundary) override {
+    return CpuStencil(in, taps, weights, rank, out, boundary);
   }
   absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                             const View& y, const View& zf) override {

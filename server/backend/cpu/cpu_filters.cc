@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <type_traits>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
 #include "common/status.h"
+#include "kernels/boundary.h"
 #include "kernels/host_dispatch.h"
 
 namespace arrayd {
@@ -129,10 +131,79 @@ int64_t Find(std::vector<int64_t>& parent, int64_t i) {
   return i;
 }
 
+// `in` extended by the boundary's lo and hi elements along each dimension
+// as its mode extends it, into `storage` (C order); the view of the padded
+// array's interior (in's shape) and the taps' byte offsets in it.
+View PadForStencil(const View& in, const Stream::StencilBoundary& b, std::vector<char>* storage,
+                   std::vector<int64_t>* taps) {
+  const int nd = in.ndim();
+  const int64_t item = ItemSize(in.dtype);
+  Shape shape(nd);
+  Strides strides(nd);
+  int64_t size = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    shape[d] = in.shape[d] + b.lo[d] + b.hi[d];
+    strides[d] = size * item;
+    size *= shape[d];
+  }
+  storage->assign(size * item, 0);
+  std::vector<char> fill(item);
+  DispatchDType(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = kernels::Cast<T>(b.cval);
+    std::memcpy(fill.data(), &v, item);
+    return 0;
+  });
+  // Row by row of the padded array: the source row (or none: the constant),
+  // then each element of the row by its mapped index.
+  const int64_t n = in.shape[nd - 1], row_len = shape[nd - 1];
+  std::vector<int64_t> idx(nd, 0);
+  char* dst = storage->data();
+  for (int64_t r = 0; r < size / row_len; ++r, dst += row_len * item) {
+    int64_t src = 0;
+    bool constant = false;
+    for (int d = 0; d < nd - 1; ++d) {
+      const long long j = kernels::BoundaryIndex(idx[d] - b.lo[d], in.shape[d], b.mode);
+      constant |= j < 0;
+      src += j * in.strides[d];
+    }
+    for (int64_t e = 0; e < row_len; ++e) {
+      const long long j = constant ? -1 : kernels::BoundaryIndex(e - b.lo[nd - 1], n, b.mode);
+      std::memcpy(dst + e * item, j < 0 ? fill.data() : in.data() + src + j * in.strides[nd - 1],
+                  item);
+    }
+    for (int d = nd - 2; d >= 0; --d) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  View padded;
+  padded.buffer = std::make_shared<Buffer>(storage->data(), storage->size(), nullptr);
+  padded.dtype = in.dtype;
+  padded.shape = in.shape;
+  padded.strides = strides;
+  const int64_t k = static_cast<int64_t>(b.offsets.size()) / nd;
+  taps->assign(k, 0);
+  for (int d = 0; d < nd; ++d) {
+    padded.offset += b.lo[d] * strides[d];
+    for (int64_t t = 0; t < k; ++t) (*taps)[t] += b.offsets[t * nd + d] * strides[d];
+  }
+  return padded;
+}
+
 }  // namespace
 
 absl::Status CpuStencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
-                        int64_t rank, const View& out) {
+                        int64_t rank, const View& out, const Stream::StencilBoundary* boundary) {
+  if (boundary != nullptr) {
+    if (in.shape != out.shape || in.ndim() == 0) {
+      return absl::InternalError("stencil: a boundary needs in of out's shape");
+    }
+    std::vector<char> storage;
+    std::vector<int64_t> padded_taps;
+    const View padded = PadForStencil(in, *boundary, &storage, &padded_taps);
+    return CpuStencil(padded, padded_taps, weights, rank, out, nullptr);
+  }
   if (taps.empty() || out.dtype != in.dtype || !out.IsCContiguous() ||
       (weights != nullptr && (weights->dtype != out.dtype || weights->size() !=
                                                                  static_cast<int64_t>(taps.size()) ||

@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -485,6 +486,13 @@ TEST_F(CudaVsCpu, FilterKernels) {
     return w;
   };
   Pair in = Derive(img, inner);
+  auto inner_of = [](Shape sub) {
+    return [sub](const View& v) {
+      View w = v;
+      w.shape = sub;
+      return w;
+    };
+  };
   auto taps_of = [&](int rows, int cols, bool cross) {
     std::vector<int64_t> t;
     for (int i = 0; i < rows; ++i) {
@@ -503,24 +511,65 @@ TEST_F(CudaVsCpu, FilterKernels) {
   Both(
       [&](Stream* s, const View*) {
         const bool c = s == cs_;
-        return s->Stencil(c ? in.c : in.g, t3, nullptr, 4, c ? median.c : median.g);
+        return s->Stencil(c ? in.c : in.g, t3, nullptr, 4, c ? median.c : median.g, nullptr);
       },
       "median");
   ExpectSame(median, "stencil median");
   Both(
       [&](Stream* s, const View*) {
         const bool c = s == cs_;
-        return s->Stencil(c ? in.c : in.g, t5, c ? &w.c : &w.g, -1, c ? sum.c : sum.g);
+        return s->Stencil(c ? in.c : in.g, t5, c ? &w.c : &w.g, -1, c ? sum.c : sum.g, nullptr);
       },
       "sum");
   ExpectSame(sum, "stencil sum", 1e-5, 1e-5);
   Both(
       [&](Stream* s, const View*) {
         const bool c = s == cs_;
-        return s->Stencil(c ? in.c : in.g, tx, nullptr, 0, c ? low.c : low.g);
+        return s->Stencil(c ? in.c : in.g, tx, nullptr, 0, c ? low.c : low.g, nullptr);
       },
       "min");
   ExpectSame(low, "stencil min");
+
+  // With a boundary: the unpadded image (a strided view), every mode, taps
+  // reaching past its edges; the widest capacity (15 x 15 taps) too.
+  Pair raw = Derive(Random(DType::kFloat32, {40, 70}, -4, 4, 9), inner_of({37, 61}));
+  auto boundary_of = [&](kernels::Boundary mode, int rows, int cols, const View& v,
+                         std::vector<int64_t>* taps) {
+    Stream::StencilBoundary b{
+        mode, 1.5, {}, {rows / 2, cols / 2}, {rows - 1 - rows / 2, cols - 1 - cols / 2}};
+    taps->clear();
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < cols; ++j) {
+        b.offsets.push_back(i - rows / 2);
+        b.offsets.push_back(j - cols / 2);
+        taps->push_back((i - rows / 2) * v.strides[0] + (j - cols / 2) * v.strides[1]);
+      }
+    }
+    return b;
+  };
+  using kernels::Boundary;
+  for (Boundary mode : {Boundary::kConstant, Boundary::kEdge, Boundary::kSymmetric,
+                        Boundary::kReflect, Boundary::kWrap}) {
+    for (auto [rows, cols, rank] : {std::tuple{3, 3, 4}, std::tuple{1, 7, 0}, std::tuple{5, 5, 24},
+                                    std::tuple{15, 15, 100}, std::tuple{5, 5, -1}}) {
+      std::vector<int64_t> tc, tg;
+      Stream::StencilBoundary bc = boundary_of(mode, rows, cols, raw.c, &tc);
+      Stream::StencilBoundary bg = boundary_of(mode, rows, cols, raw.g, &tg);
+      Pair res = Output(DType::kFloat32, raw.c.shape);
+      Pair wts = Random(DType::kFloat32, {rows * cols}, -1, 1, 5);
+      const std::string what = absl::StrCat("stencil mode ", static_cast<int>(mode), " ", rows, "x",
+                                            cols, " rank ", rank);
+      Both(
+          [&](Stream* s, const View*) {
+            const bool c = s == cs_;
+            return s->Stencil(c ? raw.c : raw.g, c ? tc : tg,
+                              rank < 0 ? (c ? &wts.c : &wts.g) : nullptr, rank, c ? res.c : res.g,
+                              c ? &bc : &bg);
+          },
+          what);
+      ExpectSame(res, what, 1e-5, 1e-5);
+    }
+  }
 
   // lfilter: butter(4, 0.2)'s coefficients; rows of 300 and of 20,000.
   const std::vector<double> bb = {0.00482434, 0.01929737, 0.02894606, 0.01929737, 0.00482434};

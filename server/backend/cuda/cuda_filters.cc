@@ -17,9 +17,17 @@ namespace arrayd {
 namespace cuda {
 namespace {
 
-// The kernels' by-value argument structs (gen::StencilTaps, gen::LabelNeighbors).
-struct StencilTapsArgs {
-  long long off[Stream::kMaxStencilTaps];
+// The kernels' by-value argument structs (gen::StencilGeometry,
+// gen::LabelNeighbors; gen::StencilTaps<CAP> is built as words).
+struct StencilGeometryArgs {
+  const char* base;
+  long long nd;
+  long long shape[kMaxKernelDims];
+  long long stride[kMaxKernelDims];
+  long long lo[kMaxKernelDims];
+  long long hi[kMaxKernelDims];
+  double cval;
+  long long mode;
 };
 struct LabelNeighborsArgs {
   long long off[256];
@@ -42,49 +50,63 @@ int Bucket(int64_t k, std::initializer_list<int> sizes) {
 }  // namespace
 
 absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
-                                 const View* weights, int64_t rank, const View& out) {
+                                 const View* weights, int64_t rank, const View& out,
+                                 const StencilBoundary* boundary) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   const int64_t k = static_cast<int64_t>(taps.size());
+  const int nd = out.ndim();
   if (k < 1 || k > kMaxStencilTaps || out.dtype != in.dtype || !out.IsCContiguous() ||
-      in.shape != out.shape ||
+      in.shape != out.shape || nd == 0 ||
       (weights != nullptr && (weights->dtype != out.dtype || weights->size() != k ||
                               !weights->IsCContiguous() || !FilterDType(out.dtype)))) {
     return absl::InternalError("stencil: unexpected dtypes or shapes");
   }
-  long long n = out.size();
-  if (n == 0) return absl::OkStatus();
-  ARRAYD_ASSIGN_OR_RETURN(FlatLayoutArgs layout, MakeFlatLayout(in));
-  StencilTapsArgs t{};
-  std::copy(taps.begin(), taps.end(), t.off);
-  int kk = static_cast<int>(k), r = static_cast<int>(rank);
-  const std::string type = QualifiedTypeName(out.dtype);
-  char* op = out.data();
-  if (weights != nullptr) {
-    const char* wp = weights->data();
-    const std::string name = "arrayd_stencil_sum";
-    const std::string body = absl::StrCat(
-        "extern \"C\" __global__ void __launch_bounds__(256) ", name,
-        "(arrayd::kernels::gen::FlatLayout in, arrayd::kernels::gen::StencilTaps taps, int k, "
-        "const ",
-        type, "* w, ", type,
-        "* out, long long n) {\n"
-        "  arrayd::kernels::gen::StencilSum<",
-        type, ">(in, taps, k, w, out, n);\n}\n");
-    void* args[] = {&layout, &t, &kk, &wp, &op, &n};
-    return LaunchBody(body, name, Blocks(n), 1, args);
+  if (out.size() == 0) return absl::OkStatus();
+  if (nd > kMaxKernelDims) return TooManyDims(nd);
+  // Without a boundary (the input padded by the op layer) every tap is
+  // inside: no reach, no border path.
+  StencilGeometryArgs g{};
+  g.base = in.data();
+  g.nd = nd;
+  for (int d = 0; d < nd; ++d) {
+    g.shape[d] = in.shape[d];
+    g.stride[d] = in.strides[d];
+    g.lo[d] = boundary != nullptr ? boundary->lo[d] : 0;
+    g.hi[d] = boundary != nullptr ? boundary->hi[d] : 0;
   }
-  const int cap = Bucket(k, {9, 16, 25, 32, 64, kMaxStencilTaps});
-  const std::string name = absl::StrCat("arrayd_stencil_rank", cap);
-  const std::string body = absl::StrCat(
-      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
-      "(arrayd::kernels::gen::FlatLayout in, arrayd::kernels::gen::StencilTaps taps, int k, "
-      "int rank, ",
-      type,
-      "* out, long long n) {\n"
-      "  arrayd::kernels::gen::StencilRank<",
-      type, ", ", cap, ">(in, taps, k, rank, out, n);\n}\n");
-  void* args[] = {&layout, &t, &kk, &r, &op, &n};
-  return LaunchBody(body, name, Blocks(n), 1, args);
+  g.cval = boundary != nullptr ? boundary->cval : 0.0;
+  g.mode =
+      static_cast<long long>(boundary != nullptr ? boundary->mode : kernels::Boundary::kPadded);
+  const int cap = weights != nullptr ? Bucket(k, {32, kMaxStencilTaps})
+                                     : Bucket(k, {9, 16, 25, 32, 64, kMaxStencilTaps});
+  // gen::StencilTaps<cap>: off[cap], then dims[cap] (offset + lo, a byte a
+  // dimension).
+  std::vector<long long> words(2 * cap, 0);
+  std::copy(taps.begin(), taps.end(), words.begin());
+  for (int64_t t = 0; boundary != nullptr && t < k; ++t) {
+    unsigned long long packed = 0;
+    for (int d = 0; d < nd; ++d) {
+      const auto q = static_cast<unsigned long long>(boundary->offsets[t * nd + d] + g.lo[d]);
+      packed |= (q & 255) << (8 * d);
+    }
+    words[cap + t] = static_cast<long long>(packed);
+  }
+  // Rows of a block or more: about eight columns a thread, rows over grid y
+  // (at most 65,535); shorter rows: a flat grid (gen::ForEachStencilElement).
+  const long long inner = out.shape[nd - 1], rows = out.size() / inner;
+  const bool flat = inner < kBlockSize;
+  const long long gx = flat ? Blocks(out.size())
+                            : std::max(1LL, std::min(CeilDiv(inner, 8LL * kBlockSize), kMaxBlocks));
+  const long long gy = flat ? 1 : std::min(rows, 65535LL);
+  const std::string name =
+      absl::StrCat("arrayd_stencil_", weights != nullptr ? "sum" : "rank", cap);
+  const std::string body = StencilBody(out.dtype, cap, weights != nullptr, name);
+  const char* wp = weights != nullptr ? weights->data() : nullptr;
+  char* op = out.data();
+  int kk = static_cast<int>(k), r = static_cast<int>(rank);
+  void* sum_args[] = {&g, words.data(), &kk, &wp, &op};
+  void* rank_args[] = {&g, words.data(), &kk, &r, &op};
+  return LaunchBody(body, name, gx, gy, weights != nullptr ? sum_args : rank_args);
 }
 
 absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& x, const View* zi,

@@ -189,7 +189,7 @@ class CudaStream : public Stream {
   absl::Status Scan(kernels::BinaryOp op, const View& a) override;
   // cuda_filters.cc.
   absl::Status Stencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
-                       int64_t rank, const View& out) override;
+                       int64_t rank, const View& out, const StencilBoundary* boundary) override;
   absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                             const View& y, const View& zf) override;
   absl::Status LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,

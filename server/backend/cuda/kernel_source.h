@@ -57,6 +57,12 @@ const std::string& KernelPrelude();
 // A whole source: the prelude, then the bodies.
 std::string BuildSource(const std::vector<std::string>& bodies);
 
+// A stencil kernel of device/filters.cuh over `dtype` with room for `cap`
+// taps: the weighted sum, (gen::StencilGeometry g, gen::StencilTaps<cap>
+// taps, int k, const T* w, T* out), or the rank selection, (g, taps, int k,
+// int rank, T* out). A grid of (columns, rows) blocks.
+std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name);
+
 // An elementwise kernel over operands [0] = output, [1..] = inputs.
 // Elements per lane per step of strided elementwise kernels (ElementwiseBody).
 inline constexpr int kStridedUnroll = 4;

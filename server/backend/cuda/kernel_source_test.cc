@@ -217,6 +217,23 @@ TEST(MatrixExprTest, ReadTheMatrixShape) {
 INSTANTIATE_TEST_SUITE_P(AllDTypes, KernelSourceTest, testing::ValuesIn(AllDTypes()),
                          DTypeParamName);
 
+// The stencils of scipy.ndimage's filters (StencilBody): sums of the
+// floating dtypes, rank selection of the real ones, the register networks
+// and the widest capacity (whose taps need CUDA 12.1's larger parameters).
+TEST(KernelSourceCompileTest, StencilKernelsCompile) {
+  std::vector<std::string> bodies;
+  for (int cap : {32, 256}) {
+    bodies.push_back(StencilBody(DType::kFloat32, cap, true, absl::StrCat("sum_f32_", cap)));
+  }
+  bodies.push_back(StencilBody(DType::kComplex128, 32, true, "sum_c128"));
+  for (int cap : {9, 25, 64, 256}) {
+    bodies.push_back(StencilBody(DType::kFloat32, cap, false, absl::StrCat("rank_f32_", cap)));
+  }
+  bodies.push_back(StencilBody(DType::kUInt8, 9, false, "rank_u8"));
+  bodies.push_back(StencilBody(DType::kInt64, 16, false, "rank_i64"));
+  ExpectCompiles(bodies, "stencils");
+}
+
 TEST(KernelSourceCompileTest, RandomKernelsCompile) {
   std::vector<std::string> bodies;
   for (DType t : {DType::kFloat32, DType::kFloat64}) {

@@ -75,14 +75,6 @@ def _correlate_padded(p: ad.ndarray, axis: int, w: np.ndarray,
     len(w) - 1 elements there): length outputs along axis."""
     n = len(w)
     nz = np.flatnonzero(w)
-    if len(nz) and length > 0:
-        # The server's stencil: one pass, the taps read from cache.
-        shape = list(p.shape)
-        shape[axis] = length
-        taps = [[int(k) if d == axis else 0 for d in range(p.ndim)] for k in nz]
-        res = _k.stencil(p, taps, shape, weights=w[nz])
-        if res is not None:
-            return res
     if n <= _TAPS_MAX or len(nz) <= _TAPS_MAX or length < 2:
         acc = None
         for k in nz:
@@ -134,6 +126,13 @@ def _correlate1d(x: ad.ndarray, w: np.ndarray, axis: int, mode: str,
     if x.size == 0:
         return x
     left = n // 2 + origin
+    nz = np.flatnonzero(w)
+    if len(nz):
+        # The server's stencil: one pass, the edges extended in the kernel.
+        taps = [[int(k) - left if d == axis else 0 for d in range(x.ndim)] for k in nz]
+        res = _k.stencil(x, taps, u.pad_mode(mode), cval, weights=w[nz])
+        if res is not None:
+            return res
     p = u.pad_axis(x, axis, left, n - 1 - left, mode, cval)
     return _correlate_padded(p, axis, w, x.shape[axis])
 
@@ -218,6 +217,14 @@ def _taps(x: ad.ndarray, shape: Sequence[int], origins: Sequence[int],
     return p, view
 
 
+def _offsets(idxs: Sequence[Sequence[int]], shape: Sequence[int],
+             origins: Sequence[int]) -> list[list[int]]:
+    """The taps at idxs of a footprint of shape with origins as offsets from
+    the element they belong to (the stencil kernel's)."""
+    return [[int(i) - (n // 2 + o) for i, n, o in zip(idx, shape, origins)]
+            for idx in idxs]
+
+
 def _correlate_nd(input: Any, weights: Any, output: Any, mode: str,
                   cval: Any, origin: Any, axes: Any,
                   convolution: bool) -> ad.ndarray:
@@ -269,11 +276,13 @@ def _correlate_nd(input: Any, weights: Any, output: Any, mode: str,
         ax = long_axes[0] if long_axes else 0
         res = _correlate1d(xs, w.reshape(-1), ax, mode, cval, full[ax])
         return u.finish(res, dt, out)
-    p, view = _taps(xs, w.shape, full, mode, cval)
     idxs = list(zip(*np.nonzero(w)))
-    res = _k.stencil(p, idxs, x.shape, weights=[w[i] for i in idxs]) if idxs else None
-    if res is not None:
-        return u.finish(res, dt, out)
+    if idxs:
+        res = _k.stencil(xs, _offsets(idxs, w.shape, full), u.pad_mode(mode), cval,
+                         weights=[w[i] for i in idxs])
+        if res is not None:
+            return u.finish(res, dt, out)
+    p, view = _taps(xs, w.shape, full, mode, cval)
     acc = None
     for idx in idxs:
         term = view(idx) * w[idx].astype(wd).item()
@@ -397,17 +406,18 @@ def _window_reduce(x: ad.ndarray, size: int, axis: int, mode: str,
     if size == 1 or x.size == 0:
         return x
     left = size // 2 + origin
-    p = u.pad_axis(x, axis, left, size - 1 - left, mode, cval)
-    taps = [[k if d == axis else 0 for d in range(p.ndim)] for k in range(size)]
+    taps = [[k - left if d == axis else 0 for d in range(x.ndim)] for k in range(size)]
+    pm = u.pad_mode(mode)
     if how == "mean":
         # The sum, then one division (as SciPy: exact for integer means).
-        res = _k.stencil(p, taps, x.shape, weights=np.ones(size))
+        res = _k.stencil(x, taps, pm, cval, weights=np.ones(size))
         if res is not None:
             ad.divide(res, size, out=res)
     else:
-        res = _k.stencil(p, taps, x.shape, rank=0 if how == "min" else size - 1)
+        res = _k.stencil(x, taps, pm, cval, rank=0 if how == "min" else size - 1)
     if res is not None:
         return res
+    p = u.pad_axis(x, axis, left, size - 1 - left, mode, cval)
     win = sliding_window_view(p, size, axis=axis)
     if how == "mean":
         return ad.mean(win, axis=-1)
@@ -549,12 +559,13 @@ def _minmax(input: Any, size: Any, footprint: Any, structure: Any,
     mode = u.single_mode(mode)
     for o, n in zip(full_origins, fp.shape):
         u.check_origin(o, n)
-    p, view = _taps(x, fp.shape, full_origins, mode, cval)
     if st is None:
         idxs = list(zip(*np.nonzero(fp)))
-        res = _k.stencil(p, idxs, x.shape, rank=0 if how == "min" else len(idxs) - 1)
+        res = _k.stencil(x, _offsets(idxs, fp.shape, full_origins), u.pad_mode(mode), cval,
+                         rank=0 if how == "min" else len(idxs) - 1)
         if res is not None:
             return u.finish(res, dt, out)
+    p, view = _taps(x, fp.shape, full_origins, mode, cval)
     pick = ad.minimum if how == "min" else ad.maximum
     acc = None
     for idx in zip(*np.nonzero(fp)):
@@ -632,11 +643,12 @@ def _rank(input: Any, rank: Any, size: Any, footprint: Any, output: Any,
                        None, output, mode, cval, origin, how, axes)
     mode = u.single_mode(mode, " by non-separable rank filters")
     dt, out = u.get_output(output, x)
-    p, view = _taps(x, fp_full.shape, full_origins, mode, cval)
     idxs = list(zip(*np.nonzero(fp_full)))
-    res = _k.stencil(p, idxs, x.shape, rank=rank)
+    res = _k.stencil(x, _offsets(idxs, fp_full.shape, full_origins), u.pad_mode(mode), cval,
+                     rank=rank)
     if res is not None:
         return u.finish(res, dt, out)
+    p, view = _taps(x, fp_full.shape, full_origins, mode, cval)
     stacked = ad.stack([view(idx) for idx in idxs], axis=-1)
     res = ad.partition(stacked, rank, axis=-1)[..., rank]
     return u.finish(res, dt, out)

@@ -1,5 +1,5 @@
 // Device code of the filter kernels (cuda_filters.cc; the CPU reference is
-// backend/cpu/cpu_filters.cc): stencils over a padded input, the lfilter
+// backend/cpu/cpu_filters.cc): stencils with boundary modes, the lfilter
 // recursion by chunks, and label's union-find.
 //
 // Embedded into every NVRTC source at build time (embed_kernel_headers.cmake).
@@ -7,29 +7,156 @@
 #define ARRAYD_BACKEND_CUDA_DEVICE_FILTERS_CUH_
 
 #include "backend/cuda/device/layout.cuh"
+#include "kernels/boundary.h"
 #include "kernels/types.h"
 
 namespace arrayd {
 namespace kernels {
 namespace gen {
 
-// Byte offsets of a stencil's taps (Stream::kMaxStencilTaps), by value.
-struct StencilTaps {
-  long long off[256];
+// ---- stencils ----
+// One thread per output element of a (row, column) grid: blockIdx.y walks
+// the rows (every dimension but the last), the x threads the columns, so
+// that no thread divides per element. An element whose footprint lies
+// inside `in` reads each tap at its byte offset; one near an edge maps each
+// tap's coordinates through the boundary mode (kernels/boundary.h).
+
+// The input of a stencil: in's shape and strides (the output's shape), how
+// far the taps reach before (lo) and after (hi) an element along each
+// dimension, the mode (kernels::Boundary) and its constant.
+struct StencilGeometry {
+  const char* base;
+  long long nd;
+  long long shape[8];
+  long long stride[8];
+  long long lo[8];
+  long long hi[8];
+  double cval;
+  long long mode;
 };
 
-// out[i] (C order, n elements) = sum over taps of w[t] * in[i + off[t]], in
-// the taps' order (as the CPU loop adds them).
+// A stencil's taps, by value: byte offsets from the element, and each
+// tap's per-dimension offsets + lo (one byte a dimension) for the border.
+template <int CAP>
+struct StencilTaps {
+  long long off[CAP];
+  unsigned long long dims[CAP];
+};
+
+// The value tap `packed` reads for the element at row coordinates c and
+// column j, near an edge.
 template <typename T>
-__device__ __forceinline__ void StencilSum(const FlatLayout& in, const StencilTaps& taps, int k,
-                                           const T* w, T* out, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    const char* p = in.base + FlatOffset(in, i);
-    T acc = T(0);
-    for (int t = 0; t < k; ++t) acc = acc + w[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
-    out[i] = acc;
+__device__ __forceinline__ T StencilBorderValue(const StencilGeometry& g, unsigned long long packed,
+                                                const long long* c, long long j) {
+  const int nd = (int)g.nd;
+  long long off = 0;
+  for (int d = 0; d < nd; ++d) {
+    const long long pos =
+        (d == nd - 1 ? j : c[d]) + (long long)((packed >> (8 * d)) & 255) - g.lo[d];
+    const long long m = BoundaryIndex(pos, g.shape[d], (Boundary)g.mode);
+    if (m < 0) return Cast<T>(g.cval);
+    off += m * g.stride[d];
   }
+  return *reinterpret_cast<const T*>(g.base + off);
+}
+
+// The coordinates c of row r (every dimension but the last), whether the
+// footprint stays inside `in` along them, and the row's address.
+__device__ __forceinline__ const char* StencilRow(const StencilGeometry& g, long long r,
+                                                  long long* c, bool* inside) {
+  long long rem = r, off = 0;
+  bool in = true;
+  for (int d = (int)g.nd - 2; d >= 0; --d) {
+    const long long q = d == 0 ? 0 : rem / g.shape[d];
+    c[d] = rem - q * g.shape[d];
+    rem = q;
+    off += c[d] * g.stride[d];
+    in = in && c[d] >= g.lo[d] && c[d] < g.shape[d] - g.hi[d];
+  }
+  *inside = in;
+  return g.base + off;
+}
+
+// Calls out[e] = fn(p, inside, c, j) for every element e: p its address in
+// `in`, inside whether every tap stays in `in`, c its row coordinates, j
+// its column. Rows of at least a block: grid y over rows, the x threads
+// over columns (no division per element); shorter rows: one flat loop.
+template <typename T, typename Fn>
+__device__ __forceinline__ void ForEachStencilElement(const StencilGeometry& g, T* out, Fn fn) {
+  const int nd = (int)g.nd;
+  const long long inner = g.shape[nd - 1], s_last = g.stride[nd - 1];
+  long long rows = 1;
+  for (int d = 0; d < nd - 1; ++d) rows *= g.shape[d];
+  const long long j_lo = g.lo[nd - 1], j_hi = inner - g.hi[nd - 1];
+  long long c[8];
+  bool row_inside;
+  if (inner < blockDim.x) {
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < rows * inner;
+         e += (long long)gridDim.x * blockDim.x) {
+      const long long r = e / inner, j = e - r * inner;
+      const char* row = StencilRow(g, r, c, &row_inside);
+      out[e] = fn(row + j * s_last, row_inside && j >= j_lo && j < j_hi, c, j);
+    }
+    return;
+  }
+  for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
+    const char* row = StencilRow(g, r, c, &row_inside);
+    T* orow = out + r * inner;
+    for (long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x; j < inner;
+         j += (long long)gridDim.x * blockDim.x) {
+      orow[j] = fn(row + j * s_last, row_inside && j >= j_lo && j < j_hi, c, j);
+    }
+  }
+}
+
+// The k <= CAP tap values of one element into v (unrolled for CAP <= 32).
+template <typename T, int CAP>
+__device__ __forceinline__ void StencilGather(const StencilGeometry& g,
+                                              const StencilTaps<CAP>& taps, int k, const char* p,
+                                              bool inside, const long long* c, long long j, T* v) {
+  if constexpr (CAP <= 32) {
+    if (inside) {
+#pragma unroll
+      for (int t = 0; t < CAP; ++t) {
+        if (t < k) v[t] = *reinterpret_cast<const T*>(p + taps.off[t]);
+      }
+    } else {
+#pragma unroll
+      for (int t = 0; t < CAP; ++t) {
+        if (t < k) v[t] = StencilBorderValue<T>(g, taps.dims[t], c, j);
+      }
+    }
+  } else {
+    for (int t = 0; t < k; ++t) {
+      v[t] = inside ? *reinterpret_cast<const T*>(p + taps.off[t])
+                    : StencilBorderValue<T>(g, taps.dims[t], c, j);
+    }
+  }
+}
+
+// out = sum over taps of w[t] * value, in the taps' order (as the CPU loop
+// adds them).
+template <typename T, int CAP>
+__device__ __forceinline__ void StencilSum(const StencilGeometry& g, const StencilTaps<CAP>& taps,
+                                           int k, const T* w, T* out) {
+  ForEachStencilElement<T>(g, out,
+                           [&](const char* p, bool inside, const long long* c, long long j) {
+                             T acc = T(0);
+                             if (inside && CAP <= 32) {
+#pragma unroll
+                               for (int t = 0; t < (CAP <= 32 ? CAP : 1); ++t) {
+                                 if (t < k)
+                                   acc = acc + w[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
+                               }
+                             } else if (inside) {
+                               for (int t = 0; t < k; ++t)
+                                 acc = acc + w[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
+                             } else {
+                               for (int t = 0; t < k; ++t)
+                                 acc = acc + w[t] * StencilBorderValue<T>(g, taps.dims[t], c, j);
+                             }
+                             return acc;
+                           });
 }
 
 // The rank-th smallest of v[0..k) (Hoare's selection, in place).
@@ -61,62 +188,58 @@ __device__ __forceinline__ T SelectRank(T* v, int k, int rank) {
   return v[rank];
 }
 
-// out[i] = the rank-th smallest of in[i + off[t]] (min and max by a scan;
-// other ranks by selection among at most MAXK values).
-template <typename T, int MAXK>
-__device__ __forceinline__ void StencilRank(const FlatLayout& in, const StencilTaps& taps, int k,
-                                            int rank, T* out, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    const char* p = in.base + FlatOffset(in, i);
-    if (rank == 0 || rank == k - 1) {
-      T r = *reinterpret_cast<const T*>(p + taps.off[0]);
-      for (int t = 1; t < k; ++t) {
-        const T x = *reinterpret_cast<const T*>(p + taps.off[t]);
-        r = rank == 0 ? (x < r ? x : r) : (r < x ? x : r);
-      }
-      out[i] = r;
-      continue;
-    }
-    // (NK: the network's size; 1 where MAXK is over it, so that the
-    // unrolled network is not compiled there.)
-    constexpr int NK = MAXK <= 32 ? MAXK : 1;
-    T v[MAXK];
-    if constexpr (MAXK <= 32) {
-      // Registers: the values padded with their maximum (which leaves the
-      // order statistics below k as they are), then an odd-even
-      // transposition sort, every index static.
-      T top = *reinterpret_cast<const T*>(p + taps.off[0]);
+// out = the rank-th smallest tap value (min and max by a scan; other ranks
+// by an odd-even transposition sort in registers up to 32 taps, selection
+// beyond).
+template <typename T, int CAP>
+__device__ __forceinline__ void StencilRank(const StencilGeometry& g, const StencilTaps<CAP>& taps,
+                                            int k, int rank, T* out) {
+  ForEachStencilElement<T>(g, out,
+                           [&](const char* p, bool inside, const long long* c, long long j) {
+                             if (rank == 0 || rank == k - 1) {
+                               auto value = [&](int t) {
+                                 return inside ? *reinterpret_cast<const T*>(p + taps.off[t])
+                                               : StencilBorderValue<T>(g, taps.dims[t], c, j);
+                               };
+                               T r = value(0);
+                               for (int t = 1; t < k; ++t) {
+                                 const T x = value(t);
+                                 r = rank == 0 ? (x < r ? x : r) : (r < x ? x : r);
+                               }
+                               return r;
+                             }
+                             T v[CAP];
+                             StencilGather<T, CAP>(g, taps, k, p, inside, c, j, v);
+                             if constexpr (CAP <= 32) {
+                               // The values padded with their maximum (which leaves the order
+                               // statistics below k as they are), every index static.
+                               T top = v[0];
 #pragma unroll
-      for (int t = 0; t < NK; ++t) {
-        if (t < k) {
-          v[t] = *reinterpret_cast<const T*>(p + taps.off[t]);
-          top = top < v[t] ? v[t] : top;
-        }
-      }
+                               for (int t = 1; t < CAP; ++t) {
+                                 if (t < k) top = top < v[t] ? v[t] : top;
+                               }
 #pragma unroll
-      for (int t = 0; t < NK; ++t) {
-        if (t >= k) v[t] = top;
-      }
+                               for (int t = 0; t < CAP; ++t) {
+                                 if (t >= k) v[t] = top;
+                               }
 #pragma unroll
-      for (int round = 0; round < NK; ++round) {
+                               for (int round = 0; round < CAP; ++round) {
 #pragma unroll
-        for (int t = round & 1; t + 1 < NK; t += 2) {
-          const T a = v[t], b = v[t + 1];
-          const bool swap = b < a;
-          v[t] = swap ? b : a;
-          v[t + 1] = swap ? a : b;
-        }
-      }
-      T r = v[0];
+                                 for (int t = round & 1; t + 1 < CAP; t += 2) {
+                                   const T a = v[t], b = v[t + 1];
+                                   const bool swap = b < a;
+                                   v[t] = swap ? b : a;
+                                   v[t + 1] = swap ? a : b;
+                                 }
+                               }
+                               T r = v[0];
 #pragma unroll
-      for (int t = 1; t < NK; ++t) r = t == rank ? v[t] : r;
-      out[i] = r;
-    } else {
-      for (int t = 0; t < k; ++t) v[t] = *reinterpret_cast<const T*>(p + taps.off[t]);
-      out[i] = SelectRank(v, k, rank);
-    }
-  }
+                               for (int t = 1; t < CAP; ++t) r = t == rank ? v[t] : r;
+                               return r;
+                             } else {
+                               return SelectRank(v, k, rank);
+                             }
+                           });
 }
 
 // ---- lfilter by chunks ----
