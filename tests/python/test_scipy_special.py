@@ -102,6 +102,9 @@ def test_binary_matches_scipy(name, dtype):
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.float16,
                                    np.bool_])
 def test_dtypes_follow_scipy_loops(dtype):
+    if scipy_special.erf.types[0] != "d->d":
+        pytest.skip("this SciPy lists its float32 loops first (its older order); "
+                    "arrayd follows SciPy 1.17's")
     x = np.array([1, 0, 1]).astype(dtype)
     for name in ("erf", "gammaln", "expit", "i0e"):
         want = getattr(scipy_special, name)(x)

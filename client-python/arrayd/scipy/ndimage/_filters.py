@@ -400,15 +400,20 @@ def _check_size(size: Any) -> int:
 
 
 def _window_reduce(x: ad.ndarray, size: int, axis: int, mode: str,
-                   cval: Any, origin: int, how: str) -> ad.ndarray:
-    """The mean, min or max over each window of size along axis."""
+                   cval: Any, origin: int, how: str,
+                   exact_mean: bool = True) -> ad.ndarray:
+    """The mean, min or max over each window of size along axis; the mean
+    as the sum divided by size (exact_mean: as SciPy, exact where the mean
+    is an integer), else one pass with weights 1 / size."""
     u.check_origin(origin, size)
     if size == 1 or x.size == 0:
         return x
     left = size // 2 + origin
     taps = [[k - left if d == axis else 0 for d in range(x.ndim)] for k in range(size)]
     pm = u.pad_mode(mode)
-    if how == "mean":
+    if how == "mean" and not exact_mean:
+        res = _k.stencil(x, taps, pm, cval, weights=np.full(size, 1 / size))
+    elif how == "mean":
         # The sum, then one division (as SciPy: exact for integer means).
         res = _k.stencil(x, taps, pm, cval, weights=np.ones(size))
         if res is not None:
@@ -436,7 +441,7 @@ def uniform_filter1d(input: Any, size: int, axis: int = -1,
     dt, out = u.get_output(output, x)
     xs = x.astype(u.work_dtype(x)) if x.dtype.kind in "biu" else x
     res = _window_reduce(xs, size, axis, mode, cval, operator.index(origin),
-                         "mean")
+                         "mean", np.dtype(dt).kind in "biu")
     return u.finish(res, dt, out)
 
 
@@ -459,7 +464,7 @@ def uniform_filter(input: Any, size: Any = 3, output: Any = None,
             continue
         xs = res.astype(u.work_dtype(res)) if res.dtype.kind in "biu" else res
         r = _window_reduce(xs, sz, ax, u.check_mode(md), cval,
-                           operator.index(org), "mean")
+                           operator.index(org), "mean", np.dtype(dt).kind in "biu")
         res = u.finish(r, dt, None)
         done = True
     if not done:
