@@ -653,6 +653,17 @@ def _pad_stats(r: ndarray, axis: int, lo: int, hi: int,
     return vlo, stat(slice(stop - nhi, stop))
 
 
+def _pad_extend(a: ndarray, widths: Sequence[tuple[int, int]],
+                shape: tuple[int, ...], mode: str) -> ndarray:
+    """The edge, wrap, symmetric and (even) reflect modes as one server op
+    (every element read from its mapped index), F-ordered as _pad_alloc's
+    result: the transposed view's pad, transposed back."""
+    if len(shape) > 1 and a._is_f() and not a._is_c():
+        return _pad_extend(a.T, widths[::-1], shape[::-1], mode).T
+    flat = [int(w) for pair in widths for w in pair]
+    return _c.new(a._session, "pad", (a,), shape, a._dtype, {"widths": flat, "mode": mode})
+
+
 def _pad_alloc(a: ndarray, shape: tuple[int, ...], op: str,
                value: Any = None) -> ndarray:
     """The padded array (``op``: "empty", "zeros", or "full" of ``value``,
@@ -783,6 +794,9 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant",
             if hi:
                 padded[before + (slice(shape[axis] - hi, None),) + after] = vhi
         return padded
+    if (mode in ("edge", "wrap", "symmetric", "reflect") and a.size and nd
+            and kwargs.get("reflect_type", "even") != "odd"):
+        return _pad_extend(a, widths, shape, mode)
     padded = _pad_alloc(a, shape, "empty")
     if a.size:
         padded[orig] = a

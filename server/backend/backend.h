@@ -352,6 +352,13 @@ class Stream {
     std::vector<int64_t> offsets;  // each tap's per-dimension offsets, K x ndim
     std::vector<int64_t> lo, hi;   // per dimension: -(least offset), greatest (>= 0)
   };
+  // numpy.pad's edge, symmetric, reflect and wrap modes (and the constant
+  // `cval`): out (C-contiguous, in's shape plus lo and hi along each
+  // dimension) with out[i] = in[BoundaryIndex(i - lo)] per dimension.
+  virtual absl::Status Pad(const View& /*in*/, absl::Span<const int64_t> /*lo*/,
+                           kernels::Boundary /*mode*/, double /*cval*/, const View& /*out*/) {
+    return absl::UnimplementedError("pad: no kernel on this backend");
+  }
   // The dtypes of weighted stencils and of LinearFilter.
   static bool FilterDType(DType d) { return IsInexact(d) && d != DType::kFloat16; }
   virtual absl::Status Stencil(const View& /*in*/, absl::Span<const int64_t> /*taps*/,

@@ -1,5 +1,6 @@
 // Views and copies: reshape, transpose, broadcast_to, slice (basic
-// indexing), setitem, astype, copy. Views share their input's buffer.
+// indexing), setitem, astype, copy, pad. Views share their input's buffer.
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -87,6 +88,51 @@ absl::Status RunAstype(OpContext& ctx) {
 absl::Status RunCopy(OpContext& ctx) {
   ARRAYD_ASSIGN_OR_RETURN(Order order, OrderAttr(ctx, Order::kC));
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.CopyInOrder(ctx.input(0), DType::kInvalid, order));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
+// pad(a, widths, mode): numpy.pad's edge, symmetric, reflect and wrap
+// modes (reflect_type 'even') in one pass; widths (before, after) per axis.
+absl::Status RunPad(OpContext& ctx) {
+  const View& a = ctx.input(0);
+  const int nd = a.ndim();
+  ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> widths, ctx.attrs().Ints("widths"));
+  ARRAYD_ASSIGN_OR_RETURN(std::string mode_name, ctx.attrs().String("mode"));
+  using kernels::Boundary;
+  Boundary mode;
+  if (mode_name == "edge") {
+    mode = Boundary::kEdge;
+  } else if (mode_name == "symmetric") {
+    mode = Boundary::kSymmetric;
+  } else if (mode_name == "reflect") {
+    mode = Boundary::kReflect;
+  } else if (mode_name == "wrap") {
+    mode = Boundary::kWrap;
+  } else {
+    return ValueErrorf("pad: mode '", mode_name, "' is not one of edge, symmetric, reflect, wrap");
+  }
+  if (nd == 0 || static_cast<int>(widths.size()) != 2 * nd) {
+    return ValueError("pad: widths must be (before, after) for each of a's dimensions");
+  }
+  Shape shape(nd);
+  std::vector<int64_t> lo(nd);
+  for (int d = 0; d < nd; ++d) {
+    lo[d] = widths[2 * d];
+    const int64_t hi = widths[2 * d + 1];
+    if (lo[d] < 0 || hi < 0) return ValueError("index can't contain negative values");
+    if (a.shape[d] == 0 && (lo[d] > 0 || hi > 0)) {
+      return ValueErrorf("can't extend empty axis ", d, " using modes other than 'constant' or "
+                         "'empty'");
+    }
+    if (lo[d] > (int64_t{1} << 40) || hi > (int64_t{1} << 40)) {
+      return ValueError("pad: array is too big");
+    }
+    shape[d] = a.shape[d] + lo[d] + hi;
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(a.dtype, shape));
+  // (An empty a has an empty axis, which may not grow: out is empty too.)
+  if (out.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().Pad(a, lo, mode, 0.0, out));
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
@@ -181,6 +227,10 @@ void RegisterShapeOps(OpRegistry* r) {
   r->Register(f, "astype(a, *, dtype: dtype, order: str = 'K') -> out",
               "Copy cast to a dtype, in NumPy's memory order.", RunAstype);
   r->Register(f, "copy(a, *, order: str = 'C') -> out", "Copy in NumPy's memory order.", RunCopy);
+  r->Register(f, "pad(a, *, widths: ints, mode: str) -> out",
+              "numpy.pad's edge, symmetric, reflect and wrap modes in one pass (widths: "
+              "before, after per axis).",
+              RunPad);
   r->Register(f, "view(a, *, dtype: dtype) -> out",
               "The same bytes as another dtype (ndarray.view).", RunView);
   r->Register(f, "setflags(a, *, write: bool) -> out",

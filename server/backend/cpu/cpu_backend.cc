@@ -239,6 +239,10 @@ class CpuStream : public Stream {
                        const StencilBoundary* boundary) override {
     return CpuStencil(in, taps, weights, rank, out, boundary);
   }
+  absl::Status Pad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
+                   double cval, const View& out) override {
+    return CpuPad(in, lo, mode, cval, out);
+  }
   absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                             const View& y, const View& zf) override {
     return CpuLinearFilter(b, a, x, zi, y, zf);

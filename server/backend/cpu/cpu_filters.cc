@@ -131,63 +131,78 @@ int64_t Find(std::vector<int64_t>& parent, int64_t i) {
   return i;
 }
 
-// `in` extended by the boundary's lo and hi elements along each dimension
-// as its mode extends it, into `storage` (C order); the view of the padded
-// array's interior (in's shape) and the taps' byte offsets in it.
-View PadForStencil(const View& in, const Stream::StencilBoundary& b, std::vector<char>* storage,
-                   std::vector<int64_t>* taps) {
+// Fills `out` (C order) with `in` extended by lo elements before each
+// dimension (and out's shape after) as `mode` extends it.
+void PadInto(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode, double cval,
+             const View& out) {
   const int nd = in.ndim();
   const int64_t item = ItemSize(in.dtype);
-  Shape shape(nd);
-  Strides strides(nd);
-  int64_t size = 1;
-  for (int d = nd - 1; d >= 0; --d) {
-    shape[d] = in.shape[d] + b.lo[d] + b.hi[d];
-    strides[d] = size * item;
-    size *= shape[d];
-  }
-  storage->assign(size * item, 0);
   std::vector<char> fill(item);
   DispatchDType(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T v = kernels::Cast<T>(b.cval);
+    const T v = kernels::Cast<T>(cval);
     std::memcpy(fill.data(), &v, item);
     return 0;
   });
-  // Row by row of the padded array: the source row (or none: the constant),
-  // then each element of the row by its mapped index.
-  const int64_t n = in.shape[nd - 1], row_len = shape[nd - 1];
+  // Row by row of out: the source row (or none: the constant), then each
+  // element of the row by its mapped index.
+  const int64_t n = in.shape[nd - 1], row_len = out.shape[nd - 1];
+  const int64_t rows = out.size() / row_len;
   std::vector<int64_t> idx(nd, 0);
-  char* dst = storage->data();
-  for (int64_t r = 0; r < size / row_len; ++r, dst += row_len * item) {
+  char* dst = out.data();
+  for (int64_t r = 0; r < rows; ++r, dst += row_len * item) {
     int64_t src = 0;
     bool constant = false;
     for (int d = 0; d < nd - 1; ++d) {
-      const long long j = kernels::BoundaryIndex(idx[d] - b.lo[d], in.shape[d], b.mode);
+      const long long j = kernels::BoundaryIndex(idx[d] - lo[d], in.shape[d], mode);
       constant |= j < 0;
       src += j * in.strides[d];
     }
+    // The row's middle in one copy where in's rows are contiguous.
+    const int64_t mid = lo[nd - 1];
+    const bool dense = !constant && in.strides[nd - 1] == item;
+    if (dense) std::memcpy(dst + mid * item, in.data() + src, n * item);
     for (int64_t e = 0; e < row_len; ++e) {
-      const long long j = constant ? -1 : kernels::BoundaryIndex(e - b.lo[nd - 1], n, b.mode);
+      if (dense && e == mid) e += n;
+      if (e >= row_len) break;
+      const long long j = constant ? -1 : kernels::BoundaryIndex(e - lo[nd - 1], n, mode);
       std::memcpy(dst + e * item, j < 0 ? fill.data() : in.data() + src + j * in.strides[nd - 1],
                   item);
     }
     for (int d = nd - 2; d >= 0; --d) {
-      if (++idx[d] < shape[d]) break;
+      if (++idx[d] < out.shape[d]) break;
       idx[d] = 0;
     }
   }
+}
+
+// `in` extended by the boundary's lo and hi elements along each dimension
+// into `storage`; the view of the padded array's interior (in's shape) and
+// the taps' byte offsets in it.
+View PadForStencil(const View& in, const Stream::StencilBoundary& b, std::vector<char>* storage,
+                   std::vector<int64_t>* taps) {
+  const int nd = in.ndim();
+  const int64_t item = ItemSize(in.dtype);
   View padded;
-  padded.buffer = std::make_shared<Buffer>(storage->data(), storage->size(), nullptr);
   padded.dtype = in.dtype;
-  padded.shape = in.shape;
-  padded.strides = strides;
+  padded.shape = Shape(nd);
+  padded.strides = Strides(nd);
+  int64_t size = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    padded.shape[d] = in.shape[d] + b.lo[d] + b.hi[d];
+    padded.strides[d] = size * item;
+    size *= padded.shape[d];
+  }
+  storage->assign(size * item, 0);
+  padded.buffer = std::make_shared<Buffer>(storage->data(), storage->size(), nullptr);
+  PadInto(in, b.lo, b.mode, b.cval, padded);
   const int64_t k = static_cast<int64_t>(b.offsets.size()) / nd;
   taps->assign(k, 0);
   for (int d = 0; d < nd; ++d) {
-    padded.offset += b.lo[d] * strides[d];
-    for (int64_t t = 0; t < k; ++t) (*taps)[t] += b.offsets[t * nd + d] * strides[d];
+    padded.offset += b.lo[d] * padded.strides[d];
+    for (int64_t t = 0; t < k; ++t) (*taps)[t] += b.offsets[t * nd + d] * padded.strides[d];
   }
+  padded.shape = in.shape;
   return padded;
 }
 
@@ -229,6 +244,16 @@ absl::Status CpuStencil(const View& in, absl::Span<const int64_t> taps, const Vi
       return absl::OkStatus();
     }
   });
+}
+
+absl::Status CpuPad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
+                    double cval, const View& out) {
+  if (in.ndim() == 0 || out.ndim() != in.ndim() || !out.IsCContiguous() ||
+      out.dtype != in.dtype || in.size() == 0) {
+    return absl::InternalError("pad: unexpected shapes or dtypes");
+  }
+  if (out.size() > 0) PadInto(in, lo, mode, cval, out);
+  return absl::OkStatus();
 }
 
 absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,

@@ -109,6 +109,37 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
   return LaunchBody(body, name, gx, gy, weights != nullptr ? sum_args : rank_args);
 }
 
+absl::Status CudaStream::Pad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
+                             double cval, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const int nd = in.ndim();
+  if (nd == 0 || out.ndim() != nd || !out.IsCContiguous() || out.dtype != in.dtype ||
+      in.size() == 0 || static_cast<int>(lo.size()) != nd) {
+    return absl::InternalError("pad: unexpected shapes or dtypes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  if (nd > kMaxKernelDims) return TooManyDims(nd);
+  StencilGeometryArgs g{};
+  long long out_shape[kMaxKernelDims] = {};
+  g.base = in.data();
+  g.nd = nd;
+  for (int d = 0; d < nd; ++d) {
+    g.shape[d] = in.shape[d];
+    g.stride[d] = in.strides[d];
+    g.lo[d] = lo[d];
+    out_shape[d] = out.shape[d];
+  }
+  g.cval = cval;
+  g.mode = static_cast<long long>(mode);
+  const long long inner = out.shape[nd - 1], rows = out.size() / inner;
+  const long long gx = std::max(1LL, std::min(CeilDiv(inner, 4LL * kBlockSize), kMaxBlocks));
+  const long long gy = std::min(rows, 65535LL);
+  const std::string name = "arrayd_pad";
+  char* op = out.data();
+  void* args[] = {&g, out_shape, &op};
+  return LaunchBody(PadBody(out.dtype, name), name, gx, gy, args);
+}
+
 absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                                       const View& y, const View& zf) {
   ARRAYD_RETURN_IF_ERROR(Enter());

@@ -75,6 +75,14 @@ std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& 
       ">(g, taps, k, ", weighted ? "w" : "rank", ", out);\n}\n");
 }
 
+std::string PadBody(DType dtype, const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype);
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(arrayd::kernels::gen::StencilGeometry g, arrayd::kernels::gen::PadShape ps, ", t,
+      "* out) {\n  arrayd::kernels::gen::PadExtend<", t, ">(g, ps, out);\n}\n");
+}
+
 const std::string& KernelPrelude() {
   static const std::string* const prelude =
       new std::string(absl::StrCat("// arrayd generated kernel source\n", kKernelHeaders));

@@ -62,6 +62,10 @@ std::string BuildSource(const std::vector<std::string>& bodies);
 // taps, int k, const T* w, T* out), or the rank selection, (g, taps, int k,
 // int rank, T* out). A grid of (columns, rows) blocks.
 std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name);
+// numpy.pad's extending modes (device/filters.cuh's PadExtend) over
+// `dtype`: (gen::StencilGeometry g, gen::PadShape ps, T* out), a grid of
+// (columns, rows) blocks.
+std::string PadBody(DType dtype, const std::string& name);
 
 // An elementwise kernel over operands [0] = output, [1..] = inputs.
 // Elements per lane per step of strided elementwise kernels (ElementwiseBody).

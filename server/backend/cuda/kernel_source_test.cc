@@ -232,6 +232,9 @@ TEST(KernelSourceCompileTest, StencilKernelsCompile) {
   bodies.push_back(StencilBody(DType::kUInt8, 9, false, "rank_u8"));
   bodies.push_back(StencilBody(DType::kInt64, 16, false, "rank_i64"));
   ExpectCompiles(bodies, "stencils");
+  ExpectCompiles({PadBody(DType::kFloat32, "pad_f32"), PadBody(DType::kComplex128, "pad_c128"),
+                  PadBody(DType::kBool, "pad_bool")},
+                 "pads");
 }
 
 TEST(KernelSourceCompileTest, RandomKernelsCompile) {

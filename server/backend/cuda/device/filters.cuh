@@ -242,6 +242,42 @@ __device__ __forceinline__ void StencilRank(const StencilGeometry& g, const Sten
                            });
 }
 
+// ---- numpy.pad's extending modes ----
+// out (C order, out_shape) from in (g: its shape, strides, lo the widths
+// before it, mode, cval): a (columns, rows) grid as the stencils'.
+struct PadShape {
+  long long out_shape[8];
+};
+
+template <typename T>
+__device__ __forceinline__ void PadExtend(const StencilGeometry& g, const PadShape& ps, T* out) {
+  const int nd = (int)g.nd;
+  const long long inner = ps.out_shape[nd - 1], n_last = g.shape[nd - 1];
+  const long long s_last = g.stride[nd - 1], lo_last = g.lo[nd - 1];
+  long long rows = 1;
+  for (int d = 0; d < nd - 1; ++d) rows *= ps.out_shape[d];
+  const Boundary mode = (Boundary)g.mode;
+  const T fill = Cast<T>(g.cval);
+  for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
+    long long rem = r, off = 0;
+    bool constant = false;
+    for (int d = nd - 2; d >= 0; --d) {
+      const long long q = d == 0 ? 0 : rem / ps.out_shape[d];
+      const long long m = BoundaryIndex(rem - q * ps.out_shape[d] - g.lo[d], g.shape[d], mode);
+      rem = q;
+      constant = constant || m < 0;
+      off += m * g.stride[d];
+    }
+    const char* row = g.base + off;
+    T* orow = out + r * inner;
+    for (long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x; j < inner;
+         j += (long long)gridDim.x * blockDim.x) {
+      const long long m = constant ? -1 : BoundaryIndex(j - lo_last, n_last, mode);
+      orow[j] = m < 0 ? fill : *reinterpret_cast<const T*>(row + m * s_last);
+    }
+  }
+}
+
 // ---- lfilter by chunks ----
 // Each row of n samples is cut into C chunks of L. Pass 1 filters every
 // chunk from a zero state (chunk 0 from zi) and keeps its end state s_k;
