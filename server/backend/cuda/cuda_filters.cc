@@ -284,7 +284,7 @@ absl::Status CudaStream::LabelRoots(const View& mask, absl::Span<const int64_t> 
                    "extern \"C\" __global__ void __launch_bounds__(256) ",
                    name,
                    "_merge(const bool* mask, long long* p, long long n, int nd, int k, "
-                   "const __grid_constant__ arrayd::kernels::gen::LabelNeighbors nb) {\n"
+                   "arrayd::kernels::gen::LabelNeighbors nb) {\n"
                    "  arrayd::kernels::gen::LabelMerge(mask, p, n, nd, k, nb);\n}\n"
                    "extern \"C\" __global__ void __launch_bounds__(256) ",
                    name,

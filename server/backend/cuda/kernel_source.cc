@@ -67,21 +67,20 @@ std::string QualifiedTypeName(DType dtype) {
 
 std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name) {
   const std::string t = QualifiedTypeName(dtype);
-  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
-                      "(const __grid_constant__ arrayd::kernels::gen::StencilGeometry g, "
-                      "const __grid_constant__ arrayd::kernels::gen::StencilTaps<",
-                      cap, "> taps, int k, ",
-                      weighted ? absl::StrCat("const ", t, "* w") : "int rank", ", ", t,
-                      "* out) {\n  arrayd::kernels::gen::Stencil", weighted ? "Sum<" : "Rank<", t,
-                      ", ", cap, ">(g, taps, k, ", weighted ? "w" : "rank", ", out);\n}\n");
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(arrayd::kernels::gen::StencilGeometry g, arrayd::kernels::gen::StencilTaps<", cap,
+      "> taps, int k, ", weighted ? absl::StrCat("const ", t, "* w") : "int rank", ", ", t,
+      "* out) {\n  arrayd::kernels::gen::Stencil", weighted ? "Sum<" : "Rank<", t, ", ", cap,
+      ">(g, taps, k, ", weighted ? "w" : "rank", ", out);\n}\n");
 }
 
 std::string PadBody(DType dtype, const std::string& name) {
   const std::string t = QualifiedTypeName(dtype);
-  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
-                      "(const __grid_constant__ arrayd::kernels::gen::StencilGeometry g, "
-                      "const __grid_constant__ arrayd::kernels::gen::PadShape ps, ",
-                      t, "* out) {\n  arrayd::kernels::gen::PadExtend<", t, ">(g, ps, out);\n}\n");
+  return absl::StrCat(
+      "extern \"C\" __global__ void __launch_bounds__(256) ", name,
+      "(arrayd::kernels::gen::StencilGeometry g, arrayd::kernels::gen::PadShape ps, ", t,
+      "* out) {\n  arrayd::kernels::gen::PadExtend<", t, ">(g, ps, out);\n}\n");
 }
 
 const std::string& KernelPrelude() {

@@ -139,26 +139,24 @@ __device__ __forceinline__ void StencilGather(const StencilGeometry& g,
 template <typename T, int CAP>
 __device__ __forceinline__ void StencilSum(const StencilGeometry& g, const StencilTaps<CAP>& taps,
                                            int k, const T* w, T* out) {
-  // Up to 32 weights in registers, read once a thread.
-  constexpr int NW = CAP <= 32 ? CAP : 1;
-  T wr[NW];
+  ForEachStencilElement<T>(g, out,
+                           [&](const char* p, bool inside, const long long* c, long long j) {
+                             T acc = T(0);
+                             if (inside && CAP <= 32) {
 #pragma unroll
-  for (int t = 0; t < NW; ++t) wr[t] = t < k ? w[t] : T(0);
-  auto sum = [&](const char* p, bool inside, const long long* c, long long j) {
-    T acc = T(0);
-    if (inside && CAP <= 32) {
-#pragma unroll
-      for (int t = 0; t < NW; ++t) {
-        if (t < k) acc = acc + wr[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
-      }
-    } else if (inside) {
-      for (int t = 0; t < k; ++t) acc = acc + w[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
-    } else {
-      for (int t = 0; t < k; ++t) acc = acc + w[t] * StencilBorderValue<T>(g, taps.dims[t], c, j);
-    }
-    return acc;
-  };
-  ForEachStencilElement<T>(g, out, sum);
+                               for (int t = 0; t < (CAP <= 32 ? CAP : 1); ++t) {
+                                 if (t < k)
+                                   acc = acc + w[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
+                               }
+                             } else if (inside) {
+                               for (int t = 0; t < k; ++t)
+                                 acc = acc + w[t] * *reinterpret_cast<const T*>(p + taps.off[t]);
+                             } else {
+                               for (int t = 0; t < k; ++t)
+                                 acc = acc + w[t] * StencilBorderValue<T>(g, taps.dims[t], c, j);
+                             }
+                             return acc;
+                           });
 }
 
 // The rank-th smallest of v[0..k) (Hoare's selection, in place).
@@ -196,52 +194,52 @@ __device__ __forceinline__ T SelectRank(T* v, int k, int rank) {
 template <typename T, int CAP>
 __device__ __forceinline__ void StencilRank(const StencilGeometry& g, const StencilTaps<CAP>& taps,
                                             int k, int rank, T* out) {
-  auto select = [&](const char* p, bool inside, const long long* c, long long j) {
-    if (rank == 0 || rank == k - 1) {
-      auto value = [&](int t) {
-        return inside ? *reinterpret_cast<const T*>(p + taps.off[t])
-                      : StencilBorderValue<T>(g, taps.dims[t], c, j);
-      };
-      T r = value(0);
-      for (int t = 1; t < k; ++t) {
-        const T x = value(t);
-        r = rank == 0 ? (x < r ? x : r) : (r < x ? x : r);
-      }
-      return r;
-    }
-    T v[CAP];
-    StencilGather<T, CAP>(g, taps, k, p, inside, c, j, v);
-    if constexpr (CAP <= 32) {
-      // The values padded with their maximum (which leaves the order
-      // statistics below k as they are), every index static.
-      T top = v[0];
+  ForEachStencilElement<T>(g, out,
+                           [&](const char* p, bool inside, const long long* c, long long j) {
+                             if (rank == 0 || rank == k - 1) {
+                               auto value = [&](int t) {
+                                 return inside ? *reinterpret_cast<const T*>(p + taps.off[t])
+                                               : StencilBorderValue<T>(g, taps.dims[t], c, j);
+                               };
+                               T r = value(0);
+                               for (int t = 1; t < k; ++t) {
+                                 const T x = value(t);
+                                 r = rank == 0 ? (x < r ? x : r) : (r < x ? x : r);
+                               }
+                               return r;
+                             }
+                             T v[CAP];
+                             StencilGather<T, CAP>(g, taps, k, p, inside, c, j, v);
+                             if constexpr (CAP <= 32) {
+                               // The values padded with their maximum (which leaves the order
+                               // statistics below k as they are), every index static.
+                               T top = v[0];
 #pragma unroll
-      for (int t = 1; t < CAP; ++t) {
-        if (t < k) top = top < v[t] ? v[t] : top;
-      }
+                               for (int t = 1; t < CAP; ++t) {
+                                 if (t < k) top = top < v[t] ? v[t] : top;
+                               }
 #pragma unroll
-      for (int t = 0; t < CAP; ++t) {
-        if (t >= k) v[t] = top;
-      }
+                               for (int t = 0; t < CAP; ++t) {
+                                 if (t >= k) v[t] = top;
+                               }
 #pragma unroll
-      for (int round = 0; round < CAP; ++round) {
+                               for (int round = 0; round < CAP; ++round) {
 #pragma unroll
-        for (int t = round & 1; t + 1 < CAP; t += 2) {
-          const T a = v[t], b = v[t + 1];
-          const bool swap = b < a;
-          v[t] = swap ? b : a;
-          v[t + 1] = swap ? a : b;
-        }
-      }
-      T r = v[0];
+                                 for (int t = round & 1; t + 1 < CAP; t += 2) {
+                                   const T a = v[t], b = v[t + 1];
+                                   const bool swap = b < a;
+                                   v[t] = swap ? b : a;
+                                   v[t + 1] = swap ? a : b;
+                                 }
+                               }
+                               T r = v[0];
 #pragma unroll
-      for (int t = 1; t < CAP; ++t) r = t == rank ? v[t] : r;
-      return r;
-    } else {
-      return SelectRank(v, k, rank);
-    }
-  };
-  ForEachStencilElement<T>(g, out, select);
+                               for (int t = 1; t < CAP; ++t) r = t == rank ? v[t] : r;
+                               return r;
+                             } else {
+                               return SelectRank(v, k, rank);
+                             }
+                           });
 }
 
 // ---- numpy.pad's extending modes ----
