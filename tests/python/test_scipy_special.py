@@ -99,6 +99,20 @@ def test_binary_matches_scipy(name, dtype):
            rtol)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_integer_order_bessel_edges(dtype):
+    # Negative orders (odd and even) and x = 0, where CUDA's own jn and yn
+    # answer NaN: arrayd reflects the order and answers J_n(0) itself.
+    n = np.arange(-5, 6).astype(dtype)[:, None]
+    x = np.array([0.0, 0.5, 3.0, 12.0, 40.0]).astype(dtype)[None, :]
+    for name in ("jn", "yn"):
+        with np.errstate(all="ignore"):
+            want = getattr(scipy_special, name)(n, x)
+        got = getattr(special, name)(ad.asarray(n), ad.asarray(x))
+        np.testing.assert_allclose(got.get(), want, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   atol=1e-6 if dtype == np.float32 else 1e-14, err_msg=name)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.float16,
                                    np.bool_])
 def test_dtypes_follow_scipy_loops(dtype):
