@@ -64,13 +64,42 @@ void StencilSum(const View& in, absl::Span<const int64_t> taps, const T* w, cons
   });
 }
 
+// a[j], b[j] = the smaller, the larger of the two (by <, as the CUDA
+// network) for j < m: 16-byte vectors (GCC's vector extension), then the
+// tail.
+template <typename T>
+void CompareSwap(T* a, T* b, int64_t m) {
+  int64_t j = 0;
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    typedef T V __attribute__((vector_size(16)));
+    constexpr int64_t kLanes = 16 / sizeof(T);
+    for (; j + kLanes <= m; j += kLanes) {
+      V x, y;
+      std::memcpy(&x, a + j, sizeof x);
+      std::memcpy(&y, b + j, sizeof y);
+      const auto swap = y < x;
+      const V lo = swap ? y : x, hi = swap ? x : y;
+      std::memcpy(a + j, &lo, sizeof lo);
+      std::memcpy(b + j, &hi, sizeof hi);
+    }
+  }
+  for (; j < m; ++j) {
+    const T x = a[j], y = b[j];
+    const bool swap = y < x;
+    a[j] = swap ? y : x;
+    b[j] = swap ? x : y;
+  }
+}
+
 template <typename T>
 void StencilRank(const View& in, absl::Span<const int64_t> taps, int64_t rank, const View& out) {
   const int64_t inner = out.ndim() == 0 ? 1 : out.shape[out.ndim() - 1];
   const int64_t s = out.ndim() == 0 ? 0 : in.strides[out.ndim() - 1];
   const int64_t k = static_cast<int64_t>(taps.size());
   const bool is_min = rank == 0, is_max = rank == k - 1;
-  std::vector<T> v(k);
+  constexpr int64_t kNetworkTaps = 32, kChunk = 256;
+  const int64_t nv = k <= kNetworkTaps ? k * kChunk : k;
+  std::unique_ptr<T[]> v(new T[nv]);  // (not vector<T>: vector<bool> has no T*)
   ForEachRow(in, out, [&](int64_t in_off, int64_t out_off) {
     T* o = reinterpret_cast<T*>(out.data() + out_off);
     const char* base = in.data() + in_off;
@@ -85,9 +114,29 @@ void StencilRank(const View& in, absl::Span<const int64_t> taps, int64_t rank, c
       }
       return;
     }
+    if (k <= kNetworkTaps) {
+      // Chunks of the row as k arrays, one a tap, sorted by an odd-even
+      // transposition network of element-wise compare-and-swaps (vector
+      // loops; the CUDA kernel's network, so the same order statistics).
+      for (int64_t j0 = 0; j0 < inner; j0 += kChunk) {
+        const int64_t m = std::min(kChunk, inner - j0);
+        for (int64_t t = 0; t < k; ++t) {
+          const char* p = base + taps[t] + j0 * s;
+          T* r = &v[t * kChunk];
+          for (int64_t j = 0; j < m; ++j) r[j] = *reinterpret_cast<const T*>(p + j * s);
+        }
+        for (int64_t round = 0; round < k; ++round) {
+          for (int64_t t = round & 1; t + 1 < k; t += 2) {
+            CompareSwap(&v[t * kChunk], &v[(t + 1) * kChunk], m);
+          }
+        }
+        std::copy(&v[rank * kChunk], &v[rank * kChunk] + m, o + j0);
+      }
+      return;
+    }
     for (int64_t j = 0; j < inner; ++j) {
       for (int64_t t = 0; t < k; ++t) v[t] = *reinterpret_cast<const T*>(base + taps[t] + j * s);
-      std::nth_element(v.begin(), v.begin() + rank, v.end());
+      std::nth_element(v.get(), v.get() + rank, v.get() + k);
       o[j] = v[rank];
     }
   });
