@@ -80,7 +80,8 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
   const int cap = weights != nullptr ? Bucket(k, {32, kMaxStencilTaps})
                                      : Bucket(k, {9, 16, 25, 32, 64, kMaxStencilTaps});
   // gen::StencilTaps<cap>: off[cap], then dims[cap] (offset + lo, a byte a
-  // dimension).
+  // dimension). At cap 256 that is 4 KB of parameters: CUDA 12.1's larger
+  // limit (32 KB from sm_70; this project needs CUDA 13).
   std::vector<long long> words(2 * cap, 0);
   std::copy(taps.begin(), taps.end(), words.begin());
   for (int64_t t = 0; boundary != nullptr && t < k; ++t) {
