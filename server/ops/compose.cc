@@ -105,5 +105,16 @@ absl::StatusOr<double> FloatAttr(const Attrs& attrs, const std::string& name, do
   }
 }
 
+absl::StatusOr<kernels::Boundary> BoundaryByName(const std::string& name, const char* op) {
+  using kernels::Boundary;
+  if (name.empty()) return Boundary::kPadded;
+  if (name == "constant") return Boundary::kConstant;
+  if (name == "edge") return Boundary::kEdge;
+  if (name == "symmetric") return Boundary::kSymmetric;
+  if (name == "reflect") return Boundary::kReflect;
+  if (name == "wrap") return Boundary::kWrap;
+  return ValueErrorf(op, ": unknown mode '", name, "'");
+}
+
 }  // namespace compose
 }  // namespace arrayd

@@ -58,6 +58,10 @@ View AppendAxis(const View& v);
 // A float attribute (an integer one is accepted too); `fallback` when absent.
 absl::StatusOr<double> FloatAttr(const Attrs& attrs, const std::string& name, double fallback);
 
+// A boundary mode by its numpy.pad name (constant, edge, symmetric,
+// reflect, wrap; "" is kPadded); ValueError naming `op` for another.
+absl::StatusOr<kernels::Boundary> BoundaryByName(const std::string& name, const char* op);
+
 }  // namespace compose
 }  // namespace arrayd
 

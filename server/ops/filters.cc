@@ -17,18 +17,6 @@
 namespace arrayd {
 namespace {
 
-// The boundary modes by their numpy.pad names ("": x is padded).
-absl::StatusOr<kernels::Boundary> BoundaryMode(const std::string& mode) {
-  using kernels::Boundary;
-  if (mode.empty()) return Boundary::kPadded;
-  if (mode == "constant") return Boundary::kConstant;
-  if (mode == "edge") return Boundary::kEdge;
-  if (mode == "symmetric") return Boundary::kSymmetric;
-  if (mode == "reflect") return Boundary::kReflect;
-  if (mode == "wrap") return Boundary::kWrap;
-  return ValueErrorf("stencil: unknown mode '", mode, "'");
-}
-
 // stencil(x[, weights], taps, shape, rank, mode, cval): out (of `shape`)
 // with out[i] the weighted sum (weights: one per tap, in x's dtype) or the
 // rank-th smallest of x[i + taps[k]], taps per-dimension offsets (K x ndim,
@@ -49,7 +37,7 @@ absl::Status RunStencil(OpContext& ctx) {
   if (ctx.attrs().Has("mode")) {
     ARRAYD_ASSIGN_OR_RETURN(mode_name, ctx.attrs().String("mode"));
   }
-  ARRAYD_ASSIGN_OR_RETURN(kernels::Boundary mode, BoundaryMode(mode_name));
+  ARRAYD_ASSIGN_OR_RETURN(kernels::Boundary mode, compose::BoundaryByName(mode_name, "stencil"));
   ARRAYD_ASSIGN_OR_RETURN(double cval, compose::FloatAttr(ctx.attrs(), "cval", 0.0));
   const bool padded = mode == kernels::Boundary::kPadded;
   if (static_cast<int>(shape.size()) != nd || nd == 0 || offsets.size() % nd != 0) {

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "ops/compose.h"
 #include "ops/registry.h"
 
 namespace arrayd {
@@ -99,17 +100,8 @@ absl::Status RunPad(OpContext& ctx) {
   const int nd = a.ndim();
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> widths, ctx.attrs().Ints("widths"));
   ARRAYD_ASSIGN_OR_RETURN(std::string mode_name, ctx.attrs().String("mode"));
-  using kernels::Boundary;
-  Boundary mode;
-  if (mode_name == "edge") {
-    mode = Boundary::kEdge;
-  } else if (mode_name == "symmetric") {
-    mode = Boundary::kSymmetric;
-  } else if (mode_name == "reflect") {
-    mode = Boundary::kReflect;
-  } else if (mode_name == "wrap") {
-    mode = Boundary::kWrap;
-  } else {
+  ARRAYD_ASSIGN_OR_RETURN(kernels::Boundary mode, compose::BoundaryByName(mode_name, "pad"));
+  if (mode == kernels::Boundary::kPadded || mode == kernels::Boundary::kConstant) {
     return ValueErrorf("pad: mode '", mode_name, "' is not one of edge, symmetric, reflect, wrap");
   }
   if (nd == 0 || static_cast<int>(widths.size()) != 2 * nd) {

@@ -25,44 +25,52 @@ def us(fn, sync, repeat=5) -> float:
     return timeit(fn, sync, repeat) * 1e6
 
 
+def whole_calls(xp, ndi, special, sync, quick: bool) -> tuple[dict[str, float], dict]:
+    """The rows' whole calls with array module xp (arrayd or cupy) and its
+    ndimage and special; also the inputs, for the steps."""
+    q = 4 if quick else 1
+    side = 4096 // q
+    rng = np.random.default_rng(0)
+    data = {"img": xp.asarray(rng.standard_normal((side, side)).astype(np.float32))}
+    img = data["img"]
+    small = xp.asarray(rng.standard_normal((side // 2, side // 2)).astype(np.float32))
+    x26 = xp.asarray(rng.standard_normal(1 << 26 >> (2 * (q - 1))).astype(np.float32))
+    data["mask"] = img > 0.5
+    out: dict[str, float] = {}
+    out["copy 4096^2 f32 (bandwidth reference)"] = us(lambda: img.copy(), sync)
+    out["median 3x3: whole"] = us(lambda: ndi.median_filter(img, 3), sync)
+    out["median 3x3: pad (reflect, 1 each side)"] = us(
+        lambda: xp.pad(img, 1, mode="symmetric"), sync)
+    out["maximum 5x5: whole"] = us(lambda: ndi.maximum_filter(img, 5), sync)
+    out["uniform 9x9: whole"] = us(lambda: ndi.uniform_filter(img, 9), sync)
+    out["zoom x2 of side/2: whole"] = us(lambda: ndi.zoom(small, 2), sync, 3)
+    out["zoom: spline_filter alone"] = us(lambda: ndi.spline_filter(small), sync, 3)
+    out["gammaln f32: whole"] = us(lambda: special.gammaln(x26), sync)
+    out["erf f32: whole"] = us(lambda: special.erf(x26), sync)
+    out["label: whole"] = us(lambda: ndi.label(data["mask"]), sync, 3)
+    return out, data
+
+
 def arrayd_steps(quick: bool) -> dict[str, float]:
     import arrayd as ad
     import arrayd.scipy.ndimage as ndi
     from arrayd.scipy import _kernels as k
     from arrayd.scipy import special
-    from arrayd.scipy.ndimage import _util as u
     sync = ad.synchronize
-    q = 4 if quick else 1
-    side = 4096 // q
-    rng = np.random.default_rng(0)
-    img = ad.asarray(rng.standard_normal((side, side)).astype(np.float32))
-    out: dict[str, float] = {}
-    out["copy 4096^2 f32 (bandwidth reference)"] = us(lambda: img.copy(), sync)
-    out["median 3x3: whole"] = us(lambda: ndi.median_filter(img, 3), sync)
-    out["median 3x3: pad (reflect, 1 each side)"] = us(
-        lambda: u.pad(img, [(1, 1), (1, 1)], "reflect"), sync)
+    out, data = whole_calls(ad, ndi, special, sync, quick)
+    img = data["img"]
     taps = [(i, j) for i in range(-1, 2) for j in range(-1, 2)]
     out["median 3x3: stencil kernel alone"] = us(
         lambda: k.stencil(img, taps, "symmetric", rank=4), sync)
     out["max 3x3 via stencil rank 8"] = us(lambda: k.stencil(img, taps, "symmetric", rank=8), sync)
-    out["maximum 5x5: whole"] = us(lambda: ndi.maximum_filter(img, 5), sync)
-    out["uniform 9x9: whole"] = us(lambda: ndi.uniform_filter(img, 9), sync)
     w = np.full(9, 1 / 9, np.float32)
     for axis in (0, 1):
         out[f"uniform 9: axis {axis}, weighted stencil alone"] = us(
             lambda axis=axis: k.stencil(img, [(j - 4, 0) if axis == 0 else (0, j - 4)
                                               for j in range(9)],
                               "symmetric", weights=w), sync)
-    half = side // 2
-    small = ad.asarray(rng.standard_normal((half, half)).astype(np.float32))
-    out["zoom x2 of side/2: whole"] = us(lambda: ndi.zoom(small, 2), sync, 3)
-    out["zoom: spline_filter alone"] = us(lambda: ndi.spline_filter(small), sync, 3)
-    x26 = ad.asarray(rng.standard_normal(1 << 26 >> (2 * (q - 1))).astype(np.float32))
-    out["gammaln f32: whole"] = us(lambda: special.gammaln(x26), sync)
-    out["erf f32: whole"] = us(lambda: special.erf(x26), sync)
-    mask = img > 0.5
-    out["label: whole"] = us(lambda: ndi.label(mask), sync, 3)
-    out["label: label_roots alone"] = us(lambda: k.label_roots(mask, [(-1, 0), (0, -1)]), sync, 3)
+    out["label: label_roots alone"] = us(
+        lambda: k.label_roots(data["mask"], [(-1, 0), (0, -1)]), sync, 3)
     ad.disconnect()
     return out
 
@@ -71,28 +79,7 @@ def cupy_whole(quick: bool) -> dict[str, float]:
     import cupy as cp
     import cupyx.scipy.ndimage as ndi
     from cupyx.scipy import special
-    sync = cp.cuda.Device().synchronize
-    q = 4 if quick else 1
-    side = 4096 // q
-    rng = np.random.default_rng(0)
-    img = cp.asarray(rng.standard_normal((side, side)).astype(np.float32))
-    out: dict[str, float] = {}
-    out["copy 4096^2 f32 (bandwidth reference)"] = us(lambda: img.copy(), sync)
-    out["median 3x3: whole"] = us(lambda: ndi.median_filter(img, 3), sync)
-    out["median 3x3: pad (reflect, 1 each side)"] = us(
-        lambda: cp.pad(img, 1, mode="symmetric"), sync)
-    out["maximum 5x5: whole"] = us(lambda: ndi.maximum_filter(img, 5), sync)
-    out["uniform 9x9: whole"] = us(lambda: ndi.uniform_filter(img, 9), sync)
-    half = side // 2
-    small = cp.asarray(rng.standard_normal((half, half)).astype(np.float32))
-    out["zoom x2 of side/2: whole"] = us(lambda: ndi.zoom(small, 2), sync, 3)
-    out["zoom: spline_filter alone"] = us(lambda: ndi.spline_filter(small), sync, 3)
-    x26 = cp.asarray(rng.standard_normal(1 << 26 >> (2 * (q - 1))).astype(np.float32))
-    out["gammaln f32: whole"] = us(lambda: special.gammaln(x26), sync)
-    out["erf f32: whole"] = us(lambda: special.erf(x26), sync)
-    mask = img > 0.5
-    out["label: whole"] = us(lambda: ndi.label(mask), sync, 3)
-    return out
+    return whole_calls(cp, ndi, special, cp.cuda.Device().synchronize, quick)[0]
 
 
 def main() -> None:
