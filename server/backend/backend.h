@@ -367,6 +367,16 @@ class Stream {
     return absl::UnimplementedError("stencil: no kernel on this backend");
   }
 
+  // Resampling along an axis (scipy.ndimage's zoom and shift): x and out
+  // C-contiguous, x (outer, n, inner) and out (outer, m, inner) as 3-D
+  // views of their arrays, out[o, i, r] = sum over j of w[i, j] *
+  // x[o, clamp(index[i, j], 0, n - 1), r], taps in order, in x's dtype
+  // (FilterDType); index (int64) and w (x's dtype) C-contiguous (m, k).
+  virtual absl::Status Resample(const View& /*x*/, const View& /*index*/, const View& /*w*/,
+                                const View& /*out*/) {
+    return absl::UnimplementedError("resample: no kernel on this backend");
+  }
+
   // scipy.signal.lfilter's recursion (transposed direct form II) along the
   // last axis of C-contiguous x (rows, n) into y (same shape): b (nb) and a
   // (na, a[0] != 0) of x's dtype (float32/64, complex64/128), the state zi

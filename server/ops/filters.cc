@@ -1,8 +1,9 @@
 // The kernels under arrayd.scipy's filters (client-python/arrayd/scipy):
-// stencil (scipy.ndimage's correlations and rank filters over padding the
-// client made with the boundary mode), lfilter (scipy.signal's IIR
-// recursion along the last axis) and label_roots (scipy.ndimage.label's
-// connected components; the client numbers them 1..N).
+// stencil (scipy.ndimage's correlations and rank filters, the boundary
+// mode applied in the kernel), lfilter (scipy.signal's IIR recursion along
+// the last axis), label_roots (scipy.ndimage.label's connected components;
+// the client numbers them 1..N) and resample (ndimage's zoom and shift,
+// one axis at a time).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -144,6 +145,60 @@ absl::Status RunLfilter(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// resample(x, index, weights, axis) -> out: x resampled along axis by k
+// taps an output point, out[..., i, ...] = sum over j of weights[i, j] *
+// x[..., index[i, j], ...] (index, weights: (m, k); an index outside [0, n)
+// is clipped to it, as take(mode='clip')); out has x's shape with m along
+// axis, in x's floating dtype (weights cast to it). The interpolations of
+// scipy.ndimage's zoom and shift, one axis at a time.
+absl::Status RunResample(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  const View& index = ctx.input(1);
+  const View& weights = ctx.input(2);
+  if (!Stream::FilterDType(x.dtype)) {
+    return TypeErrorf("resample: x must be floating, not ", DTypeName(x.dtype));
+  }
+  if (!IsInteger(index.dtype)) {
+    return TypeErrorf("resample: index must be integer, not ", DTypeName(index.dtype));
+  }
+  if (index.ndim() != 2 || weights.shape != index.shape || index.shape[1] < 1) {
+    return ValueError("resample: index and weights must both be (m, k), k >= 1");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(int64_t axis, ctx.attrs().Int("axis"));
+  const int nd = x.ndim();
+  if (axis < -nd || axis >= nd) {
+    return AxisError(absl::StrCat("axis ", axis, " is out of bounds for array of dimension ", nd));
+  }
+  if (axis < 0) axis += nd;
+  const int64_t n = x.shape[axis], m = index.shape[0];
+  if (n == 0 && m > 0) return ValueError("resample: cannot resample an empty axis");
+  Shape shape = x.shape;
+  shape[axis] = m;
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, shape));
+  if (out.size() == 0) {
+    ctx.SetResult(0, out);
+    return absl::OkStatus();
+  }
+  View xc = x;
+  if (!x.IsCContiguous()) {
+    ARRAYD_ASSIGN_OR_RETURN(xc, ctx.ContiguousCopy(x));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(View idx, ctx.ContiguousCopy(index, DType::kInt64));
+  ARRAYD_ASSIGN_OR_RETURN(View w, ctx.ContiguousCopy(weights, x.dtype));
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= x.shape[d];
+  for (int d = static_cast<int>(axis) + 1; d < nd; ++d) inner *= x.shape[d];
+  // The backends see both as (outer, axis, inner).
+  View x3 = xc, out3 = out;
+  x3.shape = {outer, n, inner};
+  x3.strides = CStrides(x3.shape, ItemSize(x.dtype));
+  out3.shape = {outer, m, inner};
+  out3.strides = CStrides(out3.shape, ItemSize(x.dtype));
+  ARRAYD_RETURN_IF_ERROR(ctx.stream().Resample(x3, idx, w, out3));
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // label_roots(mask, neighbors) -> roots: for each nonzero element, the C
 // flat index (int64) of the first element of its connected component, -1
 // for zeros; neighbors: per-dimension offsets (K x ndim, flattened) of the
@@ -189,6 +244,11 @@ void RegisterFilterOps(OpRegistry* r) {
   r->Register(f, "lfilter(xs[]) -> (y, zf)",
               "scipy.signal.lfilter(b, a, x[, zi]) along the last axis of the 2-D x.",
               RunLfilter);
+  r->Register(f, "resample(x, index, weights, *, axis: int) -> out",
+              "x along axis at k taps an output point: out[..., i, ...] = sum over j of "
+              "weights[i, j] * x[..., index[i, j], ...] (index clipped to the axis); zoom and "
+              "shift of scipy.ndimage.",
+              RunResample);
   r->Register(f, "label_roots(mask, *, neighbors: ints) -> roots",
               "scipy.ndimage.label's components: each element's first element of its "
               "component (C flat index), -1 for zeros.",

@@ -25,9 +25,10 @@ def us(fn, sync, repeat=5) -> float:
     return timeit(fn, sync, repeat) * 1e6
 
 
-def whole_calls(xp, ndi, special, sync, quick: bool) -> tuple[dict[str, float], dict]:
+def whole_calls(xp, ndi, special, signal, sync, quick: bool
+                ) -> tuple[dict[str, float], dict]:
     """The rows' whole calls with array module xp (arrayd or cupy) and its
-    ndimage and special; also the inputs, for the steps."""
+    ndimage, special and signal; also the inputs, for the steps."""
     q = 4 if quick else 1
     side = 4096 // q
     rng = np.random.default_rng(0)
@@ -48,6 +49,17 @@ def whole_calls(xp, ndi, special, sync, quick: bool) -> tuple[dict[str, float], 
     out["gammaln f32: whole"] = us(lambda: special.gammaln(x26), sync)
     out["erf f32: whole"] = us(lambda: special.erf(x26), sync)
     out["label: whole"] = us(lambda: ndi.label(data["mask"]), sync, 3)
+    sig = xp.asarray(rng.standard_normal(1 << 22 >> (2 * (q - 1))).astype(np.float32))
+    ker = xp.asarray(rng.standard_normal(1 << 12).astype(np.float32))
+    data["sig"], data["ker"] = sig, ker
+    out["fftconvolve 2^22 by 2^12: whole"] = us(lambda: signal.fftconvolve(sig, ker), sync)
+    n = sig.size + ker.size - 1
+    fast = 1 << (n - 1).bit_length()
+    data["fshape"] = fast
+    out["fftconvolve: rfft of the signal to its padded length"] = us(
+        lambda: xp.fft.rfft(sig, fast), sync)
+    spec = xp.fft.rfft(sig, fast)
+    out["fftconvolve: irfft of the product"] = us(lambda: xp.fft.irfft(spec * spec, fast), sync)
     return out, data
 
 
@@ -55,9 +67,9 @@ def arrayd_steps(quick: bool) -> dict[str, float]:
     import arrayd as ad
     import arrayd.scipy.ndimage as ndi
     from arrayd.scipy import _kernels as k
-    from arrayd.scipy import special
+    from arrayd.scipy import signal, special
     sync = ad.synchronize
-    out, data = whole_calls(ad, ndi, special, sync, quick)
+    out, data = whole_calls(ad, ndi, special, signal, sync, quick)
     img = data["img"]
     taps = [(i, j) for i in range(-1, 2) for j in range(-1, 2)]
     out["median 3x3: stencil kernel alone"] = us(
@@ -78,8 +90,8 @@ def arrayd_steps(quick: bool) -> dict[str, float]:
 def cupy_whole(quick: bool) -> dict[str, float]:
     import cupy as cp
     import cupyx.scipy.ndimage as ndi
-    from cupyx.scipy import special
-    return whole_calls(cp, ndi, special, cp.cuda.Device().synchronize, quick)[0]
+    from cupyx.scipy import signal, special
+    return whole_calls(cp, ndi, special, signal, cp.cuda.Device().synchronize, quick)[0]
 
 
 def main() -> None:

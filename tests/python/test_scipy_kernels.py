@@ -237,3 +237,54 @@ def test_raw_op_errors():
         y.get()
     # The server keeps serving.
     assert float(ad.asnumpy((p + 1).sum())) == 25.0
+
+
+def _resample_ref(x, index, weights, axis):
+    xm = np.moveaxis(x, axis, -1)
+    idx = np.clip(index, 0, xm.shape[-1] - 1)
+    return np.moveaxis((xm[..., idx] * weights).sum(axis=-1), -1, axis)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+def test_resample_op(dtype, axis):
+    # Rows of 1, 6 and 40 elements around the axis; indices past both ends
+    # are clipped, as take(mode='clip').
+    from arrayd.scipy import _kernels  # noqa: PLC0415
+    x = _img((6, 9, 40), dtype)
+    n = x.shape[axis]
+    index = RNG.integers(-3, n + 3, (2 * n + 1, 4))
+    weights = RNG.standard_normal(index.shape)
+    res = _kernels.resample(ad.asarray(x), index, weights, axis)
+    ref = _resample_ref(x, index, weights.astype(dtype), axis)
+    assert res.dtype == x.dtype and res.shape == ref.shape
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=tol, atol=tol * 100)
+    # A strided input is copied first.
+    xt = ad.asarray(x)[:, ::2]
+    n = xt.shape[axis]
+    index = RNG.integers(0, n, (3, 2))
+    res = _kernels.resample(xt, index, np.ones((3, 2)), axis)
+    np.testing.assert_allclose(ad.asnumpy(res),
+                               _resample_ref(x[:, ::2], index, np.ones((3, 2)), axis),
+                               rtol=tol, atol=tol * 100)
+
+
+def test_resample_op_errors():
+    x = ad.zeros((4, 5), dtype=np.float64)
+    idx, w = ad.zeros((3, 2), dtype=np.int64), ad.ones((3, 2))
+    with pytest.raises(TypeError, match="floating"):
+        _op("resample", (ad.zeros((4, 5), dtype=np.int32), idx, w), (3, 5), np.int32,
+            {"axis": 0})
+    with pytest.raises(TypeError, match="integer"):
+        _op("resample", (x, w, w), (3, 5), np.float64, {"axis": 0})
+    with pytest.raises(ValueError, match="both be"):
+        _op("resample", (x, idx, ad.ones((3, 3))), (3, 5), np.float64, {"axis": 0})
+    with pytest.raises(ValueError, match="both be"):
+        _op("resample", (x, ad.zeros((3, 0), dtype=np.int64), ad.ones((3, 0))), (3, 5),
+            np.float64, {"axis": 0})
+    with pytest.raises(np.exceptions.AxisError):
+        _op("resample", (x, idx, w), (3, 5), np.float64, {"axis": 2})
+    with pytest.raises(ValueError, match="empty"):
+        _op("resample", (ad.zeros((0, 5)), idx, w), (3, 5), np.float64, {"axis": 0})
+    assert float(ad.asnumpy((x + 1).sum())) == 20.0

@@ -201,6 +201,19 @@ def test_map_coordinates_shift_zoom(mode, order):
                               cval=1.0), a, atol=1e-4)
 
 
+@pytest.mark.parametrize("mode", INTERP_MODES)
+def test_zoom_shift_long_axes(mode):
+    # Axes over 64 elements: the prefilter is the server's stencil with the
+    # mode, the resampling one op an axis.
+    a = RNG.random((90, 75)).astype(np.float32) * 100
+    check(lambda m, a: m.zoom(a, (1.3, 0.7), order=3, mode=mode, cval=2.0),
+          a, rtol=1e-5, atol=1e-3)
+    check(lambda m, a: m.shift(a, (-3.4, 70.2), order=5, mode=mode, cval=2.0),
+          a, rtol=1e-5, atol=1e-3)
+    check(lambda m, a: m.zoom(a, 2, order=3, mode=mode, grid_mode=True),
+          a, rtol=1e-5, atol=1e-3)
+
+
 @pytest.mark.parametrize("order", [1, 3])
 def test_affine_transform_and_rotate(order):
     a = RNG.random((12, 10)).astype(np.float32)

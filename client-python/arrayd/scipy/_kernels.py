@@ -1,7 +1,8 @@
 """The server's filter kernels under arrayd.scipy (server/ops/filters.cc):
 ``stencil`` (ndimage's correlations and rank filters, the boundary mode
-applied in the kernel), ``lfilter`` (signal's IIR recursion) and
-``label_roots`` (ndimage.label's components). Each returns None where the
+applied in the kernel), ``lfilter`` (signal's IIR recursion),
+``label_roots`` (ndimage.label's components) and ``resample`` (zoom and
+shift along an axis). Each returns None where the
 kernel does not apply (too many taps, an order over the kernel's), and
 the caller then composes the result from other ops."""
 from __future__ import annotations
@@ -80,3 +81,18 @@ def label_roots(mask: ndarray, neighbors: Sequence[Sequence[int]]) -> ndarray | 
         return None
     return _c.new(mask._session, "label_roots", (mask,), mask.shape,
                   np.dtype(np.int64), {"neighbors": flat})
+
+
+def resample(x: ndarray, index: np.ndarray, weights: np.ndarray,
+             axis: int) -> ndarray | None:
+    """x along axis at len(index) points of k taps each: out[..., i, ...] =
+    sum over j of weights[i, j] * x[..., index[i, j], ...] (index, weights:
+    (m, k) host arrays; indices are clipped to the axis)."""
+    if x.ndim == 0 or x.dtype.char not in _FLOATING or x.shape[axis] == 0:
+        return None
+    index = np.ascontiguousarray(index, dtype=np.int64)
+    weights = np.ascontiguousarray(weights, dtype=x.dtype)
+    shape = list(x.shape)
+    shape[axis] = index.shape[0]
+    return _c.new(x._session, "resample", (x, asarray(index), asarray(weights)),
+                  tuple(shape), x.dtype, {"axis": int(axis)})

@@ -239,6 +239,10 @@ class CpuStream : public Stream {
                        const StencilBoundary* boundary) override {
     return CpuStencil(in, taps, weights, rank, out, boundary);
   }
+  absl::Status Resample(const View& x, const View& index, const View& w,
+                        const View& out) override {
+    return CpuResample(x, index, w, out);
+  }
   absl::Status Pad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
                    double cval, const View& out) override {
     return CpuPad(in, lo, mode, cval, out);

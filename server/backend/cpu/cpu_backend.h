@@ -53,6 +53,7 @@ absl::Status CpuStencil(const View& in, absl::Span<const int64_t> taps, const Vi
                         int64_t rank, const View& out, const Stream::StencilBoundary* boundary);
 absl::Status CpuPad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
                     double cval, const View& out);
+absl::Status CpuResample(const View& x, const View& index, const View& w, const View& out);
 absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,
                              const View& y, const View& zf);
 absl::Status CpuLabelRoots(const View& mask, absl::Span<const int64_t> neighbors,

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "kernels/boundary.h"
 #include "kernels/host_dispatch.h"
+#include "kernels/networks.h"
 
 namespace arrayd {
 namespace cpu {
@@ -125,9 +126,14 @@ void StencilRank(const View& in, absl::Span<const int64_t> taps, int64_t rank, c
           T* r = &v[t * kChunk];
           for (int64_t j = 0; j < m; ++j) r[j] = *reinterpret_cast<const T*>(p + j * s);
         }
-        for (int64_t round = 0; round < k; ++round) {
-          for (int64_t t = round & 1; t + 1 < k; t += 2) {
-            CompareSwap(&v[t * kChunk], &v[(t + 1) * kChunk], m);
+        if (k == 9 && rank == 4) {  // a 3 x 3 median: the CUDA kernel's network too
+          kernels::Median9Network(
+              [&](int a, int b) { CompareSwap(&v[a * kChunk], &v[b * kChunk], m); });
+        } else {
+          for (int64_t round = 0; round < k; ++round) {
+            for (int64_t t = round & 1; t + 1 < k; t += 2) {
+              CompareSwap(&v[t * kChunk], &v[(t + 1) * kChunk], m);
+            }
           }
         }
         std::copy(&v[rank * kChunk], &v[rank * kChunk] + m, o + j0);
@@ -303,6 +309,62 @@ absl::Status CpuPad(const View& in, absl::Span<const int64_t> lo, kernels::Bound
   }
   if (out.size() > 0) PadInto(in, lo, mode, cval, out);
   return absl::OkStatus();
+}
+
+namespace {
+
+// Resample's loops: for each output row i, out[o, i, :] = sum_j w[i, j] *
+// x[o, index[i, j], :], whole rows at a time (the inner loop runs along
+// contiguous memory), or a dot product per output when inner is 1.
+template <typename T>
+void ResampleRows(const View& x, const int64_t* index, const T* w, int64_t k, const View& out) {
+  const int64_t outer = x.shape[0], n = x.shape[1], inner = x.shape[2], m = out.shape[1];
+  const auto clip = [n](int64_t j) { return j < 0 ? 0 : (j >= n ? n - 1 : j); };
+  for (int64_t o = 0; o < outer; ++o) {
+    const T* xo = reinterpret_cast<const T*>(x.data()) + o * n * inner;
+    T* oo = reinterpret_cast<T*>(out.data()) + o * m * inner;
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t* ii = index + i * k;
+      const T* ww = w + i * k;
+      T* orow = oo + i * inner;
+      if (inner == 1) {
+        T acc = ww[0] * xo[clip(ii[0])];
+        for (int64_t j = 1; j < k; ++j) acc = acc + ww[j] * xo[clip(ii[j])];
+        *orow = acc;
+        continue;
+      }
+      const T* src = xo + clip(ii[0]) * inner;
+      const T w0 = ww[0];
+      for (int64_t r = 0; r < inner; ++r) orow[r] = w0 * src[r];
+      for (int64_t j = 1; j < k; ++j) {
+        src = xo + clip(ii[j]) * inner;
+        const T wj = ww[j];
+        for (int64_t r = 0; r < inner; ++r) orow[r] = orow[r] + wj * src[r];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status CpuResample(const View& x, const View& index, const View& w, const View& out) {
+  if (x.ndim() != 3 || out.ndim() != 3 || index.ndim() != 2 || w.shape != index.shape ||
+      out.dtype != x.dtype || w.dtype != x.dtype || index.dtype != DType::kInt64 ||
+      !x.IsCContiguous() || !out.IsCContiguous() || !index.IsCContiguous() ||
+      !w.IsCContiguous() || out.shape[1] != index.shape[0] || index.shape[1] < 1) {
+    return absl::InternalError("resample: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  const auto* idx = reinterpret_cast<const int64_t*>(index.data());
+  return DispatchDType(x.dtype, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, kernels::c64> || std::is_same_v<T, kernels::c128>) {
+      ResampleRows<T>(x, idx, reinterpret_cast<const T*>(w.data()), index.shape[1], out);
+      return absl::OkStatus();
+    }
+    return absl::InternalError("resample: floating dtypes only");
+  });
 }
 
 absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,

@@ -596,6 +596,27 @@ TEST_F(CudaVsCpu, FilterKernels) {
     ExpectSame(zf, absl::StrCat("lfilter zf ", xs[1]), 1e-9, 1e-9);
   }
 
+  // resample along the middle axis of (outer, n, inner): a flat grid
+  // (inner 1 and 5) and rows (inner 300); indices past both ends clip.
+  for (const Shape& xs : {Shape{7, 50, 1}, Shape{3, 40, 5}, Shape{2, 30, 300}}) {
+    Pair x = Random(DType::kFloat64, xs, -1, 1, 13);
+    const int64_t m = 2 * xs[1] + 3, k = 4;
+    std::vector<int64_t> idx(m * k);
+    for (int64_t i = 0; i < m * k; ++i) idx[i] = (i * 7919) % (xs[1] + 6) - 3;
+    Pair index = UploadInt64(this, {m, k}, idx);
+    Pair wts = Random(DType::kFloat64, {m, k}, -1, 1, 14);
+    Pair res = Output(DType::kFloat64, {xs[0], m, xs[2]});
+    const std::string what = absl::StrCat("resample inner ", xs[2]);
+    Both(
+        [&](Stream* s, const View*) {
+          const bool c = s == cs_;
+          return s->Resample(c ? x.c : x.g, c ? index.c : index.g, c ? wts.c : wts.g,
+                             c ? res.c : res.g);
+        },
+        what);
+    ExpectSame(res, what, 1e-12, 1e-12);
+  }
+
   // label, 8-connectivity's half before the centre.
   std::mt19937_64 rng(5);
   const Shape ms = {300, 401};

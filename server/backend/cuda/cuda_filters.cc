@@ -1,6 +1,7 @@
 // The CUDA stream's filter kernels (device/filters.cuh): stencils, the
-// lfilter recursion by chunks and label's union-find. The CPU reference is
-// backend/cpu/cpu_filters.cc; ops/filters.cc checks the arguments.
+// lfilter recursion by chunks, label's union-find and resampling along an
+// axis. The CPU reference is backend/cpu/cpu_filters.cc; ops/filters.cc
+// checks the arguments.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -139,6 +140,35 @@ absl::Status CudaStream::Pad(const View& in, absl::Span<const int64_t> lo, kerne
   char* op = out.data();
   void* args[] = {&g, out_shape, &op};
   return LaunchBody(PadBody(out.dtype, name), name, gx, gy, args);
+}
+
+absl::Status CudaStream::Resample(const View& x, const View& index, const View& w,
+                                  const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (x.ndim() != 3 || out.ndim() != 3 || index.ndim() != 2 || w.shape != index.shape ||
+      out.dtype != x.dtype || w.dtype != x.dtype || index.dtype != DType::kInt64 ||
+      !FilterDType(x.dtype) || !x.IsCContiguous() || !out.IsCContiguous() ||
+      !index.IsCContiguous() || !w.IsCContiguous() || out.shape[1] != index.shape[0] ||
+      index.shape[1] < 1) {
+    return absl::InternalError("resample: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  // gen::ResampleShape; rows shorter than a warp run on a flat grid.
+  const long long inner = x.shape[2];
+  const bool flat = inner < 32;
+  struct {
+    long long outer, n, m, inner, k, flat_inner;
+  } s{x.shape[0], x.shape[1], out.shape[1], inner, index.shape[1], flat ? 1 : 0};
+  const long long gx =
+      flat ? Blocks(out.size()) : std::max(1LL, std::min(CeilDiv(inner, kBlockSize), kMaxBlocks));
+  const long long gy = flat ? 1 : std::min(s.outer * s.m, 65535LL);
+  const std::string name = "arrayd_resample";
+  const char* xp = x.data();
+  const char* ip = index.data();
+  const char* wp = w.data();
+  char* op = out.data();
+  void* args[] = {&s, &xp, &ip, &wp, &op};
+  return LaunchBody(ResampleBody(out.dtype, name), name, gx, gy, args);
 }
 
 absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& x, const View* zi,

@@ -83,6 +83,15 @@ std::string PadBody(DType dtype, const std::string& name) {
       "* out) {\n  arrayd::kernels::gen::PadExtend<", t, ">(g, ps, out);\n}\n");
 }
 
+std::string ResampleBody(DType dtype, const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype);
+  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
+                      "(arrayd::kernels::gen::ResampleShape s, const ", t,
+                      "* x, const long long* index, const ", t, "* w, ", t,
+                      "* out) {\n  arrayd::kernels::gen::ResampleAxis<", t,
+                      ">(s, x, index, w, out);\n}\n");
+}
+
 const std::string& KernelPrelude() {
   static const std::string* const prelude =
       new std::string(absl::StrCat("// arrayd generated kernel source\n", kKernelHeaders));

@@ -66,6 +66,10 @@ std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& 
 // `dtype`: (gen::StencilGeometry g, gen::PadShape ps, T* out), a grid of
 // (columns, rows) blocks.
 std::string PadBody(DType dtype, const std::string& name);
+// Resampling along an axis (device/filters.cuh's ResampleAxis) of
+// `dtype`: (gen::ResampleShape s, const T* x, const long long* index,
+// const T* w, T* out).
+std::string ResampleBody(DType dtype, const std::string& name);
 
 // An elementwise kernel over operands [0] = output, [1..] = inputs.
 // Elements per lane per step of strided elementwise kernels (ElementwiseBody).

@@ -235,6 +235,10 @@ TEST(KernelSourceCompileTest, StencilKernelsCompile) {
   ExpectCompiles({PadBody(DType::kFloat32, "pad_f32"), PadBody(DType::kComplex128, "pad_c128"),
                   PadBody(DType::kBool, "pad_bool")},
                  "pads");
+  ExpectCompiles(
+      {ResampleBody(DType::kFloat32, "resample_f32"), ResampleBody(DType::kFloat64, "resample_f64"),
+       ResampleBody(DType::kComplex64, "resample_c64")},
+      "resamples");
 }
 
 TEST(KernelSourceCompileTest, RandomKernelsCompile) {

@@ -6,8 +6,9 @@ The spline prefilter (SciPy's recursive filter) is linear along each axis:
 - along a long axis it is a correlation with the filter's impulse
   response, a two-sided geometric sequence of the spline's poles, cut
   where it falls below 1e-17 of its peak, of the input extended by the
-  mode (mirror, reflect or wrap); the banded-Toeplitz matmul of _filters
-  runs it. That is SciPy's exact boundary rule for 'mirror' and the wraps;
+  mode (mirror, reflect or wrap): one pass of the server's stencil, which
+  extends the edges itself. That is SciPy's exact boundary rule for
+  'mirror' and the wraps;
   SciPy's 'reflect' start is truncated at one period, which differs by
   pole**(2n), below float64's resolution from 20 elements on;
 - along a short axis (up to _DENSE_MAX elements) it is one matmul with the
@@ -15,14 +16,14 @@ The spline prefilter (SciPy's recursive filter) is linear along each axis:
   step, on the host, from the shape alone).
 
 Interpolation takes, for each output point and each axis, order + 1 taps
-with B-spline weights (polynomials of the fractional coordinate, Horner
-on the server). The coefficients are padded by order + 1 as the mode
-extends them, so every tap's index is a clip; out-of-range points of
-'constant' are cval. zoom and shift (and affine_transform with a diagonal
-matrix) interpolate axis by axis: taps and weights of a 1-D grid are
-computed on the host, and each axis is one gather along it, a multiply and
-a sum. General coordinates gather (order + 1) ** ndim taps from the
-flattened coefficients.
+with B-spline weights (polynomials of the fractional coordinate). Every
+tap's index is a clip into the coefficients extended by order + 1 as the
+mode extends them; out-of-range points of 'constant' are cval. zoom and
+shift (and affine_transform with a diagonal matrix) interpolate axis by
+axis: the taps and weights of a 1-D grid are computed on the host, their
+indices folded back into the axis, and each axis is one server resample
+op. General coordinates pad the coefficients and gather (order + 1) **
+ndim taps from them (Horner on the server for the weights).
 
 Layer: functions of the arrayd.scipy.ndimage namespace (imports arrayd's
 public namespace, _util and _filters).
@@ -39,6 +40,7 @@ from typing import Any, Sequence
 import numpy as np
 
 import arrayd as ad
+from arrayd.scipy import _kernels
 from arrayd.scipy.ndimage import _filters
 from arrayd.scipy.ndimage import _util as u
 
@@ -119,6 +121,11 @@ def _spline_axis(x: ad.ndarray, order: int, axis: int,
     pm = "wrap" if mode == "grid-wrap" else (
         "symmetric" if mode in ("reflect", "grid-mirror", "nearest")
         else "reflect")
+    taps = [[k - half if d == axis else 0 for d in range(x.ndim)]
+            for k in range(len(h))]
+    res = _kernels.stencil(x, taps, pm, 0.0, h)
+    if res is not None:
+        return res
     widths = [(0, 0)] * x.ndim
     widths[axis] = (half, half)
     p = ad.pad(x, widths, mode=pm)
@@ -406,32 +413,47 @@ def map_coordinates(input: Any, coordinates: Any, output: Any = None,
 
 def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
                  mode: str, cval: float, masks: Any = None) -> ad.ndarray:
-    """coeffs (padded by order + 1 along axis) interpolated along axis at
-    the host coordinates c; with masks (a list), the points outside get 0
-    and their mask (along axis) is appended, for the caller to put cval
-    there at the end (a cval of inf times a zero weight of a later pass
-    would be NaN)."""
-    n = coeffs.shape[axis] - 2 * (order + 1)
+    """coeffs interpolated along axis at the host coordinates c: one
+    resample of order + 1 taps a point, the taps' indices into the axis
+    extended by the mode folded back into it on the host; with masks (a
+    list), the points outside get 0 and their mask (along axis) is
+    appended, for the caller to put cval there at the end (a cval of inf
+    times a zero weight of a later pass would be NaN)."""
+    n, m = coeffs.shape[axis], len(c)
+    along = [1] * coeffs.ndim
+    along[axis] = m
+    if coeffs.size == 0:
+        shape = list(coeffs.shape)
+        shape[axis] = m
+        return ad.zeros(tuple(shape), dtype=coeffs.dtype)
     idx, ws, valid = _taps(np, c, n, order, mode)
-    m = len(c)
-    xm = ad.moveaxis(coeffs, axis, -1)
-    take = ad.asarray(np.stack(idx, axis=-1).reshape(-1))
-    g = ad.take(xm, take, axis=-1)
-    if ws[0] is None:
-        res = g
+    pad = order + 1
+    index = np.stack(idx, axis=-1)
+    weights = (np.ones(index.shape) if ws[0] is None
+               else np.stack(ws, axis=-1))
+    pm = _TAP_PAD[mode]
+    extra = None
+    if pm == "constant":
+        src = np.pad(np.arange(n), pad, mode="constant",
+                     constant_values=-1)[index]
+        outside = src < 0
+        if outside.any():
+            # The taps past the edges read cval.
+            extra = np.where(outside, weights * cval, 0.0).sum(axis=-1)
+            weights = np.where(outside, 0.0, weights)
+            src = np.where(outside, 0, src)
     else:
-        w = ad.asarray(np.stack(ws, axis=-1))
-        g = g.reshape(xm.shape[:-1] + (m, order + 1))
-        res = ad.sum(g * w, axis=-1)
+        src = np.pad(np.arange(n), pad, mode=pm)[index]
+    res = _kernels.resample(coeffs, src, weights, axis)
+    if extra is not None:
+        res = res + ad.asarray(extra.reshape(along))
     if valid is not None and not valid.all():
         if masks is not None:
-            shape = [1] * coeffs.ndim
-            shape[axis] = m
-            masks.append(valid.reshape(shape))
-            res = ad.where(ad.asarray(valid), res, 0.0)
+            masks.append(valid.reshape(along))
+            res = ad.where(ad.asarray(valid.reshape(along)), res, 0.0)
         else:
-            res = ad.where(ad.asarray(valid), res, cval)
-    return ad.moveaxis(res, -1, axis)
+            res = ad.where(ad.asarray(valid.reshape(along)), res, cval)
+    return res
 
 
 def _separable(x: ad.ndarray, coords: Sequence[np.ndarray], order: int,
@@ -442,7 +464,6 @@ def _separable(x: ad.ndarray, coords: Sequence[np.ndarray], order: int,
     res = coeffs
     masks: list[np.ndarray] = []
     for a in axes:
-        res = _pad_coeffs(res, [a], order, mode, cval)
         res = _interp_axis(res, a, coords[a] + npad, order, mode, cval,
                            masks)
     if masks:

@@ -8,6 +8,7 @@
 
 #include "backend/cuda/device/layout.cuh"
 #include "kernels/boundary.h"
+#include "kernels/networks.h"
 #include "kernels/types.h"
 
 namespace arrayd {
@@ -188,9 +189,9 @@ __device__ __forceinline__ T SelectRank(T* v, int k, int rank) {
   return v[rank];
 }
 
-// out = the rank-th smallest tap value (min and max by a scan; other ranks
-// by an odd-even transposition sort in registers up to 32 taps, selection
-// beyond).
+// out = the rank-th smallest tap value (min and max by a scan; the median
+// of 9 by kernels/networks.h's network; other ranks by an odd-even
+// transposition sort in registers up to 32 taps, selection beyond).
 template <typename T, int CAP>
 __device__ __forceinline__ void StencilRank(const StencilGeometry& g, const StencilTaps<CAP>& taps,
                                             int k, int rank, T* out) {
@@ -210,6 +211,17 @@ __device__ __forceinline__ void StencilRank(const StencilGeometry& g, const Sten
                              }
                              T v[CAP];
                              StencilGather<T, CAP>(g, taps, k, p, inside, c, j, v);
+                             if constexpr (CAP == 9) {
+                               if (k == 9 && rank == 4) {  // a 3 x 3 median
+                                 Median9Network([&](int a, int b) {
+                                   const T x = v[a], y = v[b];
+                                   const bool swap = y < x;
+                                   v[a] = swap ? y : x;
+                                   v[b] = swap ? x : y;
+                                 });
+                                 return v[4];
+                               }
+                             }
                              if constexpr (CAP <= 32) {
                                // The values padded with their maximum (which leaves the order
                                // statistics below k as they are), every index static.
@@ -274,6 +286,54 @@ __device__ __forceinline__ void PadExtend(const StencilGeometry& g, const PadSha
          j += (long long)gridDim.x * blockDim.x) {
       const long long m = constant ? -1 : BoundaryIndex(j - lo_last, n_last, mode);
       orow[j] = m < 0 ? fill : *reinterpret_cast<const T*>(row + m * s_last);
+    }
+  }
+}
+
+// ---- resampling along an axis ----
+// out (outer, m, inner) from x (outer, n, inner), both C order: out[o, i, r]
+// = sum_j w[i, j] * x[o, clamp(index[i, j]), r], taps in order. Rows
+// (o, i) over grid y and r over grid x, so that a warp reads its taps'
+// rows coalesced and shares their index and weight; a flat grid over the
+// outputs when rows are shorter than a warp (flat_inner set).
+struct ResampleShape {
+  long long outer, n, m, inner, k, flat_inner;
+};
+
+template <typename T>
+__device__ __forceinline__ T ResampleTaps(const T* col, long long stride, long long n,
+                                          const long long* index, const T* w, long long k) {
+  const auto at = [&](long long j) {
+    long long q = index[j];
+    q = q < 0 ? 0 : (q >= n ? n - 1 : q);
+    return col[q * stride];
+  };
+  T acc = w[0] * at(0);
+  for (long long j = 1; j < k; ++j) acc = acc + w[j] * at(j);
+  return acc;
+}
+
+template <typename T>
+__device__ __forceinline__ void ResampleAxis(const ResampleShape& s, const T* x,
+                                             const long long* index, const T* w, T* out) {
+  const long long rows = s.outer * s.m;
+  if (s.flat_inner != 0) {
+    const long long total = rows * s.inner;
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
+         e += (long long)gridDim.x * blockDim.x) {
+      const long long q = s.inner == 1 ? e : e / s.inner, r = e - q * s.inner;
+      const long long o = q / s.m, i = q - o * s.m;
+      out[e] =
+          ResampleTaps(x + o * s.n * s.inner + r, s.inner, s.n, index + i * s.k, w + i * s.k, s.k);
+    }
+    return;
+  }
+  for (long long q = blockIdx.y; q < rows; q += gridDim.y) {
+    const long long o = q / s.m, i = q - o * s.m;
+    const T* xo = x + o * s.n * s.inner;
+    for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < s.inner;
+         r += (long long)gridDim.x * blockDim.x) {
+      out[q * s.inner + r] = ResampleTaps(xo + r, s.inner, s.n, index + i * s.k, w + i * s.k, s.k);
     }
   }
 }
