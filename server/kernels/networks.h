@@ -18,11 +18,17 @@ namespace kernels {
 // compiler drops the dead half.
 template <typename Cas>
 ARRAYD_HD void Median9Network(Cas&& cas) {
-  for (int t = 0; t < 9; t += 3) {
-    cas(t, t + 1);
-    cas(t + 1, t + 2);
-    cas(t, t + 1);
-  }
+  // Written out, no loop: a register array indexed by a loop counter would
+  // live in local memory on CUDA.
+  cas(0, 1);
+  cas(1, 2);
+  cas(0, 1);
+  cas(3, 4);
+  cas(4, 5);
+  cas(3, 4);
+  cas(6, 7);
+  cas(7, 8);
+  cas(6, 7);
   cas(0, 3);  // the largest minimum into 6
   cas(3, 6);
   cas(5, 8);  // the smallest maximum into 2
