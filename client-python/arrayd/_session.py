@@ -282,6 +282,13 @@ class Session:
                 self._eager = False
                 self.flush()
                 return
+        elif not small and time.perf_counter() - self._last_send > _FLUSH_DELAY_S:
+            # A batch with large ops has waited its delay while this thread
+            # kept the GIL (host work between ops, as a composite's NumPy
+            # steps): the flusher may not run for a switch interval (5 ms),
+            # so send it from here and keep the device fed.
+            self.flush()
+            return
         if n == 1 and self._flusher_asleep:
             self._flusher_asleep = False
             self._wake.set()

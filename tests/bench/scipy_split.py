@@ -35,6 +35,7 @@ def whole_calls(xp, ndi, special, signal, sync, quick: bool
     data = {"img": xp.asarray(rng.standard_normal((side, side)).astype(np.float32))}
     img = data["img"]
     small = xp.asarray(rng.standard_normal((side // 2, side // 2)).astype(np.float32))
+    data["small"] = small
     x26 = xp.asarray(rng.standard_normal(1 << 26 >> (2 * (q - 1))).astype(np.float32))
     data["mask"] = img > 0.5
     out: dict[str, float] = {}
@@ -81,9 +82,36 @@ def arrayd_steps(quick: bool) -> dict[str, float]:
             lambda axis=axis: k.stencil(img, [(j - 4, 0) if axis == 0 else (0, j - 4)
                                               for j in range(9)],
                               "symmetric", weights=w), sync)
+    out.update(zoom_steps(data["small"], sync))
     out["label: label_roots alone"] = us(
         lambda: k.label_roots(data["mask"], [(-1, 0), (0, -1)]), sync, 3)
     ad.disconnect()
+    return out
+
+
+def zoom_steps(small, sync) -> dict[str, float]:
+    """zoom(small, 2)'s steps, each alone (order 3, mode constant)."""
+    import arrayd as ad
+    from arrayd.scipy.ndimage import _interpolation as zi
+    out: dict[str, float] = {}
+    n = small.shape[0]
+    c = np.arange(2 * n, dtype=np.float64) * ((n - 1) / (2 * n - 1))
+    args = (3, "constant", 0.0)
+    out["zoom: astype float64"] = us(lambda: small.astype(np.float64), sync, 3)
+    out["zoom: prefilter (astype + 2 spline passes)"] = us(
+        lambda: zi._prepare(small, *args, True, [0, 1])[0], sync, 3)
+    coeffs = zi._prepare(small, *args, True, [0, 1])[0]
+    out["zoom: interp axis 0"] = us(lambda: zi._interp_axis(coeffs, 0, c, *args, []), sync, 3)
+    r0 = zi._interp_axis(coeffs, 0, c, *args, [])
+    out["zoom: interp axis 1"] = us(lambda: zi._interp_axis(r0, 1, c, *args, []), sync, 3)
+    r1 = zi._interp_axis(r0, 1, c, *args, [])
+    out["zoom: separable (prefilter + both axes)"] = us(
+        lambda: zi._separable(small, [c, c], *args, True), sync, 3)
+    out["zoom: finish (float64 -> float32)"] = us(
+        lambda: zi._finish(r1, np.dtype(np.float32), None), sync, 3)
+    valid = zi._taps(np, c, n, 3, "constant")[2]
+    print(f"zoom: all coordinates inside: {bool(valid.all())}", file=sys.stderr)
+    del ad
     return out
 
 

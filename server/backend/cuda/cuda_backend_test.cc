@@ -845,6 +845,38 @@ TEST_F(CudaVsCpu, LargeHostCopiesRoundTrip) {
   EXPECT_TRUE(back == host);
 }
 
+TEST_F(CudaVsCpu, SmallUploadsThroughTheRingKeepTheirData) {
+  // Uploads up to 1 MiB are queued from a pinned ring without a sync: the
+  // host source is reused at once, the ring wraps many times and grows
+  // (64 KiB halves to 1 MiB), and every array still holds what was sent.
+  const std::vector<size_t> sizes = {100, 4000, 70000, 65536, 300000, 1 << 20, 7, 500000};
+  std::vector<char> host(size_t{1} << 20);
+  std::vector<std::pair<View, size_t>> sent;
+  std::vector<std::shared_ptr<Buffer>> keep;
+  for (int round = 0; round < 12; ++round) {
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      const size_t n = sizes[k];
+      const size_t tag = sent.size();
+      for (size_t i = 0; i < n; ++i) host[i] = static_cast<char>(i * 13 + tag * 7);
+      auto b = gs_->Allocate(n);
+      ASSERT_TRUE(b.ok());
+      keep.push_back(*b);
+      View v = MakeContiguousView(*b, DType::kUInt8, {static_cast<int64_t>(n)});
+      ASSERT_TRUE(gs_->CopyFromHost(host.data(), v).ok());
+      std::fill(host.begin(), host.begin() + static_cast<long>(n), char{0});
+      sent.emplace_back(v, tag);
+    }
+  }
+  for (const auto& [v, tag] : sent) {
+    const size_t n = static_cast<size_t>(v.nbytes());
+    std::vector<char> back(n);
+    ASSERT_TRUE(gs_->CopyToHost(v, back.data()).ok());
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += back[i] != static_cast<char>(i * 13 + tag * 7);
+    ASSERT_EQ(bad, 0u) << "upload " << tag << " of " << n << " bytes";
+  }
+}
+
 TEST_F(CudaVsCpu, FreedBlocksAreReusedOnTheirStream) {
   void* first;
   {

@@ -5,7 +5,9 @@
 //
 // Assumes: copy views are C-contiguous (the callers make them so); the host
 // side stays valid until the call returns, and both copies are complete
-// then (CopyFromHost waits for its DMA, CopyToHost for the data).
+// then (CopyToHost waits for the data; CopyFromHost has either finished
+// its DMA or copied the source into pinned memory that the DMA reads later,
+// in stream order).
 // Thread-safety: as CudaStream (one thread at a time).
 #include <cuda_runtime_api.h>
 
@@ -30,6 +32,16 @@ constexpr size_t kStagingBytes = size_t{8} << 20;
 // is staged by the driver anyway, and float() of one value cost 15 us more
 // on a CUDA server than on a CPU server with direct copies (RESULTS.md).
 constexpr size_t kDirectCopyBytes = size_t{64} << 10;
+// Uploads up to kRingMaxHalf (the client's largest inline upload) are
+// copied into a pinned ring of two halves and their DMA queued on the
+// stream, with no sync: an upload between two kernels (a gather's indices,
+// a filter's taps) does not wait for the kernels queued before it. A half
+// is reused once the DMAs queued from it are done (its event, recorded when
+// the ring leaves it). The ring starts small and grows to the largest
+// upload seen, so a session that uploads little pins little.
+constexpr size_t kRingMinHalf = size_t{64} << 10;
+constexpr size_t kRingMaxHalf = size_t{1} << 20;
+constexpr size_t kRingAlign = 256;
 
 }  // namespace
 
@@ -96,6 +108,52 @@ bool CudaStream::EnsureStaging() {
   return true;
 }
 
+bool CudaStream::EnsureRing(size_t n) {
+  if (ring_failed_ || n > kRingMaxHalf) return false;
+  if (ring_ != nullptr && n <= ring_half_bytes_) return true;
+  size_t half = std::max(kRingMinHalf, ring_half_bytes_);
+  while (half < n) half *= 2;
+  if (ring_ != nullptr) {
+    // Growing: the DMAs of the old ring must be done before it is freed.
+    if (!ARRAYD_CUDA_STATUS_(RuntimeStatus, cudaStreamSynchronize(stream_)).ok()) return false;
+    ARRAYD_CUDA_LOG_IF_ERROR(cudaFreeHost(ring_));
+    ring_ = nullptr;
+  }
+  absl::Status s = ARRAYD_CUDA_STATUS_(RuntimeStatus, cudaMallocHost(&ring_, 2 * half));
+  for (int h = 0; h < 2 && s.ok(); ++h) {
+    if (ring_free_[h] != nullptr) continue;
+    s = ARRAYD_CUDA_STATUS_(RuntimeStatus,
+                            cudaEventCreateWithFlags(&ring_free_[h], cudaEventDisableTiming));
+  }
+  if (!s.ok()) {
+    SPDLOG_WARN("no pinned upload ring, small uploads synchronize: {}", s.ToString());
+    if (ring_ != nullptr) ARRAYD_CUDA_LOG_IF_ERROR(cudaFreeHost(ring_));
+    ring_ = nullptr;
+    ring_failed_ = true;
+    return false;
+  }
+  ring_half_bytes_ = half;
+  ring_half_ = 0;
+  ring_used_ = 0;
+  return true;
+}
+
+absl::Status CudaStream::CopyThroughRing(const char* s, char* d, size_t n) {
+  if (ring_used_ + n > ring_half_bytes_) {
+    // Leave this half (its DMAs are all queued before the event) and wait
+    // for the other half's last DMAs; an event never recorded is complete.
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaEventRecord(ring_free_[ring_half_], stream_));
+    ring_half_ ^= 1;
+    ring_used_ = 0;
+    ARRAYD_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(ring_free_[ring_half_]));
+  }
+  char* slot = static_cast<char*>(ring_) + ring_half_ * ring_half_bytes_ + ring_used_;
+  std::memcpy(slot, s, n);
+  ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d, slot, n, cudaMemcpyHostToDevice, stream_));
+  ring_used_ += (n + kRingAlign - 1) / kRingAlign * kRingAlign;
+  return absl::OkStatus();
+}
+
 absl::Status CudaStream::CopyFromHost(const void* src, const View& dst) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   const size_t n = static_cast<size_t>(dst.nbytes());
@@ -103,7 +161,9 @@ absl::Status CudaStream::CopyFromHost(const void* src, const View& dst) {
   if (!dst.IsCContiguous()) return absl::InternalError("CopyFromHost needs a C-contiguous view");
   char* d = dst.data();
   const char* s = static_cast<const char*>(src);
-  if (n < kDirectCopyBytes || IsRegistered(s, n) || !EnsureStaging()) {
+  const bool registered = IsRegistered(s, n);
+  if (!registered && EnsureRing(n)) return CopyThroughRing(s, d, n);
+  if (n < kDirectCopyBytes || registered || !EnsureStaging()) {
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(d, s, n, cudaMemcpyHostToDevice, stream_));
     ARRAYD_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream_));
     return absl::OkStatus();

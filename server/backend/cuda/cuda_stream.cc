@@ -49,7 +49,9 @@ CudaStream::~CudaStream() {
   for (int b = 0; b < 2; ++b) {
     if (staging_[b] != nullptr) ARRAYD_CUDA_LOG_IF_ERROR(cudaFreeHost(staging_[b]));
     if (staged_[b] != nullptr) ARRAYD_CUDA_LOG_IF_ERROR(cudaEventDestroy(staged_[b]));
+    if (ring_free_[b] != nullptr) ARRAYD_CUDA_LOG_IF_ERROR(cudaEventDestroy(ring_free_[b]));
   }
+  if (ring_ != nullptr) ARRAYD_CUDA_LOG_IF_ERROR(cudaFreeHost(ring_));
   ARRAYD_CUDA_LOG_IF_ERROR(cudaStreamDestroy(stream_));
 }
 

@@ -381,6 +381,12 @@ class CudaStream : public Stream {
   // Allocates the pinned staging buffers on first use; false when pinned
   // memory is not available (copies then go direct).
   bool EnsureStaging();
+  // The pinned ring of small uploads (cuda_memory.cc), made on first use
+  // and grown to hold n bytes a half; false when n is too large for it or
+  // pinned memory is not available.
+  bool EnsureRing(size_t n);
+  // Copies n bytes from s into the ring and queues their DMA to d.
+  absl::Status CopyThroughRing(const char* s, char* d, size_t n);
 
   // ---- library handles and workspaces (cuda_matmul.cc, cuda_linalg.cc, cuda_fft.cc) ----
 
@@ -422,6 +428,12 @@ class CudaStream : public Stream {
   void* staging_[2] = {nullptr, nullptr};
   cudaEvent_t staged_[2] = {nullptr, nullptr};  // recorded after each chunk's DMA
   bool staging_failed_ = false;
+  void* ring_ = nullptr;
+  cudaEvent_t ring_free_[2] = {nullptr, nullptr};  // recorded when the ring leaves a half
+  size_t ring_half_bytes_ = 0;
+  int ring_half_ = 0;
+  size_t ring_used_ = 0;
+  bool ring_failed_ = false;
   // Device-side checks (TakeChecked, CheckInfo, Nonzero): the word the kernels
   // write (check id, value; zero: none failed), and what each check id
   // since the last CheckError was, for the error message: an index's op,

@@ -411,21 +411,15 @@ def map_coordinates(input: Any, coordinates: Any, output: Any = None,
 
 # -- separable grids (zoom, shift) -------------------------------------------
 
-def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
-                 mode: str, cval: float, masks: Any = None) -> ad.ndarray:
-    """coeffs interpolated along axis at the host coordinates c: one
-    resample of order + 1 taps a point, the taps' indices into the axis
-    extended by the mode folded back into it on the host; with masks (a
-    list), the points outside get 0 and their mask (along axis) is
-    appended, for the caller to put cval there at the end (a cval of inf
-    times a zero weight of a later pass would be NaN)."""
-    n, m = coeffs.shape[axis], len(c)
-    along = [1] * coeffs.ndim
-    along[axis] = m
-    if coeffs.size == 0:
-        shape = list(coeffs.shape)
-        shape[axis] = m
-        return ad.zeros(tuple(shape), dtype=coeffs.dtype)
+@functools.lru_cache(maxsize=64)
+def _axis_taps(n: int, coords: bytes, order: int, mode: str, cval: float
+               ) -> tuple[np.ndarray, np.ndarray, Any, Any]:
+    """The resample of an axis of n elements at the coordinates (float64
+    bytes): the taps' indices folded into the axis, their weights, the cval
+    part of the taps past the edges ('constant' extension; None when there
+    is none) and the in-range mask (None when every point is in range).
+    Cached: repeated zooms and shifts of one shape skip this host work."""
+    c = np.frombuffer(coords, dtype=np.float64)
     idx, ws, valid = _taps(np, c, n, order, mode)
     pad = order + 1
     index = np.stack(idx, axis=-1)
@@ -444,10 +438,35 @@ def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
             src = np.where(outside, 0, src)
     else:
         src = np.pad(np.arange(n), pad, mode=pm)[index]
+    if valid is not None and valid.all():
+        valid = None
+    for a in (src, weights, extra, valid):
+        if a is not None:
+            a.flags.writeable = False
+    return src, weights, extra, valid
+
+
+def _interp_axis(coeffs: ad.ndarray, axis: int, c: np.ndarray, order: int,
+                 mode: str, cval: float, masks: Any = None) -> ad.ndarray:
+    """coeffs interpolated along axis at the host coordinates c: one
+    resample of order + 1 taps a point, the taps' indices into the axis
+    extended by the mode folded back into it on the host; with masks (a
+    list), the points outside get 0 and their mask (along axis) is
+    appended, for the caller to put cval there at the end (a cval of inf
+    times a zero weight of a later pass would be NaN)."""
+    n, m = coeffs.shape[axis], len(c)
+    along = [1] * coeffs.ndim
+    along[axis] = m
+    if coeffs.size == 0:
+        shape = list(coeffs.shape)
+        shape[axis] = m
+        return ad.zeros(tuple(shape), dtype=coeffs.dtype)
+    src, weights, extra, valid = _axis_taps(n, np.ascontiguousarray(
+        c, dtype=np.float64).tobytes(), order, mode, float(cval))
     res = _kernels.resample(coeffs, src, weights, axis)
     if extra is not None:
         res = res + ad.asarray(extra.reshape(along))
-    if valid is not None and not valid.all():
+    if valid is not None:
         if masks is not None:
             masks.append(valid.reshape(along))
             res = ad.where(ad.asarray(valid.reshape(along)), res, 0.0)
