@@ -54,13 +54,25 @@ def whole_calls(xp, ndi, special, signal, sync, quick: bool
     ker = xp.asarray(rng.standard_normal(1 << 12).astype(np.float32))
     data["sig"], data["ker"] = sig, ker
     out["fftconvolve 2^22 by 2^12: whole"] = us(lambda: signal.fftconvolve(sig, ker), sync)
+    import scipy.fft
     n = sig.size + ker.size - 1
-    fast = 1 << (n - 1).bit_length()
+    fast = scipy.fft.next_fast_len(n, True)
     data["fshape"] = fast
     out["fftconvolve: rfft of the signal to its padded length"] = us(
         lambda: xp.fft.rfft(sig, fast), sync)
+    out["fftconvolve: rfft of the kernel to that length"] = us(
+        lambda: xp.fft.rfft(ker, fast), sync)
     spec = xp.fft.rfft(sig, fast)
-    out["fftconvolve: irfft of the product"] = us(lambda: xp.fft.irfft(spec * spec, fast), sync)
+    spec2 = xp.fft.rfft(ker, fast)
+    out["fftconvolve: the product of the spectra"] = us(lambda: spec * spec2, sync)
+    prod = spec * spec2
+    out["fftconvolve: irfft of the product"] = us(lambda: xp.fft.irfft(prod, fast), sync)
+    full = xp.fft.irfft(prod, fast)
+    out["fftconvolve: the crop (contiguous copy of [:n])"] = us(
+        lambda: xp.ascontiguousarray(full[:n]), sync)
+    out["fftconvolve: rfft + rfft + product + irfft + crop, no sync between"] = us(
+        lambda: xp.ascontiguousarray(xp.fft.irfft(
+            xp.fft.rfft(sig, fast) * xp.fft.rfft(ker, fast), fast)[:n]), sync)
     return out, data
 
 

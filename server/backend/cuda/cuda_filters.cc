@@ -100,9 +100,14 @@ absl::Status CudaStream::Stencil(const View& in, absl::Span<const int64_t> taps,
   const long long gx = flat ? Blocks(out.size())
                             : std::max(1LL, std::min(CeilDiv(inner, 8LL * kBlockSize), kMaxBlocks));
   const long long gy = flat ? 1 : std::min(rows, 65535LL);
-  const std::string name =
-      absl::StrCat("arrayd_stencil_", weights != nullptr ? "sum" : "rank", cap);
-  const std::string body = StencilBody(out.dtype, cap, weights != nullptr, name);
+  // Rank kernels up to 32 taps have the rank compiled in (one kernel a
+  // rank: its sorted registers are then read at a constant index).
+  const int static_rank = weights == nullptr && cap <= 32 ? static_cast<int>(rank) : -1;
+  const std::string name = weights != nullptr ? absl::StrCat("arrayd_stencil_sum", cap)
+                           : static_rank >= 0
+                               ? absl::StrCat("arrayd_stencil_rank", cap, "_", static_rank)
+                               : absl::StrCat("arrayd_stencil_rank", cap);
+  const std::string body = StencilBody(out.dtype, cap, weights != nullptr, name, static_rank);
   const char* wp = weights != nullptr ? weights->data() : nullptr;
   char* op = out.data();
   int kk = static_cast<int>(k), r = static_cast<int>(rank);

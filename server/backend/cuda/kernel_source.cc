@@ -65,14 +65,16 @@ std::string QualifiedTypeName(DType dtype) {
   return absl::StrCat("arrayd::kernels::", n);
 }
 
-std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name) {
+std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name,
+                        int static_rank) {
   const std::string t = QualifiedTypeName(dtype);
+  const std::string rank_arg = weighted ? "" : absl::StrCat(", ", static_rank);
   return absl::StrCat(
       "extern \"C\" __global__ void __launch_bounds__(256) ", name,
       "(arrayd::kernels::gen::StencilGeometry g, arrayd::kernels::gen::StencilTaps<", cap,
       "> taps, int k, ", weighted ? absl::StrCat("const ", t, "* w") : "int rank", ", ", t,
       "* out) {\n  arrayd::kernels::gen::Stencil", weighted ? "Sum<" : "Rank<", t, ", ", cap,
-      ">(g, taps, k, ", weighted ? "w" : "rank", ", out);\n}\n");
+      rank_arg, ">(g, taps, k, ", weighted ? "w" : "rank", ", out);\n}\n");
 }
 
 std::string PadBody(DType dtype, const std::string& name) {

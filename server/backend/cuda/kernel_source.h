@@ -60,8 +60,11 @@ std::string BuildSource(const std::vector<std::string>& bodies);
 // A stencil kernel of device/filters.cuh over `dtype` with room for `cap`
 // taps: the weighted sum, (gen::StencilGeometry g, gen::StencilTaps<cap>
 // taps, int k, const T* w, T* out), or the rank selection, (g, taps, int k,
-// int rank, T* out). A grid of (columns, rows) blocks.
-std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name);
+// int rank, T* out), whose rank is compiled in as static_rank up to 32
+// taps (gen::StencilRank; -1 beyond, and for sums). A grid of (columns,
+// rows) blocks.
+std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& name,
+                        int static_rank);
 // numpy.pad's extending modes (device/filters.cuh's PadExtend) over
 // `dtype`: (gen::StencilGeometry g, gen::PadShape ps, T* out), a grid of
 // (columns, rows) blocks.

@@ -223,14 +223,17 @@ INSTANTIATE_TEST_SUITE_P(AllDTypes, KernelSourceTest, testing::ValuesIn(AllDType
 TEST(KernelSourceCompileTest, StencilKernelsCompile) {
   std::vector<std::string> bodies;
   for (int cap : {32, 256}) {
-    bodies.push_back(StencilBody(DType::kFloat32, cap, true, absl::StrCat("sum_f32_", cap)));
+    bodies.push_back(StencilBody(DType::kFloat32, cap, true, absl::StrCat("sum_f32_", cap), -1));
   }
-  bodies.push_back(StencilBody(DType::kComplex128, 32, true, "sum_c128"));
+  bodies.push_back(StencilBody(DType::kComplex128, 32, true, "sum_c128", -1));
   for (int cap : {9, 25, 64, 256}) {
-    bodies.push_back(StencilBody(DType::kFloat32, cap, false, absl::StrCat("rank_f32_", cap)));
+    const int rank = cap <= 32 ? cap / 2 : -1;
+    bodies.push_back(
+        StencilBody(DType::kFloat32, cap, false, absl::StrCat("rank_f32_", cap), rank));
   }
-  bodies.push_back(StencilBody(DType::kUInt8, 9, false, "rank_u8"));
-  bodies.push_back(StencilBody(DType::kInt64, 16, false, "rank_i64"));
+  bodies.push_back(StencilBody(DType::kFloat32, 9, false, "rank_f32_9_last", 8));
+  bodies.push_back(StencilBody(DType::kUInt8, 9, false, "rank_u8", 4));
+  bodies.push_back(StencilBody(DType::kInt64, 16, false, "rank_i64", 3));
   ExpectCompiles(bodies, "stencils");
   ExpectCompiles({PadBody(DType::kFloat32, "pad_f32"), PadBody(DType::kComplex128, "pad_c128"),
                   PadBody(DType::kBool, "pad_bool")},

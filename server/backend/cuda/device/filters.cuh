@@ -191,10 +191,16 @@ __device__ __forceinline__ T SelectRank(T* v, int k, int rank) {
 
 // out = the rank-th smallest tap value (min and max by a scan; the median
 // of 9 by kernels/networks.h's network; other ranks by an odd-even
-// transposition sort in registers up to 32 taps, selection beyond).
-template <typename T, int CAP>
+// transposition sort in registers up to 32 taps, selection beyond). Up to
+// 32 taps the rank is the template's RANK: the sorted values' element is
+// then chosen by a constant index. (A runtime rank's select chain, t ==
+// rank ? v[t] : r, is turned by the compiler into v[rank], which puts the
+// whole array in local memory.)
+template <typename T, int CAP, int RANK>
 __device__ __forceinline__ void StencilRank(const StencilGeometry& g, const StencilTaps<CAP>& taps,
-                                            int k, int rank, T* out) {
+                                            int k, int runtime_rank, T* out) {
+  static_assert((CAP <= 32) == (RANK >= 0), "a static rank up to 32 taps, a runtime one beyond");
+  const int rank = RANK >= 0 ? RANK : runtime_rank;
   ForEachStencilElement<T>(g, out,
                            [&](const char* p, bool inside, const long long* c, long long j) {
                              if (rank == 0 || rank == k - 1) {
@@ -244,10 +250,7 @@ __device__ __forceinline__ void StencilRank(const StencilGeometry& g, const Sten
                                    v[t + 1] = swap ? a : b;
                                  }
                                }
-                               T r = v[0];
-#pragma unroll
-                               for (int t = 1; t < CAP; ++t) r = t == rank ? v[t] : r;
-                               return r;
+                               return v[RANK < 0 ? 0 : RANK];
                              } else {
                                return SelectRank(v, k, rank);
                              }
