@@ -21,6 +21,7 @@
 #include "absl/types/span.h"
 #include "array/view.h"
 #include "kernels/boundary.h"
+#include "kernels/interp.h"
 #include "kernels/op_list.h"
 
 namespace arrayd {
@@ -375,6 +376,17 @@ class Stream {
   virtual absl::Status Resample(const View& /*x*/, const View& /*index*/, const View& /*w*/,
                                 const View& /*out*/) {
     return absl::UnimplementedError("resample: no kernel on this backend");
+  }
+
+  // scipy.ndimage.map_coordinates' spline interpolation
+  // (kernels/interp.h's InterpolateAt, p filled in by the op): coeffs
+  // (float32 or float64, C-contiguous, its batch axes first) at coords
+  // (float32 or float64, C-contiguous (p.d, p.points)); out (coeffs'
+  // dtype, C-contiguous) holds a batch entry's p.points values after
+  // another.
+  virtual absl::Status MapCoordinates(const View& /*coeffs*/, const View& /*coords*/,
+                                      const kernels::InterpParams& /*p*/, const View& /*out*/) {
+    return absl::UnimplementedError("map_coordinates: no kernel on this backend");
   }
 
   // scipy.signal.lfilter's recursion (transposed direct form II) along the

@@ -2,8 +2,9 @@
 // stencil (scipy.ndimage's correlations and rank filters, the boundary
 // mode applied in the kernel), lfilter (scipy.signal's IIR recursion along
 // the last axis), label_roots (scipy.ndimage.label's connected components;
-// the client numbers them 1..N) and resample (ndimage's zoom and shift,
-// one axis at a time).
+// the client numbers them 1..N), resample (ndimage's zoom and shift,
+// one axis at a time) and map_coordinates (ndimage's interpolation at
+// arbitrary points).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -199,6 +200,99 @@ absl::Status RunResample(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// How each of SciPy's interpolation modes folds a coordinate, extends the
+// coefficients past their edges (the extension the client padded them by
+// before this op) and whether it rounds order 0 before folding.
+struct InterpMode {
+  const char* name;
+  kernels::InterpFold fold;
+  kernels::Boundary taps;
+  bool constant, round0;
+};
+constexpr InterpMode kInterpModes[] = {
+    {"constant", kernels::InterpFold::kNone, kernels::Boundary::kReflect, true, false},
+    {"grid-constant", kernels::InterpFold::kNone, kernels::Boundary::kConstant, false, false},
+    {"nearest", kernels::InterpFold::kNone, kernels::Boundary::kEdge, false, false},
+    {"mirror", kernels::InterpFold::kMirror, kernels::Boundary::kReflect, false, true},
+    {"reflect", kernels::InterpFold::kReflect, kernels::Boundary::kSymmetric, false, true},
+    {"grid-mirror", kernels::InterpFold::kReflect, kernels::Boundary::kSymmetric, false, true},
+    {"wrap", kernels::InterpFold::kWrap, kernels::Boundary::kReflect, false, false},
+    {"grid-wrap", kernels::InterpFold::kGridWrap, kernels::Boundary::kWrap, false, false},
+};
+
+// map_coordinates(coeffs, coords, order, mode, cval, shift) -> out:
+// coeffs' spline interpolation of `order` (0-5) at coords (d, ...): along
+// each of coeffs' last d axes (the axes before them a batch), a point's
+// coordinate plus shift, folded by SciPy's `mode`; taps past the edges read
+// coeffs as the mode extends it, cval for the constant modes. out:
+// coeffs.shape[:-d] + coords.shape[1:], coeffs' dtype. The interpolation of
+// scipy.ndimage's map_coordinates, affine_transform and rotate, one kernel.
+absl::Status RunMapCoordinates(OpContext& ctx) {
+  const View& coeffs = ctx.input(0);
+  const View& coords = ctx.input(1);
+  const auto real_float = [](DType t) { return t == DType::kFloat32 || t == DType::kFloat64; };
+  if (!real_float(coeffs.dtype)) {
+    return TypeErrorf("map_coordinates: coeffs must be float32 or float64, not ",
+                      DTypeName(coeffs.dtype));
+  }
+  if (!real_float(coords.dtype)) {
+    return TypeErrorf("map_coordinates: coords must be float32 or float64, not ",
+                      DTypeName(coords.dtype));
+  }
+  constexpr int kMaxDims = sizeof(kernels::InterpParams::n) / sizeof(long long);
+  const int64_t d = coords.ndim() >= 1 ? coords.shape[0] : 0;
+  if (d < 1 || d > kMaxDims || d > coeffs.ndim()) {
+    return ValueErrorf("map_coordinates: coords must be (d, ...) with 1 <= d <= ", kMaxDims,
+                       " and at most coeffs' ", coeffs.ndim(), " dimensions");
+  }
+  ARRAYD_ASSIGN_OR_RETURN(int64_t order, ctx.attrs().Int("order"));
+  if (order < 0 || order > 5)
+    return ValueErrorf("map_coordinates: spline order ", order, " not in 0-5");
+  ARRAYD_ASSIGN_OR_RETURN(std::string mode_name, ctx.attrs().String("mode"));
+  const InterpMode* mode = nullptr;
+  for (const InterpMode& m : kInterpModes) {
+    if (mode_name == m.name) mode = &m;
+  }
+  if (mode == nullptr) {
+    return ValueErrorf("map_coordinates: boundary mode '", mode_name, "' not supported");
+  }
+  kernels::InterpParams p{};
+  ARRAYD_ASSIGN_OR_RETURN(p.cval, compose::FloatAttr(ctx.attrs(), "cval", 0.0));
+  ARRAYD_ASSIGN_OR_RETURN(p.shift, compose::FloatAttr(ctx.attrs(), "shift", 0.0));
+  const int nbatch = coeffs.ndim() - static_cast<int>(d);
+  p.d = d;
+  p.order = order;
+  p.fold = static_cast<long long>(mode->fold);
+  p.tap_mode = static_cast<long long>(mode->taps);
+  p.constant = mode->constant ? 1 : 0;
+  p.round0 = mode->round0 && order == 0 ? 1 : 0;
+  p.points = coords.size() / d;
+  p.space = 1;
+  for (int a = static_cast<int>(d) - 1; a >= 0; --a) {
+    p.n[a] = coeffs.shape[nbatch + a];
+    p.stride[a] = p.space;
+    p.space *= p.n[a];
+  }
+  Shape shape(coeffs.shape.begin(), coeffs.shape.begin() + nbatch);
+  shape.insert(shape.end(), coords.shape.begin() + 1, coords.shape.end());
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(coeffs.dtype, shape));
+  if (out.size() > 0 && p.space == 0) {
+    return ValueError("map_coordinates: cannot interpolate an empty axis");
+  }
+  if (out.size() > 0) {
+    View cc = coeffs, xc = coords;
+    if (!coeffs.IsCContiguous()) {
+      ARRAYD_ASSIGN_OR_RETURN(cc, ctx.ContiguousCopy(coeffs));
+    }
+    if (!coords.IsCContiguous()) {
+      ARRAYD_ASSIGN_OR_RETURN(xc, ctx.ContiguousCopy(coords));
+    }
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().MapCoordinates(cc, xc, p, out));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // label_roots(mask, neighbors) -> roots: for each nonzero element, the C
 // flat index (int64) of the first element of its connected component, -1
 // for zeros; neighbors: per-dimension offsets (K x ndim, flattened) of the
@@ -249,6 +343,13 @@ void RegisterFilterOps(OpRegistry* r) {
               "weights[i, j] * x[..., index[i, j], ...] (index clipped to the axis); zoom and "
               "shift of scipy.ndimage.",
               RunResample);
+  r->Register(f,
+              "map_coordinates(coeffs, coords, *, order: int, mode: str, cval: float = 0.0, "
+              "shift: float = 0.0) -> out",
+              "coeffs' spline interpolation of order at coords (d, ...) along its last d axes "
+              "(the others a batch), each coordinate plus shift folded by SciPy's mode; "
+              "scipy.ndimage's map_coordinates, affine_transform and rotate.",
+              RunMapCoordinates);
   r->Register(f, "label_roots(mask, *, neighbors: ints) -> roots",
               "scipy.ndimage.label's components: each element's first element of its "
               "component (C flat index), -1 for zeros.",

@@ -288,3 +288,108 @@ def test_resample_op_errors():
     with pytest.raises(ValueError, match="empty"):
         _op("resample", (ad.zeros((0, 5)), idx, w), (3, 5), np.float64, {"axis": 0})
     assert float(ad.asnumpy((x + 1).sum())) == 20.0
+
+
+MODES = ["constant", "nearest", "mirror", "wrap", "reflect", "grid-mirror",
+         "grid-wrap", "grid-constant"]
+
+
+def _composed_interp(coeffs, coords, order, mode, cval, shift, nbatch=0):
+    """map_coordinates composed from gathers (the client's path where the
+    op does not apply): the op's reference, non-finite points included."""
+    from arrayd.scipy.ndimage import _interpolation as zi  # noqa: PLC0415
+    c = ad.asarray(coords).astype(np.float64)
+    points = [c[a] + shift for a in range(c.shape[0])]
+    axes = list(range(nbatch, coeffs.ndim))
+    padded = zi._pad_coeffs(ad.asarray(coeffs), axes, order, mode, cval)
+    return ad.asnumpy(zi._interp_general(padded, points, order, mode, cval, nbatch))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("shape", [(1,), (9,), (7, 5), (6, 1, 4), (3, 4, 2, 3)])
+def test_map_coordinates_op(mode, order, shape):
+    # Against the composition: 1 to 4 axes (4: the kernel's runtime d and
+    # order), points inside and past both ends; NaN, infinite and beyond
+    # int64 read inside the input.
+    from arrayd.scipy import _kernels  # noqa: PLC0415
+    coeffs = RNG.standard_normal(shape)
+    d = len(shape)
+    coords = RNG.uniform(-2.5, max(shape) + 2.5, (d, 23))
+    coords[:, :4] = np.round(coords[:, :4])   # integers (order 0's halves)
+    coords[:, 4] += 0.5
+    coords[0, 5:9] = [np.nan, np.inf, -np.inf, 1e30]
+    for cdt in (np.float64, np.float32):
+        c = coords.astype(cdt)
+        res = _kernels.map_coordinates(ad.asarray(coeffs), ad.asarray(c), order, mode,
+                                       1.5, 0.25)
+        ref = _composed_interp(coeffs, c, order, mode, 1.5, 0.25)
+        assert res.shape == ref.shape and res.dtype == np.float64
+        got = ad.asnumpy(res)
+        finite = np.r_[0:5, 9:23]
+        np.testing.assert_allclose(got[finite], ref[finite], rtol=1e-9, atol=1e-9)
+        # Past int64 the taps read the padding's ends (the composition's
+        # cast differs by backend there); under constant, cval.
+        if mode == "constant":
+            np.testing.assert_array_equal(got[5:9], 1.5)
+
+
+@pytest.mark.parametrize("order", [1, 3])
+def test_map_coordinates_op_batch_and_float32(order):
+    # Leading axes of coeffs are a batch; float32 coefficients give float32.
+    from arrayd.scipy import _kernels  # noqa: PLC0415
+    coeffs = RNG.standard_normal((3, 2, 8, 6))
+    coords = RNG.uniform(-1, 9, (2, 5, 4))
+    res = _kernels.map_coordinates(ad.asarray(coeffs), ad.asarray(coords), order,
+                                   "reflect", 0.0)
+    ref = _composed_interp(coeffs, coords, order, "reflect", 0.0, 0.0, nbatch=2)
+    assert res.shape == (3, 2, 5, 4)
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-9, atol=1e-9)
+    c32 = coeffs.astype(np.float32)
+    res = _kernels.map_coordinates(ad.asarray(c32), ad.asarray(coords), order,
+                                   "reflect", 0.0)
+    assert res.dtype == np.float32
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-4, atol=1e-4)
+    # Strided inputs are copied first.
+    big = ad.asarray(coeffs)[:, :, ::2]
+    res = _kernels.map_coordinates(big, ad.asarray(coords)[:, ::2], order, "nearest", 0.0)
+    ref = _composed_interp(coeffs[:, :, ::2], coords[:, ::2], order, "nearest", 0.0, 0.0,
+                           nbatch=2)
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-9, atol=1e-9)
+
+
+def test_map_coordinates_op_errors():
+    x = ad.zeros((4, 5))
+    c = ad.zeros((2, 3))
+    attrs = {"order": 3, "mode": "constant", "cval": 0.0, "shift": 0.0}
+    with pytest.raises(TypeError, match="coeffs must be"):
+        _op("map_coordinates", (ad.zeros((4, 5), dtype=np.int32), c), (3,), np.int32, attrs)
+    with pytest.raises(TypeError, match="coords must be"):
+        _op("map_coordinates", (x, ad.zeros((2, 3), dtype=np.int64)), (3,), np.float64,
+            attrs)
+    with pytest.raises(ValueError, match="coords must be"):
+        _op("map_coordinates", (x, ad.zeros((3, 3))), (3,), np.float64, attrs)
+    with pytest.raises(ValueError, match="coords must be"):
+        _op("map_coordinates", (x, ad.zeros(())), (), np.float64, attrs)
+    with pytest.raises(ValueError, match="order"):
+        _op("map_coordinates", (x, c), (3,), np.float64, {**attrs, "order": 6})
+    with pytest.raises(ValueError, match="mode"):
+        _op("map_coordinates", (x, c), (3,), np.float64, {**attrs, "mode": "edge"})
+    with pytest.raises(ValueError, match="empty"):
+        _op("map_coordinates", (ad.zeros((0, 5)), c), (3,), np.float64, attrs)
+    # No points: an empty result, even of an empty input.
+    assert _op("map_coordinates", (ad.zeros((0, 5)), ad.zeros((2, 0))), (0,), np.float64,
+               attrs).shape == (0,)
+    assert float(ad.asnumpy((x + 1).sum())) == 20.0
+
+
+def test_map_coordinates_large_against_scipy():
+    # Many points (the kernel's grid-stride loop) against SciPy itself.
+    img = RNG.standard_normal((64, 48)).astype(np.float32)
+    coords = RNG.uniform(-3, 66, (2, 300, 200)).astype(np.float32)
+    for order in (1, 3):
+        ref = sn.map_coordinates(img, coords, order=order, mode="nearest")
+        res = an.map_coordinates(ad.asarray(img), ad.asarray(coords), order=order,
+                                 mode="nearest")
+        assert res.dtype == np.float32
+        np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-4, atol=1e-4)

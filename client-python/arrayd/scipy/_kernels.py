@@ -1,8 +1,9 @@
 """The server's filter kernels under arrayd.scipy (server/ops/filters.cc):
 ``stencil`` (ndimage's correlations and rank filters, the boundary mode
 applied in the kernel), ``lfilter`` (signal's IIR recursion),
-``label_roots`` (ndimage.label's components) and ``resample`` (zoom and
-shift along an axis). Each returns None where the
+``label_roots`` (ndimage.label's components), ``resample`` (zoom and
+shift along an axis) and ``map_coordinates`` (the spline interpolation at
+arbitrary points). Each returns None where the
 kernel does not apply (too many taps, an order over the kernel's), and
 the caller then composes the result from other ops."""
 from __future__ import annotations
@@ -20,6 +21,7 @@ from arrayd._ndarray import ndarray
 MAX_STENCIL_TAPS = 256   # Stream::kMaxStencilTaps
 MAX_STENCIL_EXTENT = 256  # Stream::kMaxStencilExtent: a footprint's span an axis
 MAX_LFILTER_ORDER = 128  # Stream::kMaxLinearFilterOrder
+MAX_INTERP_DIMS = 8  # kernels/interp.h's InterpParams
 _FLOATING = frozenset("fdFD")
 
 
@@ -96,3 +98,23 @@ def resample(x: ndarray, index: np.ndarray, weights: np.ndarray,
     shape[axis] = index.shape[0]
     return _c.new(x._session, "resample", (x, asarray(index), asarray(weights)),
                   tuple(shape), x.dtype, {"axis": int(axis)})
+
+
+def map_coordinates(coeffs: ndarray, coords: ndarray, order: int, mode: str,
+                    cval: float, shift: float = 0.0) -> ndarray | None:
+    """coeffs' spline interpolation of ``order`` at coords ((d, ...): a
+    coordinate a point along each of coeffs' last d axes, shift added to
+    each; coeffs' earlier axes are a batch), SciPy's ``mode`` folding each
+    coordinate and extending coeffs past its edges (cval for the constant
+    modes). The result: coeffs.shape[:-d] + coords.shape[1:], coeffs'
+    dtype."""
+    d = coords.shape[0] if coords.ndim else 0
+    if (coeffs.dtype.char not in "fd" or not 1 <= d <= min(MAX_INTERP_DIMS, coeffs.ndim)
+            or 0 in coeffs.shape[coeffs.ndim - d:]):
+        return None
+    if coords.dtype.char not in "fd":
+        coords = coords.astype(np.float64)
+    shape = tuple(coeffs.shape[:coeffs.ndim - d]) + tuple(coords.shape[1:])
+    return _c.new(coeffs._session, "map_coordinates", (coeffs, coords), shape,
+                  coeffs.dtype, {"order": int(order), "mode": str(mode),
+                                 "cval": float(cval), "shift": float(shift)})

@@ -243,6 +243,10 @@ class CpuStream : public Stream {
                         const View& out) override {
     return CpuResample(x, index, w, out);
   }
+  absl::Status MapCoordinates(const View& coeffs, const View& coords,
+                              const kernels::InterpParams& p, const View& out) override {
+    return CpuMapCoordinates(coeffs, coords, p, out);
+  }
   absl::Status Pad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
                    double cval, const View& out) override {
     return CpuPad(in, lo, mode, cval, out);

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "kernels/boundary.h"
 #include "kernels/host_dispatch.h"
+#include "kernels/interp.h"
 #include "kernels/networks.h"
 
 namespace arrayd {
@@ -365,6 +366,57 @@ absl::Status CpuResample(const View& x, const View& index, const View& w, const 
     }
     return absl::InternalError("resample: floating dtypes only");
   });
+}
+
+namespace {
+
+// Every output point of map_coordinates; the common 2-D orders 1 and 3
+// with their loops unrolled, the others by p's runtime d and order.
+template <typename T, typename C>
+void InterpolateAll(const kernels::InterpParams& p, const T* coeffs, const C* coords, T* out,
+                    int64_t total) {
+  const auto run = [&](auto d, auto order) {
+    for (int64_t e = 0; e < total; ++e) {
+      out[e] = kernels::InterpolateAt<T, C, decltype(d)::value, decltype(order)::value>(p, coeffs,
+                                                                                        coords, e);
+    }
+  };
+  using Two = std::integral_constant<int, 2>;
+  if (p.d == 2 && p.order == 1) {
+    run(Two{}, std::integral_constant<int, 1>{});
+  } else if (p.d == 2 && p.order == 3) {
+    run(Two{}, std::integral_constant<int, 3>{});
+  } else {
+    run(std::integral_constant<int, -1>{}, std::integral_constant<int, -1>{});
+  }
+}
+
+}  // namespace
+
+absl::Status CpuMapCoordinates(const View& coeffs, const View& coords,
+                               const kernels::InterpParams& p, const View& out) {
+  const auto real_float = [](DType t) { return t == DType::kFloat32 || t == DType::kFloat64; };
+  if (!real_float(coeffs.dtype) || !real_float(coords.dtype) || out.dtype != coeffs.dtype ||
+      !coeffs.IsCContiguous() || !coords.IsCContiguous() || !out.IsCContiguous() ||
+      coords.size() != p.d * p.points) {
+    return absl::InternalError("map_coordinates: unexpected dtypes or shapes");
+  }
+  const auto with_coords = [&](auto* t) {
+    using T = std::remove_pointer_t<decltype(t)>;
+    const T* c = reinterpret_cast<const T*>(coeffs.data());
+    T* o = reinterpret_cast<T*>(out.data());
+    if (coords.dtype == DType::kFloat32) {
+      InterpolateAll(p, c, reinterpret_cast<const float*>(coords.data()), o, out.size());
+    } else {
+      InterpolateAll(p, c, reinterpret_cast<const double*>(coords.data()), o, out.size());
+    }
+  };
+  if (coeffs.dtype == DType::kFloat32) {
+    with_coords(static_cast<float*>(nullptr));
+  } else {
+    with_coords(static_cast<double*>(nullptr));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,

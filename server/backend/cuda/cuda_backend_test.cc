@@ -617,6 +617,55 @@ TEST_F(CudaVsCpu, FilterKernels) {
     ExpectSame(res, what, 1e-12, 1e-12);
   }
 
+  // map_coordinates: 1 to 4 dimensions (4: the kernel's runtime d and
+  // order), every fold and tap extension, float32 and float64 coordinates
+  // from 3 before the input to 3 past it.
+  for (const Shape& cs : {Shape{40}, Shape{30, 20}, Shape{9, 8, 7}, Shape{4, 5, 3, 6}}) {
+    const int64_t d = static_cast<int64_t>(cs.size()), points = 997;
+    Pair coeffs = Random(DType::kFloat64, cs, -1, 1, 15);
+    for (DType ct : {DType::kFloat32, DType::kFloat64}) {
+      Pair coords = Random(ct, {d, points}, -3, 40, 16);
+      for (int order : {0, 1, 3, 5}) {
+        for (auto [fold, taps, constant] :
+             {std::tuple{kernels::InterpFold::kNone, Boundary::kReflect, 1},
+              std::tuple{kernels::InterpFold::kNone, Boundary::kEdge, 0},
+              std::tuple{kernels::InterpFold::kMirror, Boundary::kReflect, 0},
+              std::tuple{kernels::InterpFold::kReflect, Boundary::kSymmetric, 0},
+              std::tuple{kernels::InterpFold::kWrap, Boundary::kReflect, 0},
+              std::tuple{kernels::InterpFold::kGridWrap, Boundary::kWrap, 0}}) {
+          kernels::InterpParams p{};
+          p.d = d;
+          p.order = order;
+          p.fold = static_cast<long long>(fold);
+          p.tap_mode = static_cast<long long>(taps);
+          p.constant = constant;
+          p.round0 = order == 0 && fold == kernels::InterpFold::kMirror;
+          p.points = points;
+          p.space = 1;
+          for (int64_t a = d - 1; a >= 0; --a) {
+            p.n[a] = cs[a];
+            p.stride[a] = p.space;
+            p.space *= cs[a];
+          }
+          p.cval = 0.5;
+          p.shift = 0.25;
+          Pair res = Output(DType::kFloat64, {points});
+          const std::string what = absl::StrCat("map_coordinates d ", d, " order ", order,
+                                                " fold ", static_cast<int>(fold), " coords ",
+                                                DTypeName(ct));
+          Both(
+              [&](Stream* s, const View*) {
+                const bool c = s == cs_;
+                return s->MapCoordinates(c ? coeffs.c : coeffs.g, c ? coords.c : coords.g, p,
+                                         c ? res.c : res.g);
+              },
+              what);
+          ExpectSame(res, what, 1e-12, 1e-12);
+        }
+      }
+    }
+  }
+
   // label, 8-connectivity's half before the centre.
   std::mt19937_64 rng(5);
   const Shape ms = {300, 401};

@@ -176,6 +176,31 @@ absl::Status CudaStream::Resample(const View& x, const View& index, const View& 
   return LaunchBody(ResampleBody(out.dtype, name), name, gx, gy, args);
 }
 
+absl::Status CudaStream::MapCoordinates(const View& coeffs, const View& coords,
+                                        const kernels::InterpParams& p, const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  const auto real_float = [](DType t) { return t == DType::kFloat32 || t == DType::kFloat64; };
+  if (!real_float(coeffs.dtype) || !real_float(coords.dtype) || out.dtype != coeffs.dtype ||
+      !coeffs.IsCContiguous() || !coords.IsCContiguous() || !out.IsCContiguous() ||
+      coords.size() != p.d * p.points) {
+    return absl::InternalError("map_coordinates: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  // Up to 3 dimensions the kernel is compiled for its d and order.
+  const bool fixed = p.d <= 3;
+  const int d = fixed ? static_cast<int>(p.d) : -1, order = fixed ? static_cast<int>(p.order) : -1;
+  const std::string name = absl::StrCat("arrayd_map_coordinates_", DTypeName(coords.dtype), "_",
+                                        fixed ? absl::StrCat(d, "_", order) : "any");
+  kernels::InterpParams params = p;
+  const char* cp = coeffs.data();
+  const char* xp = coords.data();
+  char* op = out.data();
+  long long total = out.size();
+  void* args[] = {&params, &cp, &xp, &op, &total};
+  return LaunchBody(MapCoordinatesBody(out.dtype, coords.dtype, d, order, name), name,
+                    Blocks(total), 1, args);
+}
+
 absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                                       const View& y, const View& zf) {
   ARRAYD_RETURN_IF_ERROR(Enter());

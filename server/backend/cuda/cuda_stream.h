@@ -191,6 +191,8 @@ class CudaStream : public Stream {
   absl::Status Stencil(const View& in, absl::Span<const int64_t> taps, const View* weights,
                        int64_t rank, const View& out, const StencilBoundary* boundary) override;
   absl::Status Resample(const View& x, const View& index, const View& w, const View& out) override;
+  absl::Status MapCoordinates(const View& coeffs, const View& coords,
+                              const kernels::InterpParams& p, const View& out) override;
   absl::Status Pad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
                    double cval, const View& out) override;
   absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,

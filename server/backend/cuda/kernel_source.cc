@@ -94,6 +94,16 @@ std::string ResampleBody(DType dtype, const std::string& name) {
                       ">(s, x, index, w, out);\n}\n");
 }
 
+std::string MapCoordinatesBody(DType dtype, DType coords, int d, int order,
+                               const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype), c = QualifiedTypeName(coords);
+  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
+                      "(arrayd::kernels::InterpParams p, const ", t, "* coeffs, const ", c,
+                      "* coords, ", t,
+                      "* out, long long total) {\n  arrayd::kernels::gen::MapCoordinatesAll<", t,
+                      ", ", c, ", ", d, ", ", order, ">(p, coeffs, coords, out, total);\n}\n");
+}
+
 const std::string& KernelPrelude() {
   static const std::string* const prelude =
       new std::string(absl::StrCat("// arrayd generated kernel source\n", kKernelHeaders));

@@ -73,6 +73,12 @@ std::string PadBody(DType dtype, const std::string& name);
 // `dtype`: (gen::ResampleShape s, const T* x, const long long* index,
 // const T* w, T* out).
 std::string ResampleBody(DType dtype, const std::string& name);
+// map_coordinates (device/filters.cuh's MapCoordinatesAll) of coefficients
+// of `dtype` at coordinates of `coords`, d dimensions and the spline order
+// compiled in (-1 for both: taken from p): (kernels::InterpParams p,
+// const T* coeffs, const C* coords, T* out, long long total).
+std::string MapCoordinatesBody(DType dtype, DType coords, int d, int order,
+                               const std::string& name);
 
 // An elementwise kernel over operands [0] = output, [1..] = inputs.
 // Elements per lane per step of strided elementwise kernels (ElementwiseBody).

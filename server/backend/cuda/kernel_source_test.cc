@@ -242,6 +242,12 @@ TEST(KernelSourceCompileTest, StencilKernelsCompile) {
       {ResampleBody(DType::kFloat32, "resample_f32"), ResampleBody(DType::kFloat64, "resample_f64"),
        ResampleBody(DType::kComplex64, "resample_c64")},
       "resamples");
+  // map_coordinates: d and order compiled in, and the runtime kernel.
+  ExpectCompiles({MapCoordinatesBody(DType::kFloat64, DType::kFloat32, 2, 1, "interp_2_1"),
+                  MapCoordinatesBody(DType::kFloat64, DType::kFloat64, 3, 5, "interp_3_5"),
+                  MapCoordinatesBody(DType::kFloat32, DType::kFloat64, 1, 0, "interp_1_0"),
+                  MapCoordinatesBody(DType::kFloat64, DType::kFloat64, -1, -1, "interp_any")},
+                 "map_coordinates");
 }
 
 TEST(KernelSourceCompileTest, RandomKernelsCompile) {

@@ -385,6 +385,23 @@ def _interp_general(coeffs: ad.ndarray, coords: Sequence[Any], order: int,
     return acc
 
 
+def _interp_points(coeffs: ad.ndarray, coords: ad.ndarray, order: int,
+                   mode: str, cval: float, npad: int = 0,
+                   nbatch: int = 0) -> ad.ndarray:
+    """coeffs (the spline coefficients, not padded; its first nbatch axes a
+    batch) at coords ((coeffs.ndim - nbatch, ...), each shifted by npad):
+    the server's map_coordinates op in one kernel, or composed from gathers
+    where it does not apply (more than its dimensions, an empty axis)."""
+    res = _kernels.map_coordinates(coeffs, coords, order, mode, cval, npad)
+    if res is not None:
+        return res
+    c = coords.astype(np.float64)
+    points = [c[a] + npad if npad else c[a] for a in range(c.shape[0])]
+    axes = list(range(nbatch, coeffs.ndim))
+    return _interp_general(_pad_coeffs(coeffs, axes, order, mode, cval),
+                           points, order, mode, cval, nbatch)
+
+
 @_complex_by_parts
 def map_coordinates(input: Any, coordinates: Any, output: Any = None,
                     order: int = 3, mode: str = "constant",
@@ -400,13 +417,10 @@ def map_coordinates(input: Any, coordinates: Any, output: Any = None,
     complex_output = x.dtype.kind == "c"
     dt, out = u.get_output(output, x, shape=oshape,
                            complex_output=complex_output)
-    axes = list(range(x.ndim))
-    coeffs, npad = _prepare(x, order, mode, cval, prefilter, axes)
-    c = c.astype(np.float64)
-    coords = [c[a] + npad if npad else c[a] for a in axes]
-    coeffs = _pad_coeffs(coeffs, axes, order, mode, cval)
-    res = _interp_general(coeffs, coords, order, mode, cval)
-    return _finish(res, dt, out)
+    coeffs, npad = _prepare(x, order, mode, cval, prefilter,
+                            list(range(x.ndim)))
+    return _finish(_interp_points(coeffs, c, order, mode, cval, npad), dt,
+                   out)
 
 
 # -- separable grids (zoom, shift) -------------------------------------------
@@ -627,13 +641,9 @@ def affine_transform(input: Any, matrix: Any, offset: Any = 0.0,
             if m[a, b] != 0:
                 c = c + grids[b] * float(m[a, b])
         coords.append(c)
-    axes = list(range(nd))
-    coeffs, npad = _prepare(x, order, mode, cval, prefilter, axes)
-    if npad:
-        coords = [c + npad for c in coords]
-    coeffs = _pad_coeffs(coeffs, axes, order, mode, cval)
-    return _finish(_interp_general(coeffs, coords, order, mode, cval),
-                   dt, out)
+    coeffs, npad = _prepare(x, order, mode, cval, prefilter, list(range(nd)))
+    return _finish(_interp_points(coeffs, ad.stack(coords), order, mode, cval,
+                                  npad), dt, out)
 
 
 @_complex_by_parts
@@ -687,10 +697,8 @@ def rotate(input: Any, angle: float, axes: Sequence[int] = (1, 0),
     gx = ad.arange(w, dtype=np.float64).reshape(1, w)
     cy = gy * float(m[0, 0]) + gx * float(m[0, 1]) + float(offset[0] + npad)
     cx = gy * float(m[1, 0]) + gx * float(m[1, 1]) + float(offset[1] + npad)
-    cy = ad.broadcast_to(cy, (h, w))
-    cx = ad.broadcast_to(cx, (h, w))
-    coeffs = _pad_coeffs(coeffs, [nd - 2, nd - 1], order, mode, cval)
-    res = _interp_general(coeffs, [cy, cx], order, mode, cval,
-                          nbatch=nd - 2)
+    coords = ad.stack([ad.broadcast_to(cy, (h, w)),
+                       ad.broadcast_to(cx, (h, w))])
+    res = _interp_points(coeffs, coords, order, mode, cval, nbatch=nd - 2)
     res = ad.transpose(res, np.argsort(others + ax).tolist())
     return _finish(res, dt, out)

@@ -8,6 +8,7 @@
 
 #include "backend/cuda/device/layout.cuh"
 #include "kernels/boundary.h"
+#include "kernels/interp.h"
 #include "kernels/networks.h"
 #include "kernels/types.h"
 
@@ -338,6 +339,18 @@ __device__ __forceinline__ void ResampleAxis(const ResampleShape& s, const T* x,
          r += (long long)gridDim.x * blockDim.x) {
       out[q * s.inner + r] = ResampleTaps(xo + r, s.inner, s.n, index + i * s.k, w + i * s.k, s.k);
     }
+  }
+}
+
+// ---- interpolation at arbitrary points ----
+// map_coordinates: one thread an output point (kernels/interp.h), D and
+// ORDER compiled in up to 3 dimensions (-1 beyond: p's).
+template <typename T, typename C, int D, int ORDER>
+__device__ __forceinline__ void MapCoordinatesAll(const InterpParams& p, const T* coeffs,
+                                                  const C* coords, T* out, long long total) {
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
+       e += (long long)gridDim.x * blockDim.x) {
+    out[e] = InterpolateAt<T, C, D, ORDER>(p, coeffs, coords, e);
   }
 }
 
