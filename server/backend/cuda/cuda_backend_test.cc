@@ -650,9 +650,8 @@ TEST_F(CudaVsCpu, FilterKernels) {
           p.cval = 0.5;
           p.shift = 0.25;
           Pair res = Output(DType::kFloat64, {points});
-          const std::string what = absl::StrCat("map_coordinates d ", d, " order ", order,
-                                                " fold ", static_cast<int>(fold), " coords ",
-                                                DTypeName(ct));
+          const std::string what = absl::StrCat("map_coordinates d ", d, " order ", order, " fold ",
+                                                static_cast<int>(fold), " coords ", DTypeName(ct));
           Both(
               [&](Stream* s, const View*) {
                 const bool c = s == cs_;
