@@ -400,15 +400,17 @@ class Stream {
     return absl::UnimplementedError("lfilter: no kernel on this backend");
   }
 
-  // scipy.ndimage.label's components: for each nonzero element of the
-  // C-contiguous bool `mask`, the C-order flat index (int64) of the first
-  // element of its component, -1 elsewhere. `neighbors`: per-dimension
+  // scipy.ndimage.label: the connected components of the nonzero elements
+  // of the C-contiguous bool `mask`, numbered from 1 in C order of their
+  // first elements, 0 for zeros, into the C-contiguous `labels` (int32, or
+  // int64 for 2^31 elements and more) of mask's shape; the number of
+  // components into the 0-d int64 `count`. `neighbors`: per-dimension
   // offsets (K x ndim, at most kMaxLabelNeighbors) of the neighbors that
   // come before an element in C order (the structure's other half mirrors
-  // them). roots is C-contiguous int64 of mask's shape.
+  // them).
   static constexpr int kMaxLabelNeighbors = 64;
-  virtual absl::Status LabelRoots(const View& /*mask*/, absl::Span<const int64_t> /*neighbors*/,
-                                  const View& /*roots*/) {
+  virtual absl::Status Label(const View& /*mask*/, absl::Span<const int64_t> /*neighbors*/,
+                             const View& /*labels*/, const View& /*count*/) {
     return absl::UnimplementedError("label: no kernel on this backend");
   }
 

@@ -1,8 +1,8 @@
 // The kernels under arrayd.scipy's filters (client-python/arrayd/scipy):
 // stencil (scipy.ndimage's correlations and rank filters, the boundary
 // mode applied in the kernel), lfilter (scipy.signal's IIR recursion along
-// the last axis), label_roots (scipy.ndimage.label's connected components;
-// the client numbers them 1..N), resample (ndimage's zoom and shift,
+// the last axis), label (scipy.ndimage.label's connected components,
+// numbered), resample (ndimage's zoom and shift,
 // one axis at a time) and map_coordinates (ndimage's interpolation at
 // arbitrary points).
 #include <algorithm>
@@ -293,11 +293,12 @@ absl::Status RunMapCoordinates(OpContext& ctx) {
   return absl::OkStatus();
 }
 
-// label_roots(mask, neighbors) -> roots: for each nonzero element, the C
-// flat index (int64) of the first element of its connected component, -1
-// for zeros; neighbors: per-dimension offsets (K x ndim, flattened) of the
-// structure's elements that precede its center in C order.
-absl::Status RunLabelRoots(OpContext& ctx) {
+// label(mask, neighbors) -> (labels, count): scipy.ndimage.label's
+// components of mask's nonzero elements, numbered from 1 in C order (int32;
+// int64 from 2^31 elements), and their number (0-d int64); neighbors:
+// per-dimension offsets (K x ndim, flattened) of the structure's elements
+// that precede its center in C order.
+absl::Status RunLabel(OpContext& ctx) {
   const View& mask = ctx.input(0);
   const int nd = mask.ndim();
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> neighbors, ctx.attrs().Ints("neighbors"));
@@ -305,22 +306,28 @@ absl::Status RunLabelRoots(OpContext& ctx) {
   if (nd == 0 || neighbors.size() % nd != 0 ||
       static_cast<int64_t>(neighbors.size()) / nd > Stream::kMaxLabelNeighbors ||
       neighbors.size() > 256) {
-    return ValueErrorf("label_roots: up to ", Stream::kMaxLabelNeighbors,
+    return ValueErrorf("label: up to ", Stream::kMaxLabelNeighbors,
                        " neighbors (256 offsets in all) of mask's number of dimensions");
   }
   for (size_t t = 0; t < neighbors.size(); ++t) {
     const int64_t extent = mask.shape[t % nd];
     if (neighbors[t] < -extent || neighbors[t] > extent) {
-      return ValueErrorf("label_roots: neighbor offset ", neighbors[t], " beyond dimension ",
-                         t % nd, " of ", extent);
+      return ValueErrorf("label: neighbor offset ", neighbors[t], " beyond dimension ", t % nd,
+                         " of ", extent);
     }
   }
+  const DType ltype =
+      mask.size() < (int64_t{1} << 31) ? DType::kInt32 : DType::kInt64;
   ARRAYD_ASSIGN_OR_RETURN(View m, ctx.ContiguousCopy(mask, DType::kBool));
-  ARRAYD_ASSIGN_OR_RETURN(View roots, ctx.NewArray(DType::kInt64, mask.shape));
-  if (roots.size() > 0) {
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().LabelRoots(m, neighbors, roots));
+  ARRAYD_ASSIGN_OR_RETURN(View labels, ctx.NewArray(ltype, mask.shape));
+  ARRAYD_ASSIGN_OR_RETURN(View count, ctx.NewArray(DType::kInt64, {}));
+  if (labels.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Label(m, neighbors, labels, count));
+  } else {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(count, Scalar::Int(0)));
   }
-  ctx.SetResult(0, roots);
+  ctx.SetResult(0, labels);
+  ctx.SetResult(1, count);
   return absl::OkStatus();
 }
 
@@ -350,10 +357,11 @@ void RegisterFilterOps(OpRegistry* r) {
               "(the others a batch), each coordinate plus shift folded by SciPy's mode; "
               "scipy.ndimage's map_coordinates, affine_transform and rotate.",
               RunMapCoordinates);
-  r->Register(f, "label_roots(mask, *, neighbors: ints) -> roots",
-              "scipy.ndimage.label's components: each element's first element of its "
-              "component (C flat index), -1 for zeros.",
-              RunLabelRoots);
+  r->Register(f, "label(mask, *, neighbors: ints) -> (labels, count)",
+              "scipy.ndimage.label: mask's connected components numbered from 1 in C order "
+              "of their first elements (int32; int64 from 2^31 elements), 0 for zeros, and "
+              "their number.",
+              RunLabel);
 }
 
 }  // namespace arrayd

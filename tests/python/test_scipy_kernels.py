@@ -182,14 +182,25 @@ def test_sosfilt_long():
 
 @pytest.mark.parametrize("shape,connectivity", [((60, 70), 1), ((60, 70), 2),
                                                 ((12, 13, 14), 1), ((12, 13, 14), 3),
-                                                ((500,), 1)])
+                                                ((500,), 1), ((300, 401), 2),
+                                                ((70000,), 1)])
 def test_label(shape, connectivity):
     x = RNG.random(shape) > 0.55
     st = sn.generate_binary_structure(len(shape), connectivity)
     ref, nref = sn.label(x, structure=st)
     res, n = an.label(ad.asarray(x), structure=st)
     assert n == nref
+    assert res.dtype == ref.dtype
     np.testing.assert_array_equal(ad.asnumpy(res), ref)
+
+
+@pytest.mark.parametrize("fill", [False, True])
+def test_label_uniform(fill):
+    # No component, and one covering many of the numbering's chunks.
+    x = np.full((257, 300), fill)
+    res, n = an.label(ad.asarray(x))
+    assert n == int(fill)
+    np.testing.assert_array_equal(ad.asnumpy(res), x.astype(np.int32))
 
 
 def test_label_snake():
@@ -210,6 +221,13 @@ def _op(name, inputs, shape, dtype, attrs):
     return ad.asnumpy(_c.new(s, name, inputs, shape, np.dtype(dtype), attrs))
 
 
+def _label_op(mask, neighbors):
+    labels, count = _new_many(mask._session, "label", (mask,),
+                              [(mask.shape, np.dtype(np.int32)), ((), np.dtype(np.int64))],
+                              {"neighbors": neighbors})
+    return ad.asnumpy(labels), int(count)
+
+
 def test_raw_op_errors():
     p = ad.zeros((5, 5), dtype=np.float32)
     with pytest.raises(ValueError, match="reaches outside"):
@@ -225,11 +243,9 @@ def test_raw_op_errors():
         _op("stencil", (ad.zeros((3, 3), dtype=np.complex64),), (3, 3), np.complex64,
             {"taps": [0, 0], "shape": [3, 3], "rank": 0})
     with pytest.raises(ValueError, match="beyond"):
-        _op("label_roots", (ad.zeros((3, 3), dtype=bool),), (3, 3), np.int64,
-            {"neighbors": [-(1 << 62), 0]})
+        _label_op(ad.zeros((3, 3), dtype=bool), [-(1 << 62), 0])
     with pytest.raises(ValueError, match="neighbors"):
-        _op("label_roots", (ad.zeros((3, 3), dtype=bool),), (3, 3), np.int64,
-            {"neighbors": [-1]})
+        _label_op(ad.zeros((3, 3), dtype=bool), [-1])
     with pytest.raises(TypeError):
         y, _ = _new_many(p._session, "lfilter",
                          (ad.ones(2), ad.ones(1), ad.ones((2, 3), dtype=np.int32)),

@@ -1,7 +1,7 @@
 """The server's filter kernels under arrayd.scipy (server/ops/filters.cc):
 ``stencil`` (ndimage's correlations and rank filters, the boundary mode
 applied in the kernel), ``lfilter`` (signal's IIR recursion),
-``label_roots`` (ndimage.label's components), ``resample`` (zoom and
+``label`` (ndimage.label's components), ``resample`` (zoom and
 shift along an axis) and ``map_coordinates`` (the spline interpolation at
 arbitrary points). Each returns None where the
 kernel does not apply (too many taps, an order over the kernel's), and
@@ -74,15 +74,19 @@ def lfilter(b: Any, a: Any, x: ndarray,
     return y, zf
 
 
-def label_roots(mask: ndarray, neighbors: Sequence[Sequence[int]]) -> ndarray | None:
-    """For each nonzero element of mask, the C flat index of its
-    component's first element (int64), -1 for zeros; neighbors: the
-    structure's offsets before its center in C order."""
+def label(mask: ndarray, neighbors: Sequence[Sequence[int]]) -> tuple[ndarray, ndarray] | None:
+    """mask's connected components numbered from 1 in C order (int32;
+    int64 from 2^31 elements), 0 for zeros, and their number (a 0-d int64
+    array); neighbors: the structure's offsets before its center in C
+    order."""
     flat = [int(v) for t in neighbors for v in t]
     if mask.ndim == 0 or mask.ndim > 8 or len(flat) > 256:
         return None
-    return _c.new(mask._session, "label_roots", (mask,), mask.shape,
-                  np.dtype(np.int64), {"neighbors": flat})
+    ltype = np.dtype(np.int32 if mask.size < 2**31 else np.int64)
+    labels, count = _new_many(mask._session, "label", (mask,),
+                              [(mask.shape, ltype), ((), np.dtype(np.int64))],
+                              {"neighbors": flat})
+    return labels, count
 
 
 def resample(x: ndarray, index: np.ndarray, weights: np.ndarray,

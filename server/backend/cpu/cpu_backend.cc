@@ -255,9 +255,9 @@ class CpuStream : public Stream {
                             const View& y, const View& zf) override {
     return CpuLinearFilter(b, a, x, zi, y, zf);
   }
-  absl::Status LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
-                          const View& roots) override {
-    return CpuLabelRoots(mask, neighbors, roots);
+  absl::Status Label(const View& mask, absl::Span<const int64_t> neighbors, const View& labels,
+                     const View& count) override {
+    return CpuLabel(mask, neighbors, labels, count);
   }
   absl::Status Matmul(const View& a, const View& b, const View& out) override {
     return CpuMatmul(a, b, out);

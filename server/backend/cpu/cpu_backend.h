@@ -58,8 +58,8 @@ absl::Status CpuMapCoordinates(const View& coeffs, const View& coords,
                                const kernels::InterpParams& p, const View& out);
 absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,
                              const View& y, const View& zf);
-absl::Status CpuLabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
-                           const View& roots);
+absl::Status CpuLabel(const View& mask, absl::Span<const int64_t> neighbors, const View& labels,
+                      const View& count);
 absl::Status CpuMatmul(const View& a, const View& b, const View& out);
 absl::Status CpuArgReduce(kernels::ArgReduceOp op, const View& in, int axis, const View& out);
 // cpu_linalg.cc (LAPACKE).

@@ -432,12 +432,15 @@ absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const 
   });
 }
 
-absl::Status CpuLabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
-                           const View& roots) {
+// Union-find over the elements in C order (each root the smallest index
+// of its set), then the roots numbered in that order.
+template <typename L>
+void LabelRows(const View& mask, absl::Span<const int64_t> neighbors, const View& labels,
+               const View& count) {
   const int nd = mask.ndim();
   const int64_t n = mask.size();
   const bool* m = reinterpret_cast<const bool*>(mask.data());
-  int64_t* out = reinterpret_cast<int64_t*>(roots.data());
+  L* out = reinterpret_cast<L*>(labels.data());
   const int64_t k = nd == 0 ? 0 : static_cast<int64_t>(neighbors.size()) / nd;
   // C-order element strides, for the flat offset of each neighbor.
   std::vector<int64_t> step(nd, 1);
@@ -467,7 +470,26 @@ absl::Status CpuLabelRoots(const View& mask, absl::Span<const int64_t> neighbors
       idx[d] = 0;
     }
   }
-  for (int64_t i = 0; i < n; ++i) out[i] = m[i] ? Find(parent, i) : -1;
+  // A root comes before the rest of its set: its number is set first.
+  int64_t components = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!m[i]) {
+      out[i] = 0;
+      continue;
+    }
+    const int64_t r = Find(parent, i);
+    out[i] = r == i ? static_cast<L>(++components) : out[r];
+  }
+  *reinterpret_cast<int64_t*>(count.data()) = components;
+}
+
+absl::Status CpuLabel(const View& mask, absl::Span<const int64_t> neighbors, const View& labels,
+                      const View& count) {
+  if (labels.dtype == DType::kInt32) {
+    LabelRows<int32_t>(mask, neighbors, labels, count);
+  } else {
+    LabelRows<int64_t>(mask, neighbors, labels, count);
+  }
   return absl::OkStatus();
 }
 

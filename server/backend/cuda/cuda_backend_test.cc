@@ -671,15 +671,19 @@ TEST_F(CudaVsCpu, FilterKernels) {
   std::vector<char> bits(static_cast<size_t>(ShapeSize(ms)));
   for (char& v : bits) v = std::uniform_real_distribution<double>(0, 1)(rng) < 0.45;
   Pair mask = Upload(DType::kBool, ms, bits);
-  Pair roots = Output(DType::kInt64, ms);
   const std::vector<int64_t> nb = {-1, -1, -1, 0, -1, 1, 0, -1};
-  Both(
-      [&](Stream* s, const View*) {
-        const bool c = s == cs_;
-        return s->LabelRoots(c ? mask.c : mask.g, nb, c ? roots.c : roots.g);
-      },
-      "label");
-  ExpectSame(roots, "label roots");
+  for (DType lt : {DType::kInt32, DType::kInt64}) {
+    Pair labels = Output(lt, ms);
+    Pair count = Output(DType::kInt64, {});
+    Both(
+        [&](Stream* s, const View*) {
+          const bool c = s == cs_;
+          return s->Label(c ? mask.c : mask.g, nb, c ? labels.c : labels.g, c ? count.c : count.g);
+        },
+        "label");
+    ExpectSame(labels, "label's labels");
+    ExpectSame(count, "label's count");
+  }
 }
 
 TEST_P(CudaVsCpuDType, Sort) {

@@ -313,12 +313,14 @@ absl::Status CudaStream::LinearFilter(const View& b, const View& a, const View& 
   return LaunchBody(body, name, Blocks(rows * n), 1, args);
 }
 
-absl::Status CudaStream::LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
-                                    const View& roots) {
+absl::Status CudaStream::Label(const View& mask, absl::Span<const int64_t> neighbors,
+                               const View& labels, const View& count) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   int nd = mask.ndim();
-  if (mask.dtype != DType::kBool || roots.dtype != DType::kInt64 || !mask.IsCContiguous() ||
-      !roots.IsCContiguous() || roots.shape != mask.shape || nd == 0) {
+  const bool wide = labels.dtype == DType::kInt64;
+  if (mask.dtype != DType::kBool || (!wide && labels.dtype != DType::kInt32) ||
+      count.dtype != DType::kInt64 || !mask.IsCContiguous() || !labels.IsCContiguous() ||
+      labels.shape != mask.shape || nd == 0) {
     return absl::InternalError("label: unexpected dtypes or shapes");
   }
   if (nd > kMaxKernelDims || neighbors.size() > 256) {
@@ -335,27 +337,32 @@ absl::Status CudaStream::LabelRoots(const View& mask, absl::Span<const int64_t> 
     for (int t = 0; t < k; ++t) nb.flat[t] += neighbors[t * nd + d] * step;
     step *= mask.shape[d];
   }
+  // Chunks of the numbering as nonzero's: at least 4096 positions, at most
+  // 4096 chunks.
+  long long chunk = std::max<long long>(kBlockSize * 16LL, CeilDiv(n, 4096));
+  chunk = CeilDiv(chunk, kBlockSize) * kBlockSize;
+  const long long chunks = CeilDiv(n, chunk);
+  const size_t width = wide ? sizeof(int64_t) : sizeof(int32_t);
+  ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
+                          Temp(chunks * sizeof(int64_t) + n * width));
+  char* counts = static_cast<char*>(scratch->data());
+  char* num = counts + chunks * sizeof(int64_t);
   const char* mp = mask.data();
-  char* rp = roots.data();
-  const std::string name = "arrayd_label";
-  const std::string body =
-      absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
-                   "_init(const bool* mask, long long* p, long long n) {\n"
-                   "  arrayd::kernels::gen::LabelInit(mask, p, n);\n}\n"
-                   "extern \"C\" __global__ void __launch_bounds__(256) ",
-                   name,
-                   "_merge(const bool* mask, long long* p, long long n, int nd, int k, "
-                   "arrayd::kernels::gen::LabelNeighbors nb) {\n"
-                   "  arrayd::kernels::gen::LabelMerge(mask, p, n, nd, k, nb);\n}\n"
-                   "extern \"C\" __global__ void __launch_bounds__(256) ",
-                   name,
-                   "_flatten(const bool* mask, long long* p, long long n) {\n"
-                   "  arrayd::kernels::gen::LabelFlatten(mask, p, n);\n}\n");
-  void* args3[] = {&mp, &rp, &n};
+  char* p = labels.data();
+  char* total = count.data();
+  const std::string name = wide ? "arrayd_label_i8" : "arrayd_label_i4";
+  const std::string body = LabelBody(labels.dtype, name);
+  void* args3[] = {&mp, &p, &n};
   ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_init", Blocks(n), 1, args3));
-  void* args6[] = {&mp, &rp, &n, &nd, &k, &nb};
+  void* args6[] = {&mp, &p, &n, &nd, &k, &nb};
   ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_merge", Blocks(n), 1, args6));
-  return LaunchBody(body, name + "_flatten", Blocks(n), 1, args3);
+  ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_flatten", Blocks(n), 1, args3));
+  void* count_args[] = {&p, &n, &chunk, &counts};
+  ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_count", chunks, 1, count_args));
+  void* number_args[] = {&p, &n, &chunk, &counts, &num, &total};
+  ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name + "_number", chunks, 1, number_args));
+  void* apply_args[] = {&p, &n, &num};
+  return LaunchBody(body, name + "_apply", Blocks(n), 1, apply_args);
 }
 
 }  // namespace cuda

@@ -197,8 +197,8 @@ class CudaStream : public Stream {
                    double cval, const View& out) override;
   absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                             const View& y, const View& zf) override;
-  absl::Status LabelRoots(const View& mask, absl::Span<const int64_t> neighbors,
-                          const View& roots) override;
+  absl::Status Label(const View& mask, absl::Span<const int64_t> neighbors, const View& labels,
+                     const View& count) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;
   absl::Status WrapIndex(const View& index, int64_t n, int axis, const View& out) override;
   absl::Status CheckInfo(const View& info, absl::string_view op,

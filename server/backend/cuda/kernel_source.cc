@@ -94,6 +94,26 @@ std::string ResampleBody(DType dtype, const std::string& name) {
                       ">(s, x, index, w, out);\n}\n");
 }
 
+std::string LabelBody(DType index, const std::string& name) {
+  const std::string L = QualifiedTypeName(index);
+  const std::string head =
+      absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name);
+  return absl::StrCat(
+      head, "_init(const bool* mask, ", L, "* p, long long n) {\n",
+      "  arrayd::kernels::gen::LabelInit(mask, p, n);\n}\n", head, "_merge(const bool* mask, ", L,
+      "* p, long long n, int nd, int k, arrayd::kernels::gen::LabelNeighbors nb) {\n",
+      "  arrayd::kernels::gen::LabelMerge(mask, p, n, nd, k, nb);\n}\n", head,
+      "_flatten(const bool* mask, ", L, "* p, long long n) {\n",
+      "  arrayd::kernels::gen::LabelFlatten(mask, p, n);\n}\n", head, "_count(const ", L,
+      "* p, long long n, long long chunk, long long* counts) {\n",
+      "  arrayd::kernels::gen::LabelCountRoots(p, n, chunk, counts);\n}\n", head, "_number(const ",
+      L, "* p, long long n, long long chunk, const long long* counts, ", L,
+      "* num, long long* total) {\n",
+      "  arrayd::kernels::gen::LabelNumberRoots(p, n, chunk, counts, num, total);\n}\n", head,
+      "_apply(", L, "* p, long long n, const ", L, "* num) {\n",
+      "  arrayd::kernels::gen::LabelApply(p, n, num);\n}\n");
+}
+
 std::string MapCoordinatesBody(DType dtype, DType coords, int d, int order,
                                const std::string& name) {
   const std::string t = QualifiedTypeName(dtype), c = QualifiedTypeName(coords);

@@ -73,6 +73,13 @@ std::string PadBody(DType dtype, const std::string& name);
 // `dtype`: (gen::ResampleShape s, const T* x, const long long* index,
 // const T* w, T* out).
 std::string ResampleBody(DType dtype, const std::string& name);
+// label's kernels (device/filters.cuh), with parent links of `index`
+// (int32 or int64, L): `name`_init(const bool* mask, L* p, long long n),
+// _merge(mask, p, n, int nd, int k, gen::LabelNeighbors nb), _flatten(mask,
+// p, n), _count(const L* p, n, long long chunk, long long* counts),
+// _number(p, n, chunk, counts, L* num, long long* total) and _apply(L* p,
+// n, const L* num).
+std::string LabelBody(DType index, const std::string& name);
 // map_coordinates (device/filters.cuh's MapCoordinatesAll) of coefficients
 // of `dtype` at coordinates of `coords`, d dimensions and the spline order
 // compiled in (-1 for both: taken from p): (kernels::InterpParams p,

@@ -248,6 +248,8 @@ TEST(KernelSourceCompileTest, StencilKernelsCompile) {
                   MapCoordinatesBody(DType::kFloat32, DType::kFloat64, 1, 0, "interp_1_0"),
                   MapCoordinatesBody(DType::kFloat64, DType::kFloat64, -1, -1, "interp_any")},
                  "map_coordinates");
+  ExpectCompiles({LabelBody(DType::kInt32, "label_i4"), LabelBody(DType::kInt64, "label_i8")},
+                 "label");
 }
 
 TEST(KernelSourceCompileTest, RandomKernelsCompile) {

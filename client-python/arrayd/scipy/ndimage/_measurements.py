@@ -78,17 +78,15 @@ def label(input: Any, structure: Any = None,
     fg = x != 0
     size = x.size
     # The server's union-find over the structure's half before the centre
-    # (SciPy's raster scan reads that half); the roots numbered by a cumsum.
+    # (SciPy's raster scan reads that half), the roots numbered in order.
     before = [o for o in (tuple(int(i) - 1 for i in idx) for idx in zip(*np.nonzero(s)))
               if any(o) and next(v for v in o if v) < 0]
-    root = _k.label_roots(fg, before)
-    if root is not None:
-        is_root = ad.ravel(root) == ad.arange(size, dtype=np.int64)
-        number = ad.cumsum(is_root, dtype=np.int64)
-        n = int(number[-1])
-        # A zero's root is -1: the 0 appended after the numbers.
-        ext = ad.concatenate([number, ad.zeros((1,), dtype=np.int64)])
-        res = ad.take(ext, root).astype(dt)
+    done = _k.label(fg, before)
+    if done is not None:
+        res, count = done
+        n = int(count)
+        if res.dtype != dt:
+            res = res.astype(dt)
         if out is not None:
             out[...] = res
             return n

@@ -578,6 +578,8 @@ __device__ __forceinline__ void LfilterCorrect(T* y, long long rows, long long n
 }
 
 // ---- label: union-find over flat indices (links point to smaller ones) ----
+// L: the index type of the parent links (int for under 2^31 elements,
+// long long beyond): the links are all of label's memory traffic.
 
 // Neighbor offsets of label (K x nd, K * nd <= 256) and their flat steps.
 struct LabelNeighbors {
@@ -586,9 +588,10 @@ struct LabelNeighbors {
   long long shape[8];
 };
 
-__device__ __forceinline__ long long LabelFind(const long long* p, long long i) {
-  const volatile long long* vp = p;
-  long long q = vp[i];
+template <typename L>
+__device__ __forceinline__ L LabelFind(const L* p, L i) {
+  const volatile L* vp = p;
+  L q = vp[i];
   while (q != i) {
     i = q;
     q = vp[i];
@@ -596,15 +599,17 @@ __device__ __forceinline__ long long LabelFind(const long long* p, long long i) 
   return i;
 }
 
-__device__ __forceinline__ void LabelInit(const bool* mask, long long* p, long long n) {
+template <typename L>
+__device__ __forceinline__ void LabelInit(const bool* mask, L* p, long long n) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
-    p[i] = mask[i] ? i : -1;
+    p[i] = mask[i] ? (L)i : (L)-1;
   }
 }
 
-__device__ __forceinline__ void LabelMerge(const bool* mask, long long* p, long long n, int nd,
-                                           int k, const LabelNeighbors& nb) {
+template <typename L>
+__device__ __forceinline__ void LabelMerge(const bool* mask, L* p, long long n, int nd, int k,
+                                           const LabelNeighbors& nb) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
     if (!mask[i]) continue;
@@ -623,16 +628,16 @@ __device__ __forceinline__ void LabelMerge(const bool* mask, long long* p, long 
       }
       const long long j = i + nb.flat[t];
       if (!inside || !mask[j]) continue;
-      long long a = LabelFind(p, i), b = LabelFind(p, j);
+      L a = LabelFind(p, (L)i), b = LabelFind(p, (L)j);
       while (a != b) {
         if (a < b) {
-          const long long t2 = a;
+          const L t2 = a;
           a = b;
           b = t2;
         }
         // Link root a under b; when a is no root any more, retry from the
         // root it was linked to.
-        const long long old = atomicMin(&p[a], b);
+        const L old = atomicMin(&p[a], b);
         if (old == a) break;
         a = LabelFind(p, old);
         b = LabelFind(p, b);
@@ -641,10 +646,67 @@ __device__ __forceinline__ void LabelMerge(const bool* mask, long long* p, long 
   }
 }
 
-__device__ __forceinline__ void LabelFlatten(const bool* mask, long long* p, long long n) {
+template <typename L>
+__device__ __forceinline__ void LabelFlatten(const bool* mask, L* p, long long n) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
-    if (mask[i]) p[i] = LabelFind(p, i);
+    if (mask[i]) p[i] = LabelFind(p, (L)i);
+  }
+}
+
+// The roots' numbers, as nonzero's positions (indexing.cuh): block b counts
+// the roots of flat positions [b * chunk, (b + 1) * chunk) ...
+template <typename L>
+__device__ __forceinline__ void LabelCountRoots(const L* p, long long n, long long chunk,
+                                                long long* counts) {
+  const long long begin = blockIdx.x * chunk;
+  const long long end = begin + chunk < n ? begin + chunk : n;
+  long long c = 0;
+  for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) c += p[i] == (L)i ? 1 : 0;
+  c = BlockSumLL(c);
+  if (threadIdx.x == 0) counts[blockIdx.x] = c;
+}
+
+// ... then numbers them in order (num[root]: 1 + the roots before it); the
+// last block writes the total.
+template <typename L>
+__device__ __forceinline__ void LabelNumberRoots(const L* p, long long n, long long chunk,
+                                                 const long long* counts, L* num,
+                                                 long long* total) {
+  __shared__ long long warp_counts[32];
+  long long base = 0;
+  for (long long j = threadIdx.x; j < blockIdx.x; j += blockDim.x) base += counts[j];
+  base = BlockSumLL(base);
+  const long long begin = blockIdx.x * chunk;
+  const long long end = begin + chunk < n ? begin + chunk : n;
+  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned warps = (blockDim.x + 31) / 32;
+  for (long long t0 = begin; t0 < end; t0 += blockDim.x) {
+    const long long i = t0 + threadIdx.x;
+    const bool root = i < end && p[i] == (L)i;
+    const unsigned ballot = __ballot_sync(0xffffffffu, root);
+    if (lane == 0) warp_counts[warp] = __popc(ballot);
+    __syncthreads();
+    long long before = base, sum = base;
+    for (unsigned w = 0; w < warps; ++w) {
+      if (w < warp) before += warp_counts[w];
+      sum += warp_counts[w];
+    }
+    before += __popc(ballot & ((1u << lane) - 1u));
+    if (root) num[i] = (L)(before + 1);
+    __syncthreads();
+    base = sum;
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *total = base;
+}
+
+// Each element its root's number (in place: p becomes the labels).
+template <typename L>
+__device__ __forceinline__ void LabelApply(L* p, long long n, const L* num) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const L r = p[i];
+    p[i] = r < 0 ? (L)0 : num[r];
   }
 }
 
