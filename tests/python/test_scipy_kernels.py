@@ -409,3 +409,21 @@ def test_map_coordinates_large_against_scipy():
                                  mode="nearest")
         assert res.dtype == np.float32
         np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_tables_upload_once_a_session():
+    from arrayd.scipy import _kernels as k
+    s = ad.ones(1)._session
+    big = np.arange(1000, dtype=np.float64)
+    first = k.table(s, big)
+    # A writable array may change: uploaded again each time.
+    assert k.table(s, big) is not first
+    big.flags.writeable = False
+    ro = k.table(s, big)
+    assert k.table(s, big) is ro
+    # A small table is keyed by its contents.
+    small = np.array([1.0, 2.0, 3.0])
+    assert k.table(s, small.copy()) is k.table(s, small.copy())
+    assert k.table(s, small * 2) is not k.table(s, small)
+    np.testing.assert_array_equal(ad.asnumpy(ro), big)
+    np.testing.assert_array_equal(ad.asnumpy(k.table(s, small)), small)

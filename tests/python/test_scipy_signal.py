@@ -2,6 +2,8 @@
 errors on bad input."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import scipy.signal as ss
@@ -59,6 +61,69 @@ def test_lfilter_bad_input():
         sig.lfilter([1.0], [0.0, 1.0], ad.ones(5))
     with pytest.raises(ValueError):
         sig.lfilter([1.0, 2.0], [1.0, 0.5], ad.ones(5), zi=ad.ones(3))
+
+
+def _raises_as_scipy(ours, theirs):
+    """ours() raises the exception type and message that theirs() does."""
+    with pytest.raises(Exception) as want:
+        theirs()
+    with pytest.raises(want.type, match=re.escape(str(want.value))):
+        ours()
+
+
+@pytest.mark.parametrize("axis", [0, 2])
+def test_cupy_form_zi_is_refused_as_scipy_refuses_it(axis):
+    # CuPy's lfilter and sosfilt take zi as past inputs and outputs
+    # (len(b) + len(a) - 2 along axis; 4 per section): SciPy refuses those
+    # shapes, and so does arrayd (its zi is SciPy's filter state).
+    b, a = np.array([0.1, 0.2, 0.3]), np.array([1.0, 0.1, 0.2])
+    x = RNG.standard_normal((4, 5, 11))
+    shape = list(x.shape)
+    shape[axis] = len(b) + len(a) - 2
+    zi = np.zeros(shape)
+    _raises_as_scipy(
+        lambda: sig.lfilter(b, a, ad.asarray(x), axis=axis,
+                            zi=ad.asarray(zi)),
+        lambda: ss.lfilter(b, a, x, axis=axis, zi=zi))
+    sos = ss.butter(4, 0.3, output="sos")
+    zs = np.zeros((sos.shape[0],) + tuple(4 if k == axis else n
+                                          for k, n in enumerate(x.shape)))
+    _raises_as_scipy(
+        lambda: sig.sosfilt(sos, ad.asarray(x), axis=axis, zi=ad.asarray(zs)),
+        lambda: ss.sosfilt(sos, x, axis=axis, zi=zs))
+
+
+@pytest.mark.parametrize("x_shape,zi_shape,axis", [
+    ((11,), (4,), -1), ((4, 5, 11), (1, 5, 3), -1), ((4, 5, 11), (5, 2), -1),
+    ((11,), (1, 2), -1), ((3, 11), (3, 2, 1), -1), ((4, 5, 11), (4, 4, 11), 1)])
+def test_lfilter_bad_zi_raises_scipys_error(x_shape, zi_shape, axis):
+    b, a = np.array([0.1, 0.2, 0.3]), np.array([1.0, 0.1, 0.2])
+    x, zi = np.ones(x_shape), np.zeros(zi_shape)
+    _raises_as_scipy(
+        lambda: sig.lfilter(b, a, ad.asarray(x), axis=axis,
+                            zi=ad.asarray(zi)),
+        lambda: ss.lfilter(b, a, x, axis=axis, zi=zi))
+
+
+@pytest.mark.parametrize("x_dtype,c_dtype", [
+    (np.int8, np.float32), (np.uint64, np.complex64), (np.float32, np.int16),
+    (np.complex64, np.float64), (np.int32, np.complex128)])
+def test_lfilter_zi_from_lfiltic_mixed_dtypes_match_scipy(x_dtype, c_dtype):
+    # The state made by lfiltic from past inputs and outputs, as CuPy's
+    # tests give SciPy: values and the dtypes of y and zf are SciPy's.
+    b = (RNG.random(3) * 0.2).astype(c_dtype)
+    a = np.r_[1, RNG.random(2) * 0.2].astype(c_dtype)
+    x = (RNG.random((3, 40)) * 4).astype(x_dtype)
+    past = (RNG.random(4) * 4).astype(x_dtype)
+    zi = ss.lfiltic(b, a, past[2:][::-1], past[:2][::-1])
+    zi2 = np.broadcast_to(zi, (3, zi.size))
+    y, zf = sig.lfilter(ad.asarray(b), ad.asarray(a), ad.asarray(x),
+                        zi=ad.asarray(zi2))
+    ry, rzf = ss.lfilter(b, a, x, zi=zi2)
+    tol = 1e-5 if np.dtype(ry.dtype).itemsize <= 8 and \
+        ry.dtype != np.float64 else 1e-10
+    close(y, ry, rtol=tol, atol=tol)
+    close(zf, rzf, rtol=tol, atol=tol)
 
 
 def test_sosfilt_long_signal_and_zi():

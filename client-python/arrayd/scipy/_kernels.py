@@ -8,6 +8,7 @@ kernel does not apply (too many taps, an order over the kernel's), and
 the caller then composes the result from other ops."""
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,13 +17,42 @@ import numpy as np
 from arrayd import _composite as _c
 from arrayd._creation import asarray
 from arrayd._decompositions import _new_many
-from arrayd._ndarray import ndarray
+from arrayd._ndarray import ndarray, upload
 
 MAX_STENCIL_TAPS = 256   # Stream::kMaxStencilTaps
 MAX_STENCIL_EXTENT = 256  # Stream::kMaxStencilExtent: a footprint's span an axis
 MAX_LFILTER_ORDER = 128  # Stream::kMaxLinearFilterOrder
 MAX_INTERP_DIMS = 8  # kernels/interp.h's InterpParams
 _FLOATING = frozenset("fdFD")
+
+# Host tables (tap indices and weights, prefilter matrices) already on the
+# server: the last _TABLES_MAX, by (session, key) -> (session, host, array).
+_TABLES: OrderedDict[tuple[int, Any], tuple[Any, np.ndarray, ndarray]] = OrderedDict()
+_TABLES_MAX = 128
+_SMALL_TABLE = 4096  # bytes: keyed by content below, by identity above
+
+
+def table(session: Any, host: np.ndarray) -> ndarray:
+    """host on the server, uploaded once a session: a small table is keyed
+    by its bytes, a larger read-only one (kept alive by its maker's cache:
+    its contents cannot change) by identity; any other is uploaded each
+    time. The arrays are the ops' inputs only, never handed to users."""
+    if host.nbytes <= _SMALL_TABLE:
+        key: Any = (host.dtype.str, host.shape, host.tobytes())
+    elif not host.flags.writeable:
+        key = id(host)
+    else:
+        return upload(session, host)
+    hit = _TABLES.get((id(session), key))
+    if hit is not None and hit[0] is session and (host.nbytes <= _SMALL_TABLE
+                                                  or hit[1] is host):
+        _TABLES.move_to_end((id(session), key))
+        return hit[2]
+    dev = upload(session, host)
+    _TABLES[(id(session), key)] = (session, host, dev)
+    while len(_TABLES) > _TABLES_MAX:
+        _TABLES.popitem(last=False)
+    return dev
 
 
 def stencil(x: ndarray, offsets: Sequence[Sequence[int]], pad_mode: str,
@@ -51,7 +81,7 @@ def stencil(x: ndarray, offsets: Sequence[Sequence[int]], pad_mode: str,
         return None
     inputs: tuple[ndarray, ...] = (x,)
     if weights is not None:
-        inputs = (x, asarray(np.asarray(weights).astype(x.dtype).reshape(-1)))
+        inputs = (x, table(x._session, np.asarray(weights).astype(x.dtype).reshape(-1)))
     attrs = {"taps": [v for t in offsets for v in t], "shape": [int(n) for n in x.shape],
              "rank": int(rank), "mode": pad_mode, "cval": c}
     return _c.new(x._session, "stencil", inputs, x.shape, x.dtype, attrs)
@@ -100,7 +130,8 @@ def resample(x: ndarray, index: np.ndarray, weights: np.ndarray,
     weights = np.ascontiguousarray(weights, dtype=x.dtype)
     shape = list(x.shape)
     shape[axis] = index.shape[0]
-    return _c.new(x._session, "resample", (x, asarray(index), asarray(weights)),
+    s = x._session
+    return _c.new(s, "resample", (x, table(s, index), table(s, weights)),
                   tuple(shape), x.dtype, {"axis": int(axis)})
 
 

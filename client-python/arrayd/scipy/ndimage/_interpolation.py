@@ -98,11 +98,14 @@ def _prefilter_fir(order: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def _prefilter_matrix(n: int, order: int, mode: str) -> np.ndarray:
-    """The n x n matrix of SciPy's prefilter along an axis of n elements."""
+def _prefilter_matrix(n: int, order: int, mode: str, dtype: str) -> np.ndarray:
+    """The n x n matrix (read-only, of dtype) of SciPy's prefilter along an
+    axis of n elements."""
     import scipy.ndimage  # noqa: PLC0415 (SciPy, not arrayd: design only)
-    return scipy.ndimage.spline_filter1d(np.eye(n), order, axis=0,
-                                         mode=mode).T.copy()
+    m = scipy.ndimage.spline_filter1d(np.eye(n), order, axis=0,
+                                      mode=mode).T.astype(dtype)
+    m.flags.writeable = False
+    return m
 
 
 def _spline_axis(x: ad.ndarray, order: int, axis: int,
@@ -112,10 +115,9 @@ def _spline_axis(x: ad.ndarray, order: int, axis: int,
     if n == 1 or x.size == 0:
         return x
     if n <= _DENSE_MAX:
-        m = _prefilter_matrix(n, order, mode)
+        m = _prefilter_matrix(n, order, mode, x.dtype.str)
         xm = ad.moveaxis(x, axis, -1)
-        return ad.moveaxis(ad.matmul(xm, ad.asarray(m.astype(
-            x.dtype if x.dtype.kind == "c" else np.float64))), -1, axis)
+        return ad.moveaxis(ad.matmul(xm, _kernels.table(x._session, m)), -1, axis)
     h = _prefilter_fir(order)
     half = len(h) // 2
     pm = "wrap" if mode == "grid-wrap" else (

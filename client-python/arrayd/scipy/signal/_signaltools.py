@@ -356,12 +356,23 @@ def _check_zi(zi: Any, x: ad.ndarray, axis: int, n: int) -> ad.ndarray:
     zi = _at.asarray(zi)
     expected = list(x.shape)
     expected[axis] = n
-    ok = zi.ndim == x.ndim and all(
-        z == e or (k != axis and z == 1)
-        for k, (z, e) in enumerate(zip(zi.shape, expected)))
+    # SciPy's checks and messages: the rank first, then the shape (the
+    # N-d message spells shapes without spaces).
+    if zi.ndim > x.ndim:
+        raise ValueError("object too deep for desired array")
+    if zi.ndim < x.ndim:
+        raise ValueError("object of too small depth for desired array")
+    ok = all(z == e or (k != axis and z == 1)
+             for k, (z, e) in enumerate(zip(zi.shape, expected)))
     if not ok:
-        raise ValueError(f"Unexpected shape for zi: expected "
-                         f"{tuple(expected)}, found {zi.shape}.")
+        if x.ndim == 1:
+            raise ValueError(f"Unexpected shape for zi: expected "
+                             f"{tuple(expected)}, found {zi.shape}.")
+        spell = ",".join
+        raise ValueError(
+            f"Unexpected shape for zi:  expected "
+            f"({spell(map(str, expected))}), "
+            f"found ({spell(map(str, zi.shape))}).")
     return ad.broadcast_to(zi, tuple(expected))
 
 
