@@ -378,6 +378,15 @@ class Stream {
     return absl::UnimplementedError("resample: no kernel on this backend");
   }
 
+  // scipy.ndimage.spline_filter1d along the middle axis of the
+  // C-contiguous (outer, n, inner) 3-D view x into out (the same shape and
+  // dtype, FilterDType), pole by pole (kernels/interp.h's SplinePoles and
+  // SplinePoleChunk).
+  virtual absl::Status SplineFilter(const View& /*x*/, const kernels::SplinePoles& /*poles*/,
+                                    const View& /*out*/) {
+    return absl::UnimplementedError("spline_filter: no kernel on this backend");
+  }
+
   // scipy.ndimage.map_coordinates' spline interpolation
   // (kernels/interp.h's InterpolateAt, p filled in by the op): coeffs
   // (float32 or float64, C-contiguous, its batch axes first) at coords

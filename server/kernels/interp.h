@@ -178,6 +178,44 @@ ARRAYD_HD T InterpolateAt(const InterpParams& p, const T* coeffs, const C* coord
   return acc;
 }
 
+// ---- the spline prefilter (scipy.ndimage.spline_filter1d) ----
+// The B-spline coefficients of a line: per pole z of the order's (one for
+// orders 2 and 3, two for 4 and 5), the symmetric filter (1 - z)^2 /
+// ((1 - z q^-1)(1 - z q)) of the line extended by `mode` past its ends, by
+// its two recursions (causal, then anticausal). A chunk [s, e) of the line
+// starts each recursion `warm` samples outside itself from zero, which
+// leaves z^warm of the true state out (warm is chosen so that is below
+// 1e-17): chunks are independent, and the line's length does not bound the
+// parallelism. A pole's filter is symmetric, so its output extends by the
+// same mode: the next pole reads it folded as the input was.
+struct SplinePoles {
+  long long count;
+  double z[2];
+  long long warm[2];
+  long long mode;  // kernels::Boundary: kReflect, kSymmetric or kWrap
+};
+
+// One pole over chunk [s, e) of a line of n: in(i) reads element i (in [0,
+// n)), put(i, v) writes it; u holds e - s + warm values.
+template <typename T, typename In, typename Put>
+ARRAYD_HD void SplinePoleChunk(const In& in, long long n, Boundary mode, double z, long long warm,
+                               long long s, long long e, T* u, const Put& put) {
+  const T zt = T(z);
+  T acc = T(0);
+  for (long long p = s - warm; p < s; ++p) acc = in(BoundaryIndex(p, n, mode)) + acc * zt;
+  const long long len = e - s + warm;
+  for (long long j = 0; j < len; ++j) {
+    acc = in(BoundaryIndex(s + j, n, mode)) + acc * zt;
+    u[j] = acc;
+  }
+  const T gain = T((1.0 - z) * (1.0 - z));
+  T v = T(0);
+  for (long long j = len - 1; j >= 0; --j) {
+    v = u[j] + v * zt;
+    if (j < e - s) put(s + j, v * gain);
+  }
+}
+
 }  // namespace kernels
 }  // namespace arrayd
 

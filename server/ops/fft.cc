@@ -43,6 +43,13 @@ absl::StatusOr<std::string> NormAttr(OpContext &ctx) {
   return norm;
 }
 
+// `v` restricted to [start, start + len) along axis (a view).
+View AxisRange(View v, int axis, int64_t start, int64_t len) {
+  v.offset += start * v.strides[axis];
+  v.shape[axis] = len;
+  return v;
+}
+
 // One transform of x over `axes` (distinct, in [0, ndim)) of lengths `n`
 // (each axis padded with zeros or truncated to its length): the axes move
 // last in that order (a view), a C-contiguous copy of the compute dtype is
@@ -85,13 +92,15 @@ absl::StatusOr<View> Transform(OpContext &ctx, const View &x, FftKind kind,
   } else {
     ARRAYD_ASSIGN_OR_RETURN(in, ctx.NewArray(in_dtype, in_shape));
     View src = xt, dst = in;
-    bool padded = false;
     for (int d = nd - k; d < nd; ++d) {
       const int64_t keep = std::min(xt.shape[d], in_shape[d]);
-      padded = padded || keep < in_shape[d];
       src.shape[d] = dst.shape[d] = keep;
+      // The zeros past the input along d (the slabs may overlap).
+      if (keep < in_shape[d]) {
+        ARRAYD_RETURN_IF_ERROR(
+            ctx.stream().Fill(AxisRange(in, d, keep, in_shape[d] - keep), Scalar::Int(0)));
+      }
     }
-    if (padded) ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(in, Scalar::Int(0)));
     if (dst.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().Copy(src, dst));
   }
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(out_dtype, out_shape));
@@ -312,12 +321,6 @@ absl::Status RunFftfreq(OpContext& ctx, bool real) {
   return absl::OkStatus();
 }
 
-// `v` restricted to [start, start + len) along axis (a view).
-View AxisRange(View v, int axis, int64_t start, int64_t len) {
-  v.offset += start * v.strides[axis];
-  v.shape[axis] = len;
-  return v;
-}
 
 // fftshift/ifftshift(x, *, axes): x rolled by len / 2 (ifftshift: back) along
 // each of axes (default: all; a repeated axis rolls again, as numpy.roll),

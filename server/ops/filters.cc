@@ -2,10 +2,11 @@
 // stencil (scipy.ndimage's correlations and rank filters, the boundary
 // mode applied in the kernel), lfilter (scipy.signal's IIR recursion along
 // the last axis), label (scipy.ndimage.label's connected components,
-// numbered), resample (ndimage's zoom and shift,
+// numbered), spline_filter1d (ndimage's spline prefilter), resample (ndimage's zoom and shift,
 // one axis at a time) and map_coordinates (ndimage's interpolation at
 // arbitrary points).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -200,6 +201,70 @@ absl::Status RunResample(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// spline_filter1d(x, *, axis, order, mode) -> out: scipy.ndimage's spline
+// prefilter of order (2 to 5) along axis, x extended past its ends by mode
+// (numpy.pad's name: reflect, symmetric or wrap; the client maps SciPy's
+// modes to these), in x's floating dtype.
+absl::Status RunSplineFilter1d(OpContext& ctx) {
+  const View& x = ctx.input(0);
+  if (!Stream::FilterDType(x.dtype)) {
+    return TypeErrorf("spline_filter1d: x must be floating, not ", DTypeName(x.dtype));
+  }
+  ARRAYD_ASSIGN_OR_RETURN(int64_t axis, ctx.attrs().Int("axis"));
+  ARRAYD_ASSIGN_OR_RETURN(int64_t order, ctx.attrs().Int("order"));
+  ARRAYD_ASSIGN_OR_RETURN(std::string mode_name, ctx.attrs().String("mode"));
+  const int nd = x.ndim();
+  if (axis < -nd || axis >= nd) {
+    return AxisError(absl::StrCat("axis ", axis, " is out of bounds for array of dimension ", nd));
+  }
+  if (axis < 0) axis += nd;
+  ARRAYD_ASSIGN_OR_RETURN(kernels::Boundary mode,
+                          compose::BoundaryByName(mode_name, "spline_filter1d"));
+  if (mode != kernels::Boundary::kReflect && mode != kernels::Boundary::kSymmetric &&
+      mode != kernels::Boundary::kWrap) {
+    return ValueError("spline_filter1d: mode must be 'reflect', 'symmetric' or 'wrap'");
+  }
+  // The poles of the B-spline's inverse filter (Unser's), and warm-ups with
+  // |z|^warm below 1e-17.
+  kernels::SplinePoles poles{};
+  switch (order) {
+    case 2: poles.count = 1; poles.z[0] = std::sqrt(8.0) - 3.0; break;
+    case 3: poles.count = 1; poles.z[0] = std::sqrt(3.0) - 2.0; break;
+    case 4:
+      poles.count = 2;
+      poles.z[0] = std::sqrt(664.0 - std::sqrt(438976.0)) + std::sqrt(304.0) - 19.0;
+      poles.z[1] = std::sqrt(664.0 + std::sqrt(438976.0)) - std::sqrt(304.0) - 19.0;
+      break;
+    case 5:
+      poles.count = 2;
+      poles.z[0] = std::sqrt(67.5 - std::sqrt(4436.25)) + std::sqrt(26.25) - 6.5;
+      poles.z[1] = std::sqrt(67.5 + std::sqrt(4436.25)) - std::sqrt(26.25) - 6.5;
+      break;
+    default: return ValueError("spline_filter1d: order must be 2 to 5");
+  }
+  for (int64_t p = 0; p < poles.count; ++p) {
+    poles.warm[p] = static_cast<int64_t>(std::ceil(std::log(1e-17) / std::log(std::fabs(poles.z[p]))));
+  }
+  poles.mode = static_cast<int64_t>(mode);
+  ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(x.dtype, x.shape));
+  if (out.size() > 0) {
+    View xc = x;
+    if (!x.IsCContiguous()) {
+      ARRAYD_ASSIGN_OR_RETURN(xc, ctx.ContiguousCopy(x));
+    }
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d) outer *= x.shape[d];
+    for (int d = static_cast<int>(axis) + 1; d < nd; ++d) inner *= x.shape[d];
+    // The backends see both as (outer, axis, inner).
+    View x3 = xc, out3 = out;
+    x3.shape = out3.shape = {outer, x.shape[axis], inner};
+    x3.strides = out3.strides = CStrides(x3.shape, ItemSize(x.dtype));
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().SplineFilter(x3, poles, out3));
+  }
+  ctx.SetResult(0, out);
+  return absl::OkStatus();
+}
+
 // How each of SciPy's interpolation modes folds a coordinate, extends the
 // coefficients past their edges (the extension the client padded them by
 // before this op) and whether it rounds order 0 before folding.
@@ -350,6 +415,11 @@ void RegisterFilterOps(OpRegistry* r) {
               "weights[i, j] * x[..., index[i, j], ...] (index clipped to the axis); zoom and "
               "shift of scipy.ndimage.",
               RunResample);
+  r->Register(f, "spline_filter1d(x, *, axis: int, order: int, mode: str) -> out",
+              "scipy.ndimage's spline prefilter of order (2 to 5) along axis, x extended past "
+              "its ends as numpy.pad's mode (reflect, symmetric or wrap) extends it; two "
+              "recursions a pole, by chunks.",
+              RunSplineFilter1d);
   r->Register(f,
               "map_coordinates(coeffs, coords, *, order: int, mode: str, cval: float = 0.0, "
               "shift: float = 0.0) -> out",

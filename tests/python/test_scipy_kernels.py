@@ -427,3 +427,57 @@ def test_tables_upload_once_a_session():
     assert k.table(s, small * 2) is not k.table(s, small)
     np.testing.assert_array_equal(ad.asnumpy(ro), big)
     np.testing.assert_array_equal(ad.asnumpy(k.table(s, small)), small)
+
+
+_SPLINE_PAD = {"mirror": "reflect", "reflect": "symmetric", "grid-mirror": "symmetric",
+               "grid-wrap": "wrap"}
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+@pytest.mark.parametrize("mode", list(_SPLINE_PAD))
+def test_spline_filter1d_op(order, mode):
+    from arrayd.scipy import _kernels as k
+    x = RNG.standard_normal((7, 150, 3))
+    for axis in (0, 1, 2, -1):
+        # SciPy's reflect start is cut at one period: on short axes it
+        # differs by pole**(2n) (arrayd.scipy uses SciPy's matrix there).
+        if x.shape[axis] < 20 and mode not in ("mirror", "grid-wrap"):
+            continue
+        ref = sn.spline_filter1d(x, order, axis=axis, mode=mode)
+        res = k.spline_filter1d(ad.asarray(x), order, axis, _SPLINE_PAD[mode])
+        np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-12, atol=1e-12)
+
+
+def test_spline_filter1d_op_dtypes_and_long_lines():
+    from arrayd.scipy import _kernels as k
+    x = RNG.standard_normal(5000) + 1j * RNG.standard_normal(5000)
+    ref = sn.spline_filter1d(x.real, 3, mode="mirror") + 1j * sn.spline_filter1d(
+        x.imag, 3, mode="mirror")
+    res = k.spline_filter1d(ad.asarray(x), 3, 0, "reflect")
+    assert res.dtype == np.complex128
+    np.testing.assert_allclose(ad.asnumpy(res), ref, rtol=1e-12, atol=1e-12)
+    x32 = RNG.standard_normal((90, 80)).astype(np.float32)
+    res = k.spline_filter1d(ad.asarray(x32), 4, 1, "reflect")
+    assert res.dtype == np.float32
+    np.testing.assert_allclose(ad.asnumpy(res), sn.spline_filter1d(x32, 4, axis=1),
+                               rtol=1e-4, atol=1e-4)
+    # The public function on a long axis goes through the op.
+    img = RNG.standard_normal((300, 200))
+    np.testing.assert_allclose(ad.asnumpy(an.spline_filter(ad.asarray(img), 3)),
+                               sn.spline_filter(img, 3), rtol=1e-12, atol=1e-12)
+
+
+def test_spline_filter1d_op_errors():
+    x = ad.ones((4, 100))
+    attrs = {"axis": 1, "order": 3, "mode": "reflect"}
+    with pytest.raises(ValueError, match="order"):
+        _op("spline_filter1d", (x,), (4, 100), np.float64, dict(attrs, order=1))
+    with pytest.raises(ValueError, match="mode"):
+        _op("spline_filter1d", (x,), (4, 100), np.float64, dict(attrs, mode="constant"))
+    with pytest.raises(ValueError, match="unknown mode"):
+        _op("spline_filter1d", (x,), (4, 100), np.float64, dict(attrs, mode="mirror"))
+    with pytest.raises(np.exceptions.AxisError):
+        _op("spline_filter1d", (x,), (4, 100), np.float64, dict(attrs, axis=2))
+    with pytest.raises(TypeError, match="floating"):
+        _op("spline_filter1d", (ad.ones((4, 100), dtype=np.int32),), (4, 100), np.int32, attrs)
+    assert float(ad.asnumpy(x.sum())) == 400.0

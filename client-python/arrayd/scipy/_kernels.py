@@ -1,7 +1,8 @@
 """The server's filter kernels under arrayd.scipy (server/ops/filters.cc):
 ``stencil`` (ndimage's correlations and rank filters, the boundary mode
 applied in the kernel), ``lfilter`` (signal's IIR recursion),
-``label`` (ndimage.label's components), ``resample`` (zoom and
+``label`` (ndimage.label's components), ``spline_filter1d`` (the
+spline prefilter), ``resample`` (zoom and
 shift along an axis) and ``map_coordinates`` (the spline interpolation at
 arbitrary points). Each returns None where the
 kernel does not apply (too many taps, an order over the kernel's), and
@@ -133,6 +134,16 @@ def resample(x: ndarray, index: np.ndarray, weights: np.ndarray,
     s = x._session
     return _c.new(s, "resample", (x, table(s, index), table(s, weights)),
                   tuple(shape), x.dtype, {"axis": int(axis)})
+
+
+def spline_filter1d(x: ndarray, order: int, axis: int, pad_mode: str) -> ndarray | None:
+    """scipy.ndimage's spline prefilter of order (2 to 5) along axis of the
+    floating x, x extended past its ends as numpy.pad's pad_mode (reflect,
+    symmetric or wrap) extends it."""
+    if x.dtype.char not in _FLOATING or not 2 <= order <= 5:
+        return None
+    return _c.new(x._session, "spline_filter1d", (x,), x.shape, x.dtype,
+                  {"axis": int(axis), "order": int(order), "mode": pad_mode})
 
 
 def map_coordinates(coeffs: ndarray, coords: ndarray, order: int, mode: str,

@@ -239,6 +239,10 @@ class CpuStream : public Stream {
                        const StencilBoundary* boundary) override {
     return CpuStencil(in, taps, weights, rank, out, boundary);
   }
+  absl::Status SplineFilter(const View& x, const kernels::SplinePoles& poles,
+                            const View& out) override {
+    return CpuSplineFilter(x, poles, out);
+  }
   absl::Status Resample(const View& x, const View& index, const View& w,
                         const View& out) override {
     return CpuResample(x, index, w, out);

@@ -54,6 +54,7 @@ absl::Status CpuStencil(const View& in, absl::Span<const int64_t> taps, const Vi
 absl::Status CpuPad(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode,
                     double cval, const View& out);
 absl::Status CpuResample(const View& x, const View& index, const View& w, const View& out);
+absl::Status CpuSplineFilter(const View& x, const kernels::SplinePoles& poles, const View& out);
 absl::Status CpuMapCoordinates(const View& coeffs, const View& coords,
                                const kernels::InterpParams& p, const View& out);
 absl::Status CpuLinearFilter(const View& b, const View& a, const View& x, const View* zi,

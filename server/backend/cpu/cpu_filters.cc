@@ -348,6 +348,51 @@ void ResampleRows(const View& x, const int64_t* index, const T* w, int64_t k, co
 
 }  // namespace
 
+namespace {
+
+// Each line of (outer, n, inner) x gathered, filtered pole by pole as one
+// chunk, and written to out.
+template <typename T>
+void SplineLines(const View& x, const kernels::SplinePoles& poles, const View& out) {
+  const int64_t outer = x.shape[0], n = x.shape[1], inner = x.shape[2];
+  const auto mode = static_cast<kernels::Boundary>(poles.mode);
+  std::vector<T> cur(n), next(n), u;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t r = 0; r < inner; ++r) {
+      const T* src = reinterpret_cast<const T*>(x.data()) + o * n * inner + r;
+      for (int64_t i = 0; i < n; ++i) cur[i] = src[i * inner];
+      for (int64_t p = 0; p < poles.count; ++p) {
+        u.resize(n + poles.warm[p]);
+        kernels::SplinePoleChunk<T>([&](int64_t i) { return cur[i]; }, n, mode, poles.z[p],
+                                    poles.warm[p], 0, n, u.data(),
+                                    [&](int64_t i, T v) { next[i] = v; });
+        cur.swap(next);
+      }
+      T* dst = reinterpret_cast<T*>(out.data()) + o * n * inner + r;
+      for (int64_t i = 0; i < n; ++i) dst[i * inner] = cur[i];
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status CpuSplineFilter(const View& x, const kernels::SplinePoles& poles, const View& out) {
+  if (x.ndim() != 3 || out.shape != x.shape || out.dtype != x.dtype || !x.IsCContiguous() ||
+      !out.IsCContiguous() || poles.count < 1 || poles.count > 2) {
+    return absl::InternalError("spline_filter: unexpected dtypes or shapes");
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  return DispatchDType(x.dtype, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, kernels::c64> || std::is_same_v<T, kernels::c128>) {
+      SplineLines<T>(x, poles, out);
+      return absl::OkStatus();
+    }
+    return absl::InternalError("spline_filter: floating dtypes only");
+  });
+}
+
 absl::Status CpuResample(const View& x, const View& index, const View& w, const View& out) {
   if (x.ndim() != 3 || out.ndim() != 3 || index.ndim() != 2 || w.shape != index.shape ||
       out.dtype != x.dtype || w.dtype != x.dtype || index.dtype != DType::kInt64 ||

@@ -598,9 +598,10 @@ TEST_F(CudaVsCpu, FilterKernels) {
 
   // resample along the middle axis of (outer, n, inner): a flat grid
   // (inner 1 and 5) and rows (inner 300); indices past both ends clip.
-  for (const Shape& xs : {Shape{7, 50, 1}, Shape{3, 40, 5}, Shape{2, 30, 300}}) {
+  // 4 taps a point are compiled in, 7 are not.
+  for (const Shape& xs : {Shape{7, 50, 1}, Shape{3, 40, 5}, Shape{2, 30, 300}, Shape{5, 20, 1}}) {
     Pair x = Random(DType::kFloat64, xs, -1, 1, 13);
-    const int64_t m = 2 * xs[1] + 3, k = 4;
+    const int64_t m = 2 * xs[1] + 3, k = xs[1] == 20 ? 7 : 4;
     std::vector<int64_t> idx(m * k);
     for (int64_t i = 0; i < m * k; ++i) idx[i] = (i * 7919) % (xs[1] + 6) - 3;
     Pair index = UploadInt64(this, {m, k}, idx);
@@ -615,6 +616,45 @@ TEST_F(CudaVsCpu, FilterKernels) {
         },
         what);
     ExpectSame(res, what, 1e-12, 1e-12);
+  }
+
+  // The spline prefilter: one pole (order 3) and two (order 5), each
+  // extension, along a contiguous axis (inner 1, chunks of a line a warp)
+  // and strided ones, lines shorter than a chunk and of many chunks.
+  const kernels::Boundary spline_modes[] = {
+      kernels::Boundary::kReflect, kernels::Boundary::kSymmetric, kernels::Boundary::kWrap};
+  for (const Shape& xs : {Shape{6, 300, 1}, Shape{2, 70, 33}, Shape{1, 5, 3}, Shape{3, 1000, 2}}) {
+    for (DType t : {DType::kFloat64, DType::kComplex128}) {
+      for (int order : {3, 5}) {
+        for (kernels::Boundary mode : spline_modes) {
+          kernels::SplinePoles poles{};
+          if (order == 3) {
+            poles.count = 1;
+            poles.z[0] = std::sqrt(3.0) - 2.0;
+            poles.warm[0] = 30;
+          } else {
+            poles.count = 2;
+            poles.z[0] = -0.4305753470999737;
+            poles.z[1] = -0.04309628820326465;
+            poles.warm[0] = 47;
+            poles.warm[1] = 13;
+          }
+          poles.mode = static_cast<int64_t>(mode);
+          Pair x = Random(t, xs, -1, 1, 16);
+          Pair res = Output(t, xs);
+          const std::string what =
+              absl::StrCat("spline ", DTypeName(t), " order ", order, " mode ",
+                           static_cast<int>(mode), " n ", xs[1], " inner ", xs[2]);
+          Both(
+              [&](Stream* s, const View*) {
+                const bool c = s == cs_;
+                return s->SplineFilter(c ? x.c : x.g, poles, c ? res.c : res.g);
+              },
+              what);
+          ExpectSame(res, what, 1e-12, 1e-12);
+        }
+      }
+    }
   }
 
   // map_coordinates: 1 to 4 dimensions (4: the kernel's runtime d and

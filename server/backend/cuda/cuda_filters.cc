@@ -167,13 +167,66 @@ absl::Status CudaStream::Resample(const View& x, const View& index, const View& 
   const long long gx =
       flat ? Blocks(out.size()) : std::max(1LL, std::min(CeilDiv(inner, kBlockSize), kMaxBlocks));
   const long long gy = flat ? 1 : std::min(s.outer * s.m, 65535LL);
-  const std::string name = "arrayd_resample";
+  // The flat grid reads its tables tap-major: (k, m) copies of (m, k).
+  View it = index, wt = w;
+  if (flat) {
+    const Shape km = {index.shape[1], index.shape[0]};
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> ib, Temp(index.size() * sizeof(int64_t)));
+    ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> wb, Temp(w.size() * ItemSize(w.dtype)));
+    it = MakeContiguousView(ib, index.dtype, km);
+    wt = MakeContiguousView(wb, w.dtype, km);
+    const auto transposed = [&](View v) {
+      v.strides = {v.strides[1], v.strides[0]};
+      v.shape = km;
+      return v;
+    };
+    ARRAYD_RETURN_IF_ERROR(Copy(transposed(index), it));
+    ARRAYD_RETURN_IF_ERROR(Copy(transposed(w), wt));
+  }
+  // Up to 6 taps (order 5) compiled in.
+  const int k = s.k <= 6 ? static_cast<int>(s.k) : 0;
+  const std::string name = absl::StrCat("arrayd_resample_", k);
   const char* xp = x.data();
-  const char* ip = index.data();
-  const char* wp = w.data();
+  const char* ip = it.data();
+  const char* wp = wt.data();
   char* op = out.data();
   void* args[] = {&s, &xp, &ip, &wp, &op};
-  return LaunchBody(ResampleBody(out.dtype, name), name, gx, gy, args);
+  return LaunchBody(ResampleBody(out.dtype, k, name), name, gx, gy, args);
+}
+
+absl::Status CudaStream::SplineFilter(const View& x, const kernels::SplinePoles& poles,
+                                      const View& out) {
+  ARRAYD_RETURN_IF_ERROR(Enter());
+  if (x.ndim() != 3 || out.shape != x.shape || out.dtype != x.dtype || !FilterDType(x.dtype) ||
+      !x.IsCContiguous() || !out.IsCContiguous() || poles.count < 1 || poles.count > 2) {
+    return absl::InternalError("spline_filter: unexpected dtypes or shapes");
+  }
+  for (long long p = 0; p < poles.count; ++p) {
+    if (poles.warm[p] < 0 || poles.warm[p] > 64) {  // device/filters.cuh's kSplineMaxWarm
+      return absl::InternalError("spline_filter: warm-up beyond the kernel's buffer");
+    }
+  }
+  if (out.size() == 0) return absl::OkStatus();
+  long long outer = x.shape[0], n = x.shape[1], inner = x.shape[2], mode = poles.mode;
+  const long long threads = outer * CeilDiv(n, 64) * inner;  // kSplineChunk
+  // Two poles: the first into a temporary, the second from it into out.
+  std::shared_ptr<Buffer> tmp;
+  char* mid = out.data();
+  if (poles.count == 2) {
+    ARRAYD_ASSIGN_OR_RETURN(tmp, Temp(out.size() * ItemSize(out.dtype)));
+    mid = static_cast<char*>(tmp->data());
+  }
+  const std::string name = absl::StrCat("arrayd_spline_", DTypeName(x.dtype));
+  const std::string body = SplineBody(x.dtype, name);
+  for (long long p = 0; p < poles.count; ++p) {
+    const char* in = p == 0 ? x.data() : mid;
+    char* to = p + 1 == poles.count ? out.data() : mid;
+    double z = poles.z[p];
+    long long warm = poles.warm[p];
+    void* args[] = {&in, &to, &outer, &n, &inner, &z, &warm, &mode};
+    ARRAYD_RETURN_IF_ERROR(LaunchBody(body, name, Blocks(threads), 1, args));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CudaStream::MapCoordinates(const View& coeffs, const View& coords,

@@ -197,6 +197,8 @@ class CudaStream : public Stream {
                    double cval, const View& out) override;
   absl::Status LinearFilter(const View& b, const View& a, const View& x, const View* zi,
                             const View& y, const View& zf) override;
+  absl::Status SplineFilter(const View& x, const kernels::SplinePoles& poles,
+                            const View& out) override;
   absl::Status Label(const View& mask, absl::Span<const int64_t> neighbors, const View& labels,
                      const View& count) override;
   absl::Status TakeChecked(const View& x, const View& index, int axis, const View& out) override;

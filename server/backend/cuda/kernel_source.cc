@@ -85,13 +85,22 @@ std::string PadBody(DType dtype, const std::string& name) {
       "* out) {\n  arrayd::kernels::gen::PadExtend<", t, ">(g, ps, out);\n}\n");
 }
 
-std::string ResampleBody(DType dtype, const std::string& name) {
+std::string ResampleBody(DType dtype, int k, const std::string& name) {
   const std::string t = QualifiedTypeName(dtype);
   return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name,
                       "(arrayd::kernels::gen::ResampleShape s, const ", t,
                       "* x, const long long* index, const ", t, "* w, ", t,
-                      "* out) {\n  arrayd::kernels::gen::ResampleAxis<", t,
+                      "* out) {\n  arrayd::kernels::gen::ResampleAxis<", t, ", ", k,
                       ">(s, x, index, w, out);\n}\n");
+}
+
+std::string SplineBody(DType dtype, const std::string& name) {
+  const std::string t = QualifiedTypeName(dtype);
+  return absl::StrCat("extern \"C\" __global__ void __launch_bounds__(256) ", name, "(const ", t,
+                      "* in, ", t,
+                      "* out, long long outer, long long n, long long inner, double z, long long "
+                      "warm, long long mode) {\n  arrayd::kernels::gen::SplinePoleAxis<",
+                      t, ">(in, out, outer, n, inner, z, warm, mode);\n}\n");
 }
 
 std::string LabelBody(DType index, const std::string& name) {

@@ -70,9 +70,13 @@ std::string StencilBody(DType dtype, int cap, bool weighted, const std::string& 
 // (columns, rows) blocks.
 std::string PadBody(DType dtype, const std::string& name);
 // Resampling along an axis (device/filters.cuh's ResampleAxis) of
-// `dtype`: (gen::ResampleShape s, const T* x, const long long* index,
-// const T* w, T* out).
-std::string ResampleBody(DType dtype, const std::string& name);
+// `dtype`, k taps a point compiled in (0: s.k): (gen::ResampleShape s,
+// const T* x, const long long* index, const T* w, T* out).
+std::string ResampleBody(DType dtype, int k, const std::string& name);
+// One pole of the spline prefilter (device/filters.cuh's SplinePoleAxis)
+// over `dtype`: (const T* in, T* out, long long outer, long long n, long
+// long inner, double z, long long warm, long long mode).
+std::string SplineBody(DType dtype, const std::string& name);
 // label's kernels (device/filters.cuh), with parent links of `index`
 // (int32 or int64, L): `name`_init(const bool* mask, L* p, long long n),
 // _merge(mask, p, n, int nd, int k, gen::LabelNeighbors nb), _flatten(mask,

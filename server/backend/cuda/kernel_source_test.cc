@@ -238,10 +238,10 @@ TEST(KernelSourceCompileTest, StencilKernelsCompile) {
   ExpectCompiles({PadBody(DType::kFloat32, "pad_f32"), PadBody(DType::kComplex128, "pad_c128"),
                   PadBody(DType::kBool, "pad_bool")},
                  "pads");
-  ExpectCompiles(
-      {ResampleBody(DType::kFloat32, "resample_f32"), ResampleBody(DType::kFloat64, "resample_f64"),
-       ResampleBody(DType::kComplex64, "resample_c64")},
-      "resamples");
+  ExpectCompiles({ResampleBody(DType::kFloat32, 0, "resample_f32"),
+                  ResampleBody(DType::kFloat64, 4, "resample_f64"),
+                  ResampleBody(DType::kComplex64, 6, "resample_c64")},
+                 "resamples");
   // map_coordinates: d and order compiled in, and the runtime kernel.
   ExpectCompiles({MapCoordinatesBody(DType::kFloat64, DType::kFloat32, 2, 1, "interp_2_1"),
                   MapCoordinatesBody(DType::kFloat64, DType::kFloat64, 3, 5, "interp_3_5"),
@@ -250,6 +250,10 @@ TEST(KernelSourceCompileTest, StencilKernelsCompile) {
                  "map_coordinates");
   ExpectCompiles({LabelBody(DType::kInt32, "label_i4"), LabelBody(DType::kInt64, "label_i8")},
                  "label");
+  ExpectCompiles(
+      {SplineBody(DType::kFloat64, "spline_f64"), SplineBody(DType::kFloat32, "spline_f32"),
+       SplineBody(DType::kComplex128, "spline_c128")},
+      "spline prefilter");
 }
 
 TEST(KernelSourceCompileTest, RandomKernelsCompile) {

@@ -3,12 +3,13 @@ map_coordinates, affine_transform, shift, zoom and rotate.
 
 The spline prefilter (SciPy's recursive filter) is linear along each axis:
 
-- along a long axis it is a correlation with the filter's impulse
-  response, a two-sided geometric sequence of the spline's poles, cut
-  where it falls below 1e-17 of its peak, of the input extended by the
-  mode (mirror, reflect or wrap): one pass of the server's stencil, which
-  extends the edges itself. That is SciPy's exact boundary rule for
-  'mirror' and the wraps;
+- along a long axis it is the server's spline_filter1d op: per pole, the
+  causal and anticausal recursions of the input extended by the mode
+  (mirror, reflect or wrap), by independent chunks that start each
+  recursion far enough outside themselves for the missing state to fall
+  below 1e-17 (a backend without the op: a correlation with the filter's
+  impulse response, cut at the same level, by the stencil op). That is
+  SciPy's exact boundary rule for 'mirror' and the wraps;
   SciPy's 'reflect' start is truncated at one period, which differs by
   pole**(2n), below float64's resolution from 20 elements on;
 - along a short axis (up to _DENSE_MAX elements) it is one matmul with the
@@ -118,11 +119,14 @@ def _spline_axis(x: ad.ndarray, order: int, axis: int,
         m = _prefilter_matrix(n, order, mode, x.dtype.str)
         xm = ad.moveaxis(x, axis, -1)
         return ad.moveaxis(ad.matmul(xm, _kernels.table(x._session, m)), -1, axis)
-    h = _prefilter_fir(order)
-    half = len(h) // 2
     pm = "wrap" if mode == "grid-wrap" else (
         "symmetric" if mode in ("reflect", "grid-mirror", "nearest")
         else "reflect")
+    res = _kernels.spline_filter1d(x, order, axis, pm)
+    if res is not None:
+        return res
+    h = _prefilter_fir(order)
+    half = len(h) // 2
     taps = [[k - half if d == axis else 0 for d in range(x.ndim)]
             for k in range(len(h))]
     res = _kernels.stencil(x, taps, pm, 0.0, h)

@@ -299,36 +299,56 @@ __device__ __forceinline__ void PadExtend(const StencilGeometry& g, const PadSha
 // = sum_j w[i, j] * x[o, clamp(index[i, j]), r], taps in order. Rows
 // (o, i) over grid y and r over grid x, so that a warp reads its taps'
 // rows coalesced and shares their index and weight; a flat grid over the
-// outputs when rows are shorter than a warp (flat_inner set).
+// outputs when rows are shorter than a warp (flat_inner set), its tables
+// then tap-major (index[j * m + i]: a warp's points read them coalesced).
+// K: the taps a point, compiled in (0: s.k at run time).
 struct ResampleShape {
   long long outer, n, m, inner, k, flat_inner;
 };
 
-template <typename T>
+// Point i's taps at index[j * step], w[j * step].
+template <typename T, int K>
 __device__ __forceinline__ T ResampleTaps(const T* col, long long stride, long long n,
-                                          const long long* index, const T* w, long long k) {
+                                          const long long* index, const T* w, long long k,
+                                          long long step) {
   const auto at = [&](long long j) {
-    long long q = index[j];
+    long long q = index[j * step];
     q = q < 0 ? 0 : (q >= n ? n - 1 : q);
     return col[q * stride];
   };
   T acc = w[0] * at(0);
-  for (long long j = 1; j < k; ++j) acc = acc + w[j] * at(j);
+  if constexpr (K > 0) {
+#pragma unroll
+    for (int j = 1; j < K; ++j) acc = acc + w[j * step] * at(j);
+  } else {
+    for (long long j = 1; j < k; ++j) acc = acc + w[j * step] * at(j);
+  }
   return acc;
 }
 
-template <typename T>
+// The flat grid's loop, its index arithmetic in I (32 bits when the
+// outputs are fewer than 2^31).
+template <typename T, int K, typename I>
+__device__ __forceinline__ void ResampleFlat(const ResampleShape& s, const T* x,
+                                             const long long* index, const T* w, T* out) {
+  const I total = (I)(s.outer * s.m * s.inner), inner = (I)s.inner, m = (I)s.m;
+  for (I e = blockIdx.x * (I)blockDim.x + threadIdx.x; e < total; e += (I)gridDim.x * blockDim.x) {
+    const I q = inner == 1 ? e : e / inner, r = e - q * inner;
+    const I o = q / m, i = q - o * m;
+    out[e] = ResampleTaps<T, K>(x + (long long)o * s.n * s.inner + r, s.inner, s.n, index + i,
+                                w + i, s.k, s.m);
+  }
+}
+
+template <typename T, int K>
 __device__ __forceinline__ void ResampleAxis(const ResampleShape& s, const T* x,
                                              const long long* index, const T* w, T* out) {
   const long long rows = s.outer * s.m;
   if (s.flat_inner != 0) {
-    const long long total = rows * s.inner;
-    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
-         e += (long long)gridDim.x * blockDim.x) {
-      const long long q = s.inner == 1 ? e : e / s.inner, r = e - q * s.inner;
-      const long long o = q / s.m, i = q - o * s.m;
-      out[e] =
-          ResampleTaps(x + o * s.n * s.inner + r, s.inner, s.n, index + i * s.k, w + i * s.k, s.k);
+    if (rows * s.inner < (1LL << 31)) {
+      ResampleFlat<T, K, unsigned>(s, x, index, w, out);
+    } else {
+      ResampleFlat<T, K, long long>(s, x, index, w, out);
     }
     return;
   }
@@ -337,8 +357,36 @@ __device__ __forceinline__ void ResampleAxis(const ResampleShape& s, const T* x,
     const T* xo = x + o * s.n * s.inner;
     for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < s.inner;
          r += (long long)gridDim.x * blockDim.x) {
-      out[q * s.inner + r] = ResampleTaps(xo + r, s.inner, s.n, index + i * s.k, w + i * s.k, s.k);
+      out[q * s.inner + r] =
+          ResampleTaps<T, K>(xo + r, s.inner, s.n, index + i * s.k, w + i * s.k, s.k, 1);
     }
+  }
+}
+
+// ---- the spline prefilter ----
+// One pole of it (kernels/interp.h's SplinePoleChunk) along the middle axis
+// of (outer, n, inner) `in` into `out`: a thread a chunk of kSplineChunk
+// elements of a line, consecutive threads consecutive inner positions
+// (coalesced) or, where inner is 1, consecutive chunks of a line.
+constexpr int kSplineChunk = 64, kSplineMaxWarm = 64;
+
+template <typename T>
+__device__ __forceinline__ void SplinePoleAxis(const T* in, T* out, long long outer, long long n,
+                                               long long inner, double z, long long warm,
+                                               long long mode) {
+  const long long chunks = (n + kSplineChunk - 1) / kSplineChunk;
+  const long long total = outer * chunks * inner;
+  T u[kSplineChunk + kSplineMaxWarm];
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total;
+       e += (long long)gridDim.x * blockDim.x) {
+    const long long q = inner == 1 ? e : e / inner, r = e - q * inner;
+    const long long o = q / chunks, c = q - o * chunks;
+    const T* line = in + o * n * inner + r;
+    T* oline = out + o * n * inner + r;
+    const long long s = c * kSplineChunk;
+    const long long end = s + kSplineChunk < n ? s + kSplineChunk : n;
+    SplinePoleChunk<T>([&](long long i) { return line[i * inner]; }, n, (Boundary)mode, z, warm, s,
+                       end, u, [&](long long i, T v) { oline[i * inner] = v; });
   }
 }
 
