@@ -182,6 +182,8 @@ absl::Status CudaStream::Resample(const View& x, const View& index, const View& 
     };
     ARRAYD_RETURN_IF_ERROR(Copy(transposed(index), it));
     ARRAYD_RETURN_IF_ERROR(Copy(transposed(w), wt));
+    // The copies may have joined the stream's group: launch it first.
+    ARRAYD_RETURN_IF_ERROR(FlushGroup());
   }
   // Up to 6 taps (order 5) compiled in.
   const int k = s.k <= 6 ? static_cast<int>(s.k) : 0;
