@@ -147,6 +147,17 @@ absl::Status RunLfilter(OpContext& ctx) {
   return absl::OkStatus();
 }
 
+// The C-contiguous v as the (outer, v.shape[axis], inner) 3-D view the
+// backends' axis filters take.
+View AroundAxis(View v, int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= v.shape[d];
+  for (int64_t d = axis + 1; d < v.ndim(); ++d) inner *= v.shape[d];
+  v.shape = {outer, v.shape[axis], inner};
+  v.strides = CStrides(v.shape, ItemSize(v.dtype));
+  return v;
+}
+
 // resample(x, index, weights, axis) -> out: x resampled along axis by k
 // taps an output point, out[..., i, ...] = sum over j of weights[i, j] *
 // x[..., index[i, j], ...] (index, weights: (m, k); an index outside [0, n)
@@ -187,16 +198,8 @@ absl::Status RunResample(OpContext& ctx) {
   }
   ARRAYD_ASSIGN_OR_RETURN(View idx, ctx.ContiguousCopy(index, DType::kInt64));
   ARRAYD_ASSIGN_OR_RETURN(View w, ctx.ContiguousCopy(weights, x.dtype));
-  int64_t outer = 1, inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= x.shape[d];
-  for (int d = static_cast<int>(axis) + 1; d < nd; ++d) inner *= x.shape[d];
-  // The backends see both as (outer, axis, inner).
-  View x3 = xc, out3 = out;
-  x3.shape = {outer, n, inner};
-  x3.strides = CStrides(x3.shape, ItemSize(x.dtype));
-  out3.shape = {outer, m, inner};
-  out3.strides = CStrides(out3.shape, ItemSize(x.dtype));
-  ARRAYD_RETURN_IF_ERROR(ctx.stream().Resample(x3, idx, w, out3));
+  ARRAYD_RETURN_IF_ERROR(
+      ctx.stream().Resample(AroundAxis(xc, axis), idx, w, AroundAxis(out, axis)));
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
@@ -252,14 +255,8 @@ absl::Status RunSplineFilter1d(OpContext& ctx) {
     if (!x.IsCContiguous()) {
       ARRAYD_ASSIGN_OR_RETURN(xc, ctx.ContiguousCopy(x));
     }
-    int64_t outer = 1, inner = 1;
-    for (int d = 0; d < axis; ++d) outer *= x.shape[d];
-    for (int d = static_cast<int>(axis) + 1; d < nd; ++d) inner *= x.shape[d];
-    // The backends see both as (outer, axis, inner).
-    View x3 = xc, out3 = out;
-    x3.shape = out3.shape = {outer, x.shape[axis], inner};
-    x3.strides = out3.strides = CStrides(x3.shape, ItemSize(x.dtype));
-    ARRAYD_RETURN_IF_ERROR(ctx.stream().SplineFilter(x3, poles, out3));
+    ARRAYD_RETURN_IF_ERROR(
+        ctx.stream().SplineFilter(AroundAxis(xc, axis), poles, AroundAxis(out, axis)));
   }
   ctx.SetResult(0, out);
   return absl::OkStatus();

@@ -392,10 +392,8 @@ absl::Status CudaStream::Label(const View& mask, absl::Span<const int64_t> neigh
     for (int t = 0; t < k; ++t) nb.flat[t] += neighbors[t * nd + d] * step;
     step *= mask.shape[d];
   }
-  // Chunks of the numbering as nonzero's: at least 4096 positions, at most
-  // 4096 chunks.
-  long long chunk = std::max<long long>(kBlockSize * 16LL, CeilDiv(n, 4096));
-  chunk = CeilDiv(chunk, kBlockSize) * kBlockSize;
+  // The roots numbered by chunks, as nonzero's positions.
+  long long chunk = SelectionChunk(n, kBlockSize);
   const long long chunks = CeilDiv(n, chunk);
   const size_t width = wide ? sizeof(int64_t) : sizeof(int32_t);
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,

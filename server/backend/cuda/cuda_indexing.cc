@@ -370,9 +370,7 @@ absl::Status CudaStream::Nonzero(const View& mask, const View& out) {
   std::vector<long long> strided(shape.begin(), shape.end());
   strided.insert(strided.end(), strides.begin(), strides.end());
 
-  // Chunks of at least 4096 positions, at most 4096 chunks.
-  long long chunk = std::max<long long>(kBlockSize * 16LL, CeilDiv(n, 4096));
-  chunk = CeilDiv(chunk, kBlockSize) * kBlockSize;
+  long long chunk = SelectionChunk(n, kBlockSize);
   const long long blocks = CeilDiv(n, chunk);
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> counts_buf,
                           Temp(static_cast<size_t>(blocks) * sizeof(long long)));

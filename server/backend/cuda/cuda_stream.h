@@ -33,6 +33,7 @@
 #include <cufft.h>
 #include <cusolverDn.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,6 +62,14 @@ namespace cuda {
 constexpr long long kMaxBlocks = 1 << 20;
 
 inline long long CeilDiv(long long a, long long b) { return (a + b - 1) / b; }
+
+// The chunk of ordered selections by chunks (device/indexing.cuh's
+// ChunkCount and ChunkRanks) over n positions: at least 4096 positions
+// (whole blocks), at most 4096 chunks.
+inline long long SelectionChunk(long long n, long long block) {
+  const long long chunk = std::max<long long>(block * 16LL, CeilDiv(n, 4096));
+  return CeilDiv(chunk, block) * block;
+}
 
 // Random access by C-order position to `v` (its dims collapsed; at most
 // kMaxKernelDims of them), for gen::FlatLayout (cuda_indexing.cc).

@@ -702,50 +702,25 @@ __device__ __forceinline__ void LabelFlatten(const bool* mask, L* p, long long n
   }
 }
 
-// The roots' numbers, as nonzero's positions (indexing.cuh): block b counts
-// the roots of flat positions [b * chunk, (b + 1) * chunk) ...
+// The roots' numbers, as nonzero's positions (indexing.cuh's ChunkCount
+// and ChunkRanks): each chunk's roots counted ...
 template <typename L>
 __device__ __forceinline__ void LabelCountRoots(const L* p, long long n, long long chunk,
                                                 long long* counts) {
-  const long long begin = blockIdx.x * chunk;
-  const long long end = begin + chunk < n ? begin + chunk : n;
-  long long c = 0;
-  for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) c += p[i] == (L)i ? 1 : 0;
-  c = BlockSumLL(c);
-  if (threadIdx.x == 0) counts[blockIdx.x] = c;
+  ChunkCount(
+      n, chunk, [&](long long i) { return p[i] == (L)i; }, counts);
 }
 
-// ... then numbers them in order (num[root]: 1 + the roots before it); the
+// ... then numbered in order (num[root]: 1 + the roots before it); the
 // last block writes the total.
 template <typename L>
 __device__ __forceinline__ void LabelNumberRoots(const L* p, long long n, long long chunk,
                                                  const long long* counts, L* num,
                                                  long long* total) {
-  __shared__ long long warp_counts[32];
-  long long base = 0;
-  for (long long j = threadIdx.x; j < blockIdx.x; j += blockDim.x) base += counts[j];
-  base = BlockSumLL(base);
-  const long long begin = blockIdx.x * chunk;
-  const long long end = begin + chunk < n ? begin + chunk : n;
-  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const unsigned warps = (blockDim.x + 31) / 32;
-  for (long long t0 = begin; t0 < end; t0 += blockDim.x) {
-    const long long i = t0 + threadIdx.x;
-    const bool root = i < end && p[i] == (L)i;
-    const unsigned ballot = __ballot_sync(0xffffffffu, root);
-    if (lane == 0) warp_counts[warp] = __popc(ballot);
-    __syncthreads();
-    long long before = base, sum = base;
-    for (unsigned w = 0; w < warps; ++w) {
-      if (w < warp) before += warp_counts[w];
-      sum += warp_counts[w];
-    }
-    before += __popc(ballot & ((1u << lane) - 1u));
-    if (root) num[i] = (L)(before + 1);
-    __syncthreads();
-    base = sum;
-  }
-  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *total = base;
+  const long long upto = ChunkRanks(
+      n, chunk, counts, [&](long long i) { return p[i] == (L)i; },
+      [&](long long i, long long rank) { num[i] = (L)(rank + 1); });
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *total = upto;
 }
 
 // Each element its root's number (in place: p becomes the labels).

@@ -240,24 +240,26 @@ __device__ __forceinline__ void InfoCheck(const int* info, long long n, unsigned
   }
 }
 
-// Nonzero: block b handles flat positions [b * chunk, (b + 1) * chunk).
-template <int ND>
-__device__ __forceinline__ void NonzeroCount(const char* mask, long long n, long long chunk,
-                                             const Strided<1, ND>& s, long long* counts) {
+// Ordered selection by chunks (nonzero, label's roots): block b counts the
+// positions of [b * chunk, (b + 1) * chunk) of n where pred holds into
+// counts[b] ...
+template <typename Pred>
+__device__ __forceinline__ void ChunkCount(long long n, long long chunk, const Pred& pred,
+                                           long long* counts) {
   const long long begin = blockIdx.x * chunk;
   const long long end = begin + chunk < n ? begin + chunk : n;
   long long c = 0;
-  for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) {
-    c += *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0])) ? 1 : 0;
-  }
+  for (long long i = begin + threadIdx.x; i < end; i += blockDim.x) c += pred(i) ? 1 : 0;
   c = BlockSumLL(c);
   if (threadIdx.x == 0) counts[blockIdx.x] = c;
 }
 
-template <int ND>
-__device__ __forceinline__ void NonzeroWrite(const char* mask, long long n, long long chunk,
-                                             const Strided<1, ND>& s, const long long* counts,
-                                             long long* out, long long out_n) {
+// ... then calls fn(i, rank) at each of them, rank its place among all of
+// them in order; returns the number up to the end of this chunk.
+template <typename Pred, typename Fn>
+__device__ __forceinline__ long long ChunkRanks(long long n, long long chunk,
+                                                const long long* counts, const Pred& pred,
+                                                const Fn& fn) {
   __shared__ long long warp_counts[32];
   long long base = 0;
   for (long long j = threadIdx.x; j < blockIdx.x; j += blockDim.x) base += counts[j];
@@ -268,8 +270,7 @@ __device__ __forceinline__ void NonzeroWrite(const char* mask, long long n, long
   const unsigned warps = (blockDim.x + 31) / 32;
   for (long long t0 = begin; t0 < end; t0 += blockDim.x) {
     const long long i = t0 + threadIdx.x;
-    const bool f =
-        i < end && *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0]));
+    const bool f = i < end && pred(i);
     const unsigned ballot = __ballot_sync(0xffffffffu, f);
     if (lane == 0) warp_counts[warp] = __popc(ballot);
     __syncthreads();
@@ -279,10 +280,37 @@ __device__ __forceinline__ void NonzeroWrite(const char* mask, long long n, long
       total += warp_counts[w];
     }
     before += __popc(ballot & ((1u << lane) - 1u));
-    if (f && before < out_n) out[before] = i;
+    if (f) fn(i, before);
     __syncthreads();
     base = total;
   }
+  return base;
+}
+
+// Nonzero: the flat positions of the true elements, in order.
+template <int ND>
+__device__ __forceinline__ void NonzeroCount(const char* mask, long long n, long long chunk,
+                                             const Strided<1, ND>& s, long long* counts) {
+  ChunkCount(
+      n, chunk,
+      [&](long long i) {
+        return *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0]));
+      },
+      counts);
+}
+
+template <int ND>
+__device__ __forceinline__ void NonzeroWrite(const char* mask, long long n, long long chunk,
+                                             const Strided<1, ND>& s, const long long* counts,
+                                             long long* out, long long out_n) {
+  ChunkRanks(
+      n, chunk, counts,
+      [&](long long i) {
+        return *reinterpret_cast<const bool*>(mask + Offset<ND>(i, s.shape, s.stride[0]));
+      },
+      [&](long long i, long long rank) {
+        if (rank < out_n) out[rank] = i;
+      });
 }
 
 }  // namespace gen
