@@ -505,8 +505,9 @@ class Stream {
     return absl::UnimplementedError("FFT: no kernel on this backend");
   }
   // Half spectrum (batch, n/2 + 1) to real (batch, n): the inverse real
-  // transform, unnormalized; n is out's last dimension.
-  virtual absl::Status Irfft(const View& /*in*/, const View& /*out*/) {
+  // transform times `scale` (1: unnormalized; the norm modes' factor folds
+  // in here, saving a pass); n is out's last dimension; in is left as it was.
+  virtual absl::Status Irfft(const View& /*in*/, const View& /*out*/, double /*scale*/) {
     return absl::UnimplementedError("FFT: no kernel on this backend");
   }
 

@@ -86,9 +86,8 @@ absl::StatusOr<View> Transform(OpContext &ctx, const View &x, FftKind kind,
   if (kind == FftKind::kC2r) in_shape.back() = n.back() / 2 + 1;
   if (kind == FftKind::kR2c) out_shape.back() = n.back() / 2 + 1;
   View in;
-  if (xt.dtype == in_dtype && xt.shape == in_shape && xt.IsCContiguous() &&
-      kind != FftKind::kC2r) {
-    in = xt;  // the transforms read their input without writing it (except c2r's)
+  if (xt.dtype == in_dtype && xt.shape == in_shape && xt.IsCContiguous()) {
+    in = xt;  // the backends' transforms leave their input as it was
   } else {
     ARRAYD_ASSIGN_OR_RETURN(in, ctx.NewArray(in_dtype, in_shape));
     View src = xt, dst = in;
@@ -112,6 +111,14 @@ absl::StatusOr<View> Transform(OpContext &ctx, const View &x, FftKind kind,
   View in2, out2;
   TryReshapeView(in, in_rows, &in2);
   TryReshapeView(out, out_rows, &out2);
+  double points = 1;
+  for (int64_t len : n) points *= static_cast<double>(len);
+  double scale = 1;
+  if (norm == "ortho") {
+    scale = 1 / std::sqrt(points);
+  } else if ((norm == "backward") == inverse) {
+    scale = 1 / points;
+  }
   switch (kind) {
     case FftKind::kC2c:
       ARRAYD_RETURN_IF_ERROR(ctx.stream().Fft(in2, out2, k, inverse));
@@ -121,16 +128,9 @@ absl::StatusOr<View> Transform(OpContext &ctx, const View &x, FftKind kind,
       break;
     case FftKind::kC2r:
       if (k != 1) return absl::InternalError("irfft: one axis at a time");
-      ARRAYD_RETURN_IF_ERROR(ctx.stream().Irfft(in2, out2));
+      ARRAYD_RETURN_IF_ERROR(ctx.stream().Irfft(in2, out2, scale));
+      scale = 1;  // applied by the transform
       break;
-  }
-  double points = 1;
-  for (int64_t len : n) points *= static_cast<double>(len);
-  double scale = 1;
-  if (norm == "ortho") {
-    scale = 1 / std::sqrt(points);
-  } else if ((norm == "backward") == inverse) {
-    scale = 1 / points;
   }
   if (scale != 1 && out.size() > 0) {
     ARRAYD_ASSIGN_OR_RETURN(View factor, ctx.NewArray(out_dtype, {}));

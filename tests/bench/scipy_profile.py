@@ -31,33 +31,33 @@ def run(lib: str, address: str | None, row: str, calls: int) -> None:
     if lib == "cupy":
         import cupy as xp
         import cupyx.scipy.ndimage as ndi
-        import cupyx.scipy.signal as signal
+        from cupyx.scipy import signal
         sync = xp.cuda.Device().synchronize
     else:
         import arrayd as xp
         if address:
             xp.connect(address)
         import arrayd.scipy.ndimage as ndi
-        import arrayd.scipy.signal as signal
+        from arrayd.scipy import signal
         sync = xp.synchronize
     rng = np.random.default_rng(0)
     img = xp.asarray(rng.standard_normal((4096, 4096)).astype(np.float32))
     if row == "fftconvolve":
         sig = xp.asarray(rng.standard_normal(1 << 22).astype(np.float32))
         ker = xp.asarray(rng.standard_normal(1 << 12).astype(np.float32))
-        fn = lambda: signal.fftconvolve(sig, ker)  # noqa: E731
+        fn = lambda: signal.fftconvolve(sig, ker)
     elif row == "zoom":
         small = xp.asarray(rng.standard_normal((2048, 2048)).astype(np.float32))
-        fn = lambda: ndi.zoom(small, 2)  # noqa: E731
+        fn = lambda: ndi.zoom(small, 2)
     elif row == "label":
         mask = img > 0.5
-        fn = lambda: ndi.label(mask)  # noqa: E731
+        fn = lambda: ndi.label(mask)
     elif row == "map_coordinates":
         small = xp.asarray(rng.standard_normal((2048, 2048)).astype(np.float32))
         coords = xp.asarray((rng.random((2, 2048, 2048)) * 2047).astype(np.float32))
-        fn = lambda: ndi.map_coordinates(small, coords, order=1)  # noqa: E731
+        fn = lambda: ndi.map_coordinates(small, coords, order=1)
     else:
-        fn = lambda: ndi.uniform_filter(img, 9)  # noqa: E731
+        fn = lambda: ndi.uniform_filter(img, 9)
     for _ in range(calls):
         fn()
     sync()
@@ -70,7 +70,8 @@ def summarize(path: str) -> None:
     for rec in csv.DictReader(lines):
         if rec.get("Metric Name") != "gpu__time_duration.sum":
             continue
-        scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(rec["Metric Unit"], 1.0)
+        scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0,
+                 "ms": 1e3, "msecond": 1e3}.get(rec["Metric Unit"], 1.0)
         value = float(rec["Metric Value"].replace(",", "")) * scale
         launches[rec["Kernel Name"][:90]].append(value)
     total = sum(sum(v) for v in launches.values())

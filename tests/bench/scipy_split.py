@@ -95,8 +95,8 @@ def arrayd_steps(quick: bool) -> dict[str, float]:
                                               for j in range(9)],
                               "symmetric", weights=w), sync)
     out.update(zoom_steps(data["small"], sync))
-    out["label: label_roots alone"] = us(
-        lambda: k.label_roots(data["mask"], [(-1, 0), (0, -1)]), sync, 3)
+    out["label: label op alone"] = us(
+        lambda: k.label(data["mask"], [(-1, 0), (0, -1)]), sync, 3)
     ad.disconnect()
     return out
 

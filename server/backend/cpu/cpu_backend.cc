@@ -290,7 +290,9 @@ class CpuStream : public Stream {
   absl::Status Rfft(const View& in, const View& out, int rank) override {
     return CpuRfft(in, out, rank);
   }
-  absl::Status Irfft(const View& in, const View& out) override { return CpuIrfft(in, out); }
+  absl::Status Irfft(const View& in, const View& out, double scale) override {
+    return CpuIrfft(in, out, scale);
+  }
   absl::Status Random(RandomDist dist, uint64_t key, uint64_t counter, const View& out) override {
     return CpuRandom(dist, key, counter, out);
   }

@@ -74,7 +74,7 @@ absl::Status CpuEig(const View& a, const View& w, const View* v, const View& inf
 // cpu_fft.cc (FFTW3).
 absl::Status CpuFft(const View& in, const View& out, int rank, bool inverse);
 absl::Status CpuRfft(const View& in, const View& out, int rank);
-absl::Status CpuIrfft(const View& in, const View& out);
+absl::Status CpuIrfft(const View& in, const View& out, double scale);
 
 }  // namespace cpu
 }  // namespace arrayd

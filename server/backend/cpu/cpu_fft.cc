@@ -155,23 +155,33 @@ absl::Status CpuRfft(const View &in, const View &out, int rank) {
   return TypeError(absl::StrCat("rfft: unsupported dtype ", DTypeName(in.dtype)));
 }
 
-absl::Status CpuIrfft(const View &in, const View &out) {
+// The c2r transform of a copy of `in` (c2r overwrites its input) into
+// `po`, then times `scale` in T (as NumPy scales the unnormalized result).
+template <typename Lib, typename C, typename T>
+absl::Status C2rScaled(const View &in, int len, int batch, double scale, T *po) {
+  std::vector<C> copy(static_cast<size_t>(in.size()));
+  std::memcpy(copy.data(), in.data(), in.nbytes());
+  ARRAYD_RETURN_IF_ERROR(RunPlan<Lib>([&] { return Lib::C2r(len, batch, copy.data(), po); }));
+  if (scale != 1) {
+    const T f = static_cast<T>(scale);
+    const int64_t count = static_cast<int64_t>(len) * batch;
+    for (int64_t i = 0; i < count; ++i) po[i] *= f;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CpuIrfft(const View &in, const View &out, double scale) {
   const int64_t n = out.shape.back();
   int batch = 0, len = 0;
   ARRAYD_RETURN_IF_ERROR(BatchAndLength(out, n, &batch, &len));
   if (batch == 0 || len == 0) return absl::OkStatus();
-  // c2r overwrites its input: transform a copy.
   if (in.dtype == DType::kComplex128) {
-    std::vector<fftw_complex> copy(static_cast<size_t>(in.size()));
-    std::memcpy(copy.data(), in.data(), in.nbytes());
-    auto *po = reinterpret_cast<double *>(out.data());
-    return RunPlan<Double>([&] { return Double::C2r(len, batch, copy.data(), po); });
+    return C2rScaled<Double, fftw_complex>(in, len, batch, scale,
+                                           reinterpret_cast<double *>(out.data()));
   }
   if (in.dtype == DType::kComplex64) {
-    std::vector<fftwf_complex> copy(static_cast<size_t>(in.size()));
-    std::memcpy(copy.data(), in.data(), in.nbytes());
-    auto *po = reinterpret_cast<float *>(out.data());
-    return RunPlan<Single>([&] { return Single::C2r(len, batch, copy.data(), po); });
+    return C2rScaled<Single, fftwf_complex>(in, len, batch, scale,
+                                            reinterpret_cast<float *>(out.data()));
   }
   return TypeError(absl::StrCat("irfft: unsupported dtype ", DTypeName(in.dtype)));
 }

@@ -351,8 +351,8 @@ absl::Status CudaStream::LaunchGroup() {
 }
 
 absl::Status CudaStream::MatrixOp(const View& out, const View* in, MatrixExprKind kind,
-                                  int64_t rows, int64_t cols) {
-  MatrixArgs args{rows, cols};
+                                  int64_t rows, int64_t cols, double scale) {
+  MatrixArgs args{rows, cols, scale};
   if (in == nullptr) return Elementwise({&out}, MatrixExpr(kind), "MatrixParams", "mp", &args);
   return Elementwise({&out, in}, MatrixExpr(kind), "MatrixParams", "mp", &args);
 }

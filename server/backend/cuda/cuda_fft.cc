@@ -190,7 +190,7 @@ absl::Status CudaStream::Rfft(const View& in, const View& out, int rank) {
   });
 }
 
-absl::Status CudaStream::Irfft(const View& in, const View& out) {
+absl::Status CudaStream::Irfft(const View& in, const View& out, double scale) {
   ARRAYD_RETURN_IF_ERROR(Enter());
   if (out.dtype != DType::kFloat32 && out.dtype != DType::kFloat64) {
     return absl::InternalError(absl::StrCat(
@@ -209,12 +209,13 @@ absl::Status CudaStream::Irfft(const View& in, const View& out) {
   if (batch == 0) return absl::OkStatus();
   // C2R overwrites its input: transform a scratch copy, in which the
   // imaginary parts that a real signal's spectrum cannot have (at 0 and at
-  // n/2) are dropped, as FFTW and pocketfft ignore them.
+  // n/2) are dropped, as FFTW and pocketfft ignore them, and the values are
+  // scaled (the transform is linear: the factor costs no pass of its own).
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> scratch,
                           Temp(static_cast<size_t>(batch * half * ItemSize(ct))));
   const View in3 = MatrixView(in.buffer, ct, 1, batch, half, 0, half, 1, in.offset);
   const View copy = MatrixView(scratch, ct, 1, batch, half, 0, half, 1);
-  ARRAYD_RETURN_IF_ERROR(MatrixOp(copy, &in3, MatrixExprKind::kHalfSpectrumEnds, n, half));
+  ARRAYD_RETURN_IF_ERROR(MatrixOp(copy, &in3, MatrixExprKind::kHalfSpectrumEnds, n, half, scale));
   ARRAYD_ASSIGN_OR_RETURN(std::shared_ptr<FftPlan> plan,
                           GetFftPlan(single ? CUFFT_C2R : CUFFT_Z2D, {n}, batch));
   void* src = scratch->data();

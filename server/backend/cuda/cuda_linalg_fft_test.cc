@@ -675,7 +675,7 @@ TEST_P(CudaVsCpuFft, RealForwardAndInverse) {
     Both(
         [&](Stream* s, const View*) {
           const bool cpu = s == cs_;
-          return s->Irfft(cpu ? hin.c : hin.g, cpu ? back.c : back.g);
+          return s->Irfft(cpu ? hin.c : hin.g, cpu ? back.c : back.g, 0.25);
         },
         "Irfft " + what);
     ExpectPairClose(back, FftTol() * std::log2(2.0 * n) * 2, "irfft " + what);
@@ -704,7 +704,7 @@ TEST_P(CudaVsCpuFft, EmptyBatchIsANoOp) {
   Pair rin = Output(Real(), {0, 8});
   Pair rout = Output(ct, {0, 5});
   EXPECT_TRUE(gs_->Rfft(rin.g, rout.g, 1).ok());
-  EXPECT_TRUE(gs_->Irfft(rout.g, rin.g).ok());
+  EXPECT_TRUE(gs_->Irfft(rout.g, rin.g, 1).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(FftDTypes, CudaVsCpuFft, testing::Values(DType::kFloat32, DType::kFloat64),

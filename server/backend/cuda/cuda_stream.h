@@ -234,7 +234,7 @@ class CudaStream : public Stream {
   // cuda_fft.cc
   absl::Status Fft(const View& in, const View& out, int rank, bool inverse) override;
   absl::Status Rfft(const View& in, const View& out, int rank) override;
-  absl::Status Irfft(const View& in, const View& out) override;
+  absl::Status Irfft(const View& in, const View& out, double scale) override;
 
   // cuda_user_kernels.cc
   absl::StatusOr<std::shared_ptr<KernelModule>> LoadModule(const KernelModuleSpec& spec,
@@ -325,9 +325,9 @@ class CudaStream : public Stream {
                                 std::vector<char*> ptrs, long long n, int aligned,
                                 const void* extra_value);
   // out = MatrixExpr(kind) over a batch of (rows, cols) matrices; `in` may
-  // be null for expressions without input.
+  // be null for expressions without input; `scale` for those that use it.
   absl::Status MatrixOp(const View& out, const View* in, MatrixExprKind kind, int64_t rows,
-                        int64_t cols);
+                        int64_t cols, double scale = 1);
 
   // ---- reductions (cuda_reduce.cc) ----
 

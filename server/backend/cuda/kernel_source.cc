@@ -490,7 +490,9 @@ const char* MatrixExpr(MatrixExprKind kind) {
     case MatrixExprKind::kIdentity: return ARRAYD_ROW " == " ARRAYD_COL " ? T0(1) : T0(0)";
     case MatrixExprKind::kConjugate: return "ConjugateOp()(v1)";
     case MatrixExprKind::kHalfSpectrumEnds:
-      return "(" ARRAYD_COL " == 0 || 2 * " ARRAYD_COL " == mp.rows) ? T1(v1.re) : v1";
+      return "T1(v1.re * static_cast<decltype(v1.re)>(mp.scale), (" ARRAYD_COL
+             " == 0 || 2 * " ARRAYD_COL
+             " == mp.rows) ? decltype(v1.re)(0) : v1.im * static_cast<decltype(v1.re)>(mp.scale))";
   }
 #undef ARRAYD_ROW
 #undef ARRAYD_COL

@@ -235,18 +235,20 @@ std::string RandomBody(DType dtype, bool normal, const std::string& name);
 // Expressions of elementwise kernels (ElementwiseSpec::expr) over a batch of
 // C-order matrices, for the linear algebra and FFT helpers. Each takes the
 // extra parameter "MatrixParams mp" (host mirror: MatrixArgs) giving the
-// output's (rows, cols); inputs are v1 (of type T1) where used.
+// output's (rows, cols) and a factor; inputs are v1 (of type T1) where used.
 struct MatrixArgs {
   long long rows, cols;
+  double scale;
 };
 enum class MatrixExprKind {
   kKeepUpper,  // v1 on and above the diagonal, 0 below (R of QR)
   kKeepLower,  // v1 on and below the diagonal, 0 above (Cholesky's L)
   kIdentity,   // no input: 1 on the diagonal, else 0
   kConjugate,  // conj(v1) (mp unused), for eigenvectors
-  // Complex v1 with its imaginary part dropped in columns 0 and n/2, where
-  // mp.rows = n is the length of the real signal and mp.cols = n/2 + 1: the
-  // half spectrum an inverse real FFT reads, as FFTW and pocketfft read it.
+  // Complex v1 times mp.scale with its imaginary part dropped in columns 0
+  // and n/2, where mp.rows = n is the length of the real signal and mp.cols
+  // = n/2 + 1: the half spectrum an inverse real FFT reads, as FFTW and
+  // pocketfft read it (the inverse's norm factor applied on the way).
   kHalfSpectrumEnds,
 };
 const char* MatrixExpr(MatrixExprKind kind);

@@ -25,6 +25,7 @@ struct IotaParams {
 // C-order matrices (the linear algebra and FFT helpers).
 struct MatrixParams {
   long long rows, cols;
+  double scale;
 };
 
 // searchsorted's sorted array, for SearchSorted (kernels/functors.h).
