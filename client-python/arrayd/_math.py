@@ -48,6 +48,26 @@ SPECIAL: dict[str, ufunc] = {
 
 _U = BY_NAME
 _BOOL = np.dtype(np.bool_)
+_special_synced = False
+
+
+def sync_special_loops() -> None:
+    """Orders SPECIAL's loops as the installed scipy.special's ufuncs list
+    them (once), so that integer and float16 inputs compute in the dtype
+    that SciPy picks: its releases differ (1.17 lists float64 loops first,
+    others float32). Without SciPy the table's order stays."""
+    global _special_synced
+    if _special_synced:
+        return
+    _special_synced = True
+    try:
+        import scipy.special as sps
+    except ImportError:
+        return
+    for name, uf in SPECIAL.items():
+        theirs = getattr(sps, name, None)
+        if isinstance(theirs, np.ufunc):
+            uf.follow_order(theirs.types)
 
 
 def server_ufunc(session: Any, name: str) -> ufunc | None:

@@ -56,8 +56,11 @@ def _array_ufunc(self: ndarray, ufunc: np.ufunc, method: str, *inputs: Any,
     and numpy_array + arrayd_array run arrayd's ufunc of the same name (or
     arrayd's function, for NumPy ufuncs the server has not); SciPy's
     ufuncs (scipy.special.erf(x)) run arrayd.scipy.special's."""
-    ours = (_math.UFUNCS.get(ufunc.__name__)
-            or _math.SPECIAL.get(ufunc.__name__))
+    ours = _math.UFUNCS.get(ufunc.__name__)
+    if ours is None:
+        ours = _math.SPECIAL.get(ufunc.__name__)
+        if ours is not None:
+            _math.sync_special_loops()
     if ours is None:
         f = getattr(_module(), ufunc.__name__, None)
         if method != "__call__" or f is None or not callable(f):

@@ -49,6 +49,7 @@ _log = logging.getLogger("arrayd")
 _BATCH_OPS = 256        # flush when this many ops are pending
 _FLUSH_DELAY_S = 0.001  # the flusher sends a batch this long after its 1st op
 _IDLE_S = 0.0002        # an op recorded this long after the last send goes at once
+_LARGE_BATCH_S = 50e-6  # a batch with large ops waits at most this long in record
 # Ops on at most this many elements are small (record's `small`): a GPU
 # runs them in about the time a message takes to send.
 _SMALL_OP_ELEMENTS = 1 << 16
@@ -282,11 +283,14 @@ class Session:
                 self._eager = False
                 self.flush()
                 return
-        elif not small and time.perf_counter() - self._last_send > _FLUSH_DELAY_S:
-            # A batch with large ops has waited its delay while this thread
-            # kept the GIL (host work between ops, as a composite's NumPy
-            # steps): the flusher may not run for a switch interval (5 ms),
-            # so send it from here and keep the device fed.
+        elif not small and time.perf_counter() - self._last_send > _LARGE_BATCH_S:
+            # A batch with large ops has waited while this thread recorded
+            # more (host work between ops, as a composite's steps): the
+            # device, which runs a large op in microseconds, may have run
+            # out of work, and the flusher may not run for a switch
+            # interval (5 ms) or the sync may be many calls away; send it
+            # from here and keep the device fed (fftconvolve's five large
+            # ops a call waited for the sync, the device idle meanwhile).
             self.flush()
             return
         if n == 1 and self._flusher_asleep:

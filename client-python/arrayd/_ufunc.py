@@ -18,7 +18,7 @@ client's.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from numpy._core._exceptions import (_UFuncInputCastingError,
@@ -185,6 +185,7 @@ class ufunc:
                         f"'same_kind', dtype=None)\n\n{doc}\n\n"
                         "Runs on the arrayd server with NumPy's dtype rules "
                         f"(loops: {' '.join(self.types)}).")
+        self._loop_text = loops.split()
         self._loops = parse_loops(loops)
         self._resolved: dict[tuple[Any, ...], tuple[np.dtype, ...]] = {}
         # NumPy's own ufunc of that name, for __array_ufunc__ and the
@@ -196,6 +197,32 @@ class ufunc:
         return f"<ufunc '{self.__name__}'>"
 
     # -- dtype resolution ------------------------------------------------
+
+    def follow_order(self, types: Sequence[str]) -> None:
+        """Orders this ufunc's loops as ``types`` (another ufunc's, e.g.
+        the installed scipy.special's) lists the same signatures, so that
+        the first loop an input casts to safely is the one that ufunc
+        picks (SciPy releases differ: float64 or float32 loops first).
+        Refusals stay first; loops ``types`` lacks follow in their order."""
+        rank: dict[tuple[Any, ...], int] = {}
+        for i, t in enumerate(types):
+            try:
+                ins, out = t.split("->")
+                rank.setdefault((tuple(np.dtype(c) for c in ins),
+                                 np.dtype(out)), i)
+            except (TypeError, ValueError):  # a dtype arrayd has not ('g')
+                continue
+
+        def key(j: int) -> int:
+            if self._loops[j][1] is None:
+                return -1
+            return rank.get(self._loops[j], len(types) + j)
+        order = sorted(range(len(self._loops)), key=key)
+        text = [self._loop_text[j] for j in order]
+        self._loop_text = text
+        self._loops = tuple(self._loops[j] for j in order)
+        self.types = _with_longlong([t for t in text if not t.endswith("!")])
+        self._resolved.clear()
 
     def resolve(self, keys: tuple[Any, ...]) -> tuple[np.dtype, ...]:
         """(loop input dtypes..., result dtype) for operand dtype keys

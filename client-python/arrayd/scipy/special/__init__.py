@@ -35,6 +35,18 @@ from arrayd._windows import sinc  # noqa: F401 (scipy.special.sinc is NumPy's)
 
 _U = _math.SPECIAL
 _N = _math.BY_NAME
+_math.sync_special_loops()  # the installed SciPy's dtypes
+try:
+    import scipy.special as _sps
+except ImportError:  # the tables' own order and names
+    _sps = None
+
+
+def _scipy_loops(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    """The loops ("fff->f", ...) of the installed scipy.special's ufunc
+    `name` in its order (releases differ), else `default`."""
+    theirs = getattr(_sps, name, None)
+    return tuple(theirs.types) if isinstance(theirs, np.ufunc) else default
 
 erf, erfc, erfcx, erfinv, erfcinv = (_U["erf"], _U["erfc"], _U["erfcx"],
                                       _U["erfinv"], _U["erfcinv"])
@@ -116,6 +128,8 @@ def _packed3(row: ufunc, loops: tuple[str, ...], name: str, doc: str) -> Any:
     """The function of three real parameters that the packed binary `row`
     computes: f(a, b, x) = row(a + b j, x), in the precision of SciPy's
     `loops` for the arguments."""
+    loops = _scipy_loops(name, loops)
+
     def f(a: Any, b: Any, x: Any, out: Any = None) -> Any:
         dt = _loop_dtype((a, b, x), loops)
         cdt = np.dtype(np.complex64 if dt == np.float32 else np.complex128)
@@ -159,9 +173,12 @@ wright_bessel = _packed3(_U["_wright_bessel"], ("ddd->d", "fff->f"),
                          "function, sum_k x**k / (k! gamma(a k + b)).")
 
 
+_PDTRI_LOOPS = _scipy_loops("pdtri", ("ld->d", "ff->f", "dd->d"))
+
+
 def pdtri(k: Any, y: Any, out: Any = None) -> Any:
     """The inverse of pdtr in m: the Poisson mean m with pdtr(k, m) = y."""
-    if _loop_dtype((k, y), ("ld->d", "ff->f", "dd->d")) == np.float64:
+    if _loop_dtype((k, y), _PDTRI_LOOPS) == np.float64:
         k, y = asarray(k).astype(np.float64), asarray(y).astype(np.float64)
     return _U["_pdtri"](k, y, out=out)
 
@@ -244,12 +261,15 @@ def spherical_yn(n: Any, z: Any, derivative: bool = False) -> ndarray:
 
 
 def _float64_first(uf: ufunc) -> Any:
-    """NumPy's ufunc `uf` with scipy.special's dtypes: its tables list
-    float64 first, so bools, integers and float16 compute in float64."""
+    """NumPy's ufunc `uf` with scipy.special's dtypes: bools, integers and
+    float16 compute in the first of its float loops they cast to (SciPy
+    1.17 lists float64 first)."""
+    loops = _scipy_loops(uf.__name__, ("d->d", "f->f"))
+
     def f(x: Any, out: Any = None) -> Any:
         x = asarray(x)
         if x.dtype.kind in "biu" or x.dtype == np.float16:
-            x = x.astype(np.float64)
+            x = x.astype(_loop_dtype((x,), loops))
         return uf(x, out=out)
     f.__name__ = f.__qualname__ = uf.__name__
     f.__doc__ = uf.__doc__
@@ -283,8 +303,7 @@ def polygamma(n: Any, x: Any) -> ndarray:
 def ellipk(m: Any, out: Any = None) -> Any:
     """The complete elliptic integral of the first kind, K(m)."""
     m = asarray(m)
-    dtype = m.dtype if m.dtype.kind == "f" and m.dtype.itemsize >= 4 else (
-        np.dtype(np.float32) if m.dtype.itemsize <= 2 else np.dtype(np.float64))
+    dtype = _loop_dtype((m,), _scipy_loops("ellipk", ("f->f", "d->d")))
     return ellipkm1(1 - m.astype(dtype, copy=False), out=out)
 
 
