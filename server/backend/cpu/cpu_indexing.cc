@@ -294,65 +294,165 @@ auto OrderedKey(T v) {
   }
 }
 
-// A stable LSD radix sort of `keys` with a payload each (8-bit digits):
-// the histograms of every digit are counted in one pass first, and digits
-// all keys share are skipped. `keys_tmp` and `payload_tmp` are scratch of
-// the same sizes; the results end in `keys` and `payload`.
-template <typename U, typename P>
-void RadixSortPairs(std::vector<U>* keys, std::vector<P>* payload, std::vector<U>* keys_tmp,
-                    std::vector<P>* payload_tmp) {
-  constexpr int kDigits = static_cast<int>(sizeof(U));
-  const size_t n = keys->size();
-  std::vector<std::array<size_t, 256>> count(kDigits);
-  for (auto& c : count) c.fill(0);
-  for (size_t i = 0; i < n; ++i) {
-    const U k = (*keys)[i];
-    for (int d = 0; d < kDigits; ++d) ++count[d][(k >> (8 * d)) & 0xff];
+// Whether v's OrderedKey gives v back (FromOrderedKey): all but NaNs and
+// -0.0 (integers: all).
+template <typename T>
+bool KeyIsExact(T v) {
+  if constexpr (std::is_same_v<T, kernels::Half> || std::is_floating_point_v<T>) {
+    using U = decltype(OrderedKey(T()));
+    constexpr U kSign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+    U bits;
+    std::memcpy(&bits, &v, sizeof(T));
+    return !kernels::IsNan(v) && bits != kSign;
+  } else {
+    return true;
   }
+}
+template <typename T, typename U>
+T FromOrderedKey(U key) {  // OrderedKey's inverse where KeyIsExact
+  constexpr U kSign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+  U bits;
+  if constexpr (std::is_same_v<T, kernels::Half> || std::is_floating_point_v<T>) {
+    // Branch-free: set sign bit (was positive) -> flip it, else flip all.
+    bits = key ^ (static_cast<U>((key >> (8 * sizeof(T) - 1)) - U{1}) | kSign);
+  } else if constexpr (std::is_signed_v<T>) {
+    bits = static_cast<U>(key ^ kSign);
+  } else {
+    bits = key;
+  }
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
+
+// No payload: RadixSortPairs moves the keys alone.
+struct NoPayload {};
+
+// A stable LSD radix sort of n < 2^32 `keys` with a payload each
+// (P = NoPayload: none) by kBits-bit digits: the histograms of every digit
+// are counted in one pass first, and digits all keys share are skipped.
+// `keys_tmp` and `payload_tmp` are scratch of the same sizes; returns
+// whether the results ended in the scratch (the buffers swap each pass).
+template <int kBits, typename U, typename P>
+bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp) {
+  constexpr int kDigits = (8 * static_cast<int>(sizeof(U)) + kBits - 1) / kBits;
+  constexpr uint32_t kMask = (1u << kBits) - 1;
+  constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
+  std::vector<std::array<uint32_t, size_t{1} << kBits>> count(kDigits);
+  for (size_t i = 0; i < n; ++i) {
+    const U k = keys[i];
+    for (int d = 0; d < kDigits; ++d) ++count[d][(k >> (kBits * d)) & kMask];
+  }
+  bool swapped = false;
   for (int d = 0; d < kDigits; ++d) {
-    std::array<size_t, 256>& c = count[d];
-    if (c[((*keys)[0] >> (8 * d)) & 0xff] == n) continue;  // one digit: nothing moves
-    size_t at = 0;
-    for (size_t& v : c) {
-      const size_t here = v;
+    auto& c = count[d];
+    const int shift = kBits * d;
+    if (c[(keys[0] >> shift) & kMask] == n) continue;  // one digit: nothing moves
+    uint32_t at = 0;
+    for (uint32_t& v : c) {
+      const uint32_t here = v;
       v = at;
       at += here;
     }
-    const U* k = keys->data();
-    const P* p = payload->data();
-    U* kt = keys_tmp->data();
-    P* pt = payload_tmp->data();
-    const int shift = 8 * d;
     for (size_t i = 0; i < n; ++i) {
-      const size_t to = c[(k[i] >> shift) & 0xff]++;
-      kt[to] = k[i];
-      pt[to] = p[i];
+      const uint32_t to = c[(keys[i] >> shift) & kMask]++;
+      keys_tmp[to] = keys[i];
+      if constexpr (kPayload) payload_tmp[to] = payload[i];
     }
-    keys->swap(*keys_tmp);
-    payload->swap(*payload_tmp);
+    std::swap(keys, keys_tmp);
+    if constexpr (kPayload) std::swap(payload, payload_tmp);
+    swapped = !swapped;
   }
+  return swapped;
 }
 
-// One line of n elements (`stride` bytes apart) sorted by the radix sort:
-// with its elements' bits as the payload for a sort (the values come out
-// as they were: -0.0 stays -0.0, a NaN keeps its payload), or their
-// positions for an argsort (and the values gathered by them when wanted).
+// RadixSortDigits with 11-bit digits for long lines of wide keys (3 passes
+// for 32-bit keys instead of 4, 6 for 64-bit instead of 8), else 8-bit
+// ones (short lines: the histograms would outweigh the keys).
+template <typename U, typename P>
+bool RadixSortPairs(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp) {
+  if (sizeof(U) >= 4 && n >= (size_t{1} << 16)) {
+    return RadixSortDigits<11>(n, keys, payload, keys_tmp, payload_tmp);
+  }
+  return RadixSortDigits<8>(n, keys, payload, keys_tmp, payload_tmp);
+}
+
+// OrderedKey's type (complex: none; a placeholder).
+template <typename T, bool = kRadixSortable<T>>
+struct RadixKey {
+  using type = decltype(OrderedKey(T()));
+};
 template <typename T>
-void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t* indices) {
-  using U = decltype(OrderedKey(T()));
+struct RadixKey<T, false> {
+  using type = uint64_t;
+};
+
+// Scratch of RadixSortLine, kept across the lines of one sort.
+template <typename U>
+struct RadixScratch {
+  std::vector<U> keys, keys_tmp, bits, bits_tmp;
+  std::vector<uint32_t> pos, pos_tmp;
+};
+
+// One line of n elements (`stride` bytes apart) sorted by the radix sort:
+// for a sort, the keys alone where they give the values back exactly (no
+// NaN, no -0.0: the common case, half the traffic), else with the
+// elements' bits as the payload (the values come out as they were: -0.0
+// stays -0.0, a NaN keeps its payload); for an argsort with their
+// positions (and the values gathered by them when wanted).
+template <typename T, typename U>
+void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t* indices,
+                   RadixScratch<U>* s) {
   const size_t m = static_cast<size_t>(n);
-  std::vector<U> keys(m), keys_tmp(m);
-  for (size_t i = 0; i < m; ++i) keys[i] = OrderedKey(*reinterpret_cast<const T*>(line + i * stride));
-  if (indices == nullptr) {
-    std::vector<U> bits(m), bits_tmp(m);
-    for (size_t i = 0; i < m; ++i) std::memcpy(&bits[i], line + i * stride, sizeof(T));
-    RadixSortPairs(&keys, &bits, &keys_tmp, &bits_tmp);
-    std::memcpy(out, bits.data(), m * sizeof(T));
+  s->keys.resize(m);
+  s->keys_tmp.resize(m);
+  U* keys = s->keys.data();
+  bool exact = true;
+  if constexpr (std::is_floating_point_v<T>) {
+    // Branch-free (it vectorizes): the sign-flipped bits, which are
+    // OrderedKey's where there is no NaN and no -0.0.
+    constexpr U kSign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+    constexpr U kInf = static_cast<U>(std::is_same_v<T, float> ? 0x7f800000ull : 0x7ff0000000000000ull);
+    U odd = 0;
+    for (size_t i = 0; i < m; ++i) {
+      U bits;
+      std::memcpy(&bits, line + i * stride, sizeof(T));
+      keys[i] = bits ^ (static_cast<U>(U{0} - (bits >> (8 * sizeof(T) - 1))) | kSign);
+      odd |= static_cast<U>((bits & ~kSign) > kInf) | static_cast<U>(bits == kSign);
+    }
+    exact = odd == 0;
+  }
+  if (!exact || !std::is_floating_point_v<T>) {
+    exact = true;
+    for (size_t i = 0; i < m; ++i) {
+      const T v = *reinterpret_cast<const T*>(line + i * stride);
+      keys[i] = OrderedKey(v);
+      exact &= KeyIsExact(v);
+    }
+  }
+  if (indices == nullptr && exact) {
+    NoPayload* none = nullptr;
+    const U* sorted = RadixSortPairs(m, keys, none, s->keys_tmp.data(), none)
+                          ? s->keys_tmp.data()
+                          : keys;
+    for (size_t i = 0; i < m; ++i) out[i] = FromOrderedKey<T>(sorted[i]);
     return;
   }
-  std::vector<uint32_t> pos(m), pos_tmp(m);
-  for (size_t i = 0; i < m; ++i) pos[i] = static_cast<uint32_t>(i);
-  RadixSortPairs(&keys, &pos, &keys_tmp, &pos_tmp);
+  if (indices == nullptr) {
+    s->bits.resize(m);
+    s->bits_tmp.resize(m);
+    for (size_t i = 0; i < m; ++i) std::memcpy(&s->bits[i], line + i * stride, sizeof(T));
+    const bool swapped =
+        RadixSortPairs(m, keys, s->bits.data(), s->keys_tmp.data(), s->bits_tmp.data());
+    std::memcpy(out, swapped ? s->bits_tmp.data() : s->bits.data(), m * sizeof(T));
+    return;
+  }
+  s->pos.resize(m);
+  s->pos_tmp.resize(m);
+  for (size_t i = 0; i < m; ++i) s->pos[i] = static_cast<uint32_t>(i);
+  const bool swapped =
+      RadixSortPairs(m, keys, s->pos.data(), s->keys_tmp.data(), s->pos_tmp.data());
+  const uint32_t* pos = swapped ? s->pos_tmp.data() : s->pos.data();
   for (size_t i = 0; i < m; ++i) indices[i] = pos[i];
   if (out != nullptr) {
     for (size_t i = 0; i < m; ++i) out[i] = *reinterpret_cast<const T*>(line + pos[i] * stride);
@@ -376,6 +476,7 @@ absl::Status CpuSort(const View& in, const View* out, const View* indices) {
   return DispatchDType(in.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const int64_t item = sizeof(T);
+    RadixScratch<typename RadixKey<T>::type> scratch;
     for (int64_t line = 0; line < lines; ++line) {
       const char* row = src.data() + line * n * item;
       T* o = out == nullptr ? nullptr : reinterpret_cast<T*>(out->data()) + line * n;
@@ -383,7 +484,7 @@ absl::Status CpuSort(const View& in, const View* out, const View* indices) {
           indices == nullptr ? nullptr : reinterpret_cast<int64_t*>(indices->data()) + line * n;
       if constexpr (kRadixSortable<T>) {
         if (n <= int64_t{0xffffffff}) {
-          RadixSortLine<T>(row, item, n, o, ind);
+          RadixSortLine<T>(row, item, n, o, ind, &scratch);
           continue;
         }
       }
