@@ -1,4 +1,5 @@
 // CPU elementwise kernels: fill, iota, casting copy, unary and binary ufuncs.
+#include <cstring>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
@@ -182,6 +183,10 @@ absl::Status CpuCopy(const View& src, const View& dst) {
           char* dp = p[1] + r * row_step[1];
           D* d = reinterpret_cast<D*>(dp);
           if (dst_dense && step[0] == static_cast<int64_t>(sizeof(S))) {
+            if constexpr (std::is_same_v<S, D>) {  // libc's copy (vector stores)
+              std::memmove(dp, sp, static_cast<size_t>(n) * sizeof(D));
+              continue;
+            }
             const S* s = reinterpret_cast<const S*>(sp);
             for (int64_t i = 0; i < n; ++i) d[i] = Cast<D>(s[i]);
           } else if (dst_dense && step[0] == 0) {  // a broadcast value

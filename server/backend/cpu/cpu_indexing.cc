@@ -517,13 +517,26 @@ absl::Status CpuPartition(const View& in, const View* out, const View* indices,
     for (int64_t line = 0; line < lines; ++line) {
       T* o = out == nullptr ? reinterpret_cast<T*>(scratch.data())
                             : reinterpret_cast<T*>(out->data()) + line * n;
-      for (int64_t i = 0; i < n; ++i) {
-        o[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
+      if (in.IsCContiguous()) {
+        std::memcpy(static_cast<void*>(o), in.data() + line * n * sizeof(T), n * sizeof(T));
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          o[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
+        }
       }
       if (indices == nullptr) {
+        int64_t end = n;  // values before end are ordered by <
+        if constexpr (std::is_floating_point_v<T>) {
+          // NaNs last (NumPy's order): the rest select with a plain <.
+          end = std::partition(o, o + n, [](T v) { return v == v; }) - o;
+        }
         int64_t from = 0;
         for (int64_t k : kth) {
-          std::nth_element(o + from, o + k, o + n, less);
+          if constexpr (std::is_floating_point_v<T> || std::is_integral_v<T>) {
+            if (k < end) std::nth_element(o + from, o + k, o + end);
+          } else {
+            std::nth_element(o + from, o + k, o + n, less);
+          }
           from = k + 1;
         }
         continue;
