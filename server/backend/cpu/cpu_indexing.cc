@@ -502,8 +502,52 @@ absl::Status CpuSort(const View& in, const View* out, const View* indices) {
   });
 }
 
-// Selection (std::nth_element, introselect as NumPy's) for each kth in
-// increasing order, each within what the previous one left to its right.
+// Puts the k-th smallest of a[0, n) (no NaN) at a[k], the smaller before
+// it and the rest after, by quickselect on branch-free partitions (an
+// unconditional swap a step, as "Lomuto's comeback": random data costs no
+// mispredicted branch, where std::nth_element's Hoare loop pays one every
+// other element); pivots the median of three, equal runs split off, and
+// std::nth_element past a depth that random pivots do not reach.
+template <typename T>
+void SelectKth(T* a, int64_t n, int64_t k) {
+  int64_t lo = 0, hi = n;
+  for (int depth = 0; hi - lo > 64; ++depth) {
+    if (depth > 64) {
+      std::nth_element(a + lo, a + k, a + hi);
+      return;
+    }
+    const int64_t mid = lo + (hi - lo) / 2;
+    const T x = a[lo], y = a[mid], z = a[hi - 1];
+    const T pivot = std::max(std::min(x, y), std::min(std::max(x, y), z));
+    int64_t i = lo;  // [lo, i) < pivot
+    for (int64_t j = lo; j < hi; ++j) {
+      const T v = a[j];
+      const bool less = v < pivot;
+      a[j] = a[i];
+      a[i] = v;
+      i += less;
+    }
+    if (k < i) {
+      hi = i;
+      continue;
+    }
+    int64_t e = i;  // [i, e) == pivot (none of them is less)
+    for (int64_t j = i; j < hi; ++j) {
+      const T v = a[j];
+      const bool same = !(pivot < v);
+      a[j] = a[e];
+      a[e] = v;
+      e += same;
+    }
+    if (k < e) return;  // a[k] is the pivot, in place
+    lo = e;
+  }
+  std::sort(a + lo, a + hi);
+}
+
+// Selection for each kth in increasing order, each within what the
+// previous one left to its right: values by SelectKth (NaNs moved last
+// first), argpartition by std::nth_element (introselect, as NumPy's).
 absl::Status CpuPartition(const View& in, const View* out, const View* indices,
                           absl::Span<const int64_t> kth) {
   if (in.size() == 0) return absl::OkStatus();
@@ -533,7 +577,7 @@ absl::Status CpuPartition(const View& in, const View* out, const View* indices,
         int64_t from = 0;
         for (int64_t k : kth) {
           if constexpr (std::is_floating_point_v<T> || std::is_integral_v<T>) {
-            if (k < end) std::nth_element(o + from, o + k, o + end);
+            if (k < end) SelectKth(o + from, end - from, k - from);
           } else {
             std::nth_element(o + from, o + k, o + n, less);
           }
