@@ -51,23 +51,30 @@ _BOOL = np.dtype(np.bool_)
 _special_synced = False
 
 
+def scipy_loops(name: str) -> list[str] | None:
+    """The loops ("dd->d", ...) of the installed scipy.special's ufunc
+    `name`, in its order (releases differ: 1.17 lists float64 loops
+    first, others float32); None without SciPy or such a ufunc."""
+    try:
+        import scipy.special as sps
+    except ImportError:
+        return None
+    theirs = getattr(sps, name, None)
+    return list(theirs.types) if isinstance(theirs, np.ufunc) else None
+
+
 def sync_special_loops() -> None:
-    """Orders SPECIAL's loops as the installed scipy.special's ufuncs list
-    them (once), so that integer and float16 inputs compute in the dtype
-    that SciPy picks: its releases differ (1.17 lists float64 loops first,
-    others float32). Without SciPy the table's order stays."""
+    """Orders SPECIAL's loops as scipy_loops lists them (once), so that
+    integer and float16 inputs compute in the dtype that the installed
+    SciPy picks."""
     global _special_synced
     if _special_synced:
         return
     _special_synced = True
-    try:
-        import scipy.special as sps
-    except ImportError:
-        return
     for name, uf in SPECIAL.items():
-        theirs = getattr(sps, name, None)
-        if isinstance(theirs, np.ufunc):
-            uf.follow_order(theirs.types)
+        theirs = scipy_loops(name)
+        if theirs is not None:
+            uf.follow_order(theirs)
 
 
 def server_ufunc(session: Any, name: str) -> ufunc | None:

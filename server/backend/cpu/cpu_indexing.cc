@@ -407,10 +407,19 @@ void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t*
   s->keys.resize(m);
   s->keys_tmp.resize(m);
   U* keys = s->keys.data();
-  bool exact = true;
+  auto ordered_keys = [&] {
+    bool exact = true;
+    for (size_t i = 0; i < m; ++i) {
+      const T v = *reinterpret_cast<const T*>(line + i * stride);
+      keys[i] = OrderedKey(v);
+      exact &= KeyIsExact(v);
+    }
+    return exact;
+  };
+  bool exact;
   if constexpr (std::is_floating_point_v<T>) {
     // Branch-free (it vectorizes): the sign-flipped bits, which are
-    // OrderedKey's where there is no NaN and no -0.0.
+    // OrderedKey's where there is no NaN and no -0.0; else OrderedKey's.
     constexpr U kSign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
     constexpr U kInf = static_cast<U>(std::is_same_v<T, float> ? 0x7f800000ull : 0x7ff0000000000000ull);
     U odd = 0;
@@ -420,15 +429,9 @@ void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t*
       keys[i] = bits ^ (static_cast<U>(U{0} - (bits >> (8 * sizeof(T) - 1))) | kSign);
       odd |= static_cast<U>((bits & ~kSign) > kInf) | static_cast<U>(bits == kSign);
     }
-    exact = odd == 0;
-  }
-  if (!exact || !std::is_floating_point_v<T>) {
-    exact = true;
-    for (size_t i = 0; i < m; ++i) {
-      const T v = *reinterpret_cast<const T*>(line + i * stride);
-      keys[i] = OrderedKey(v);
-      exact &= KeyIsExact(v);
-    }
+    exact = odd == 0 || ordered_keys();
+  } else {
+    exact = ordered_keys();
   }
   if (indices == nullptr && exact) {
     NoPayload* none = nullptr;

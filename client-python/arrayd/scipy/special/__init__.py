@@ -36,17 +36,13 @@ from arrayd._windows import sinc  # noqa: F401 (scipy.special.sinc is NumPy's)
 _U = _math.SPECIAL
 _N = _math.BY_NAME
 _math.sync_special_loops()  # the installed SciPy's dtypes
-try:
-    import scipy.special as _sps
-except ImportError:  # the tables' own order and names
-    _sps = None
 
 
 def _scipy_loops(name: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    """The loops ("fff->f", ...) of the installed scipy.special's ufunc
-    `name` in its order (releases differ), else `default`."""
-    theirs = getattr(_sps, name, None)
-    return tuple(theirs.types) if isinstance(theirs, np.ufunc) else default
+    """The installed scipy.special's loops of `name` in its order, else
+    `default` (the loops of SciPy 1.17)."""
+    theirs = _math.scipy_loops(name)
+    return default if theirs is None else tuple(theirs)
 
 erf, erfc, erfcx, erfinv, erfcinv = (_U["erf"], _U["erfc"], _U["erfcx"],
                                       _U["erfinv"], _U["erfcinv"])
@@ -260,7 +256,7 @@ def spherical_yn(n: Any, z: Any, derivative: bool = False) -> ndarray:
     return _spherical(_U["_spherical_yn"], n, z, derivative)
 
 
-def _float64_first(uf: ufunc) -> Any:
+def _scipy_float_loop(uf: ufunc) -> Any:
     """NumPy's ufunc `uf` with scipy.special's dtypes: bools, integers and
     float16 compute in the first of its float loops they cast to (SciPy
     1.17 lists float64 first)."""
@@ -277,7 +273,7 @@ def _float64_first(uf: ufunc) -> Any:
 
 
 # The NumPy ufuncs that scipy.special has too, with SciPy's dtypes.
-exp2, expm1, log1p, cbrt = (_float64_first(_N[n]) for n in (
+exp2, expm1, log1p, cbrt = (_scipy_float_loop(_N[n]) for n in (
     "exp2", "expm1", "log1p", "cbrt"))
 round = _N["rint"]  # noqa: A001 (SciPy's name; half to even, as SciPy's)
 
