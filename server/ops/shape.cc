@@ -93,16 +93,19 @@ absl::Status RunCopy(OpContext& ctx) {
   return absl::OkStatus();
 }
 
-// pad(a, widths, mode): numpy.pad's edge, symmetric, reflect and wrap
-// modes (reflect_type 'even') in one pass; widths (before, after) per axis.
+// pad(a, widths, mode, cval): numpy.pad's constant (one value, cast from
+// a double), edge, symmetric, reflect and wrap modes (reflect_type 'even')
+// in one pass, each element written once; widths (before, after) per axis.
 absl::Status RunPad(OpContext& ctx) {
   const View& a = ctx.input(0);
   const int nd = a.ndim();
   ARRAYD_ASSIGN_OR_RETURN(std::vector<int64_t> widths, ctx.attrs().Ints("widths"));
   ARRAYD_ASSIGN_OR_RETURN(std::string mode_name, ctx.attrs().String("mode"));
   ARRAYD_ASSIGN_OR_RETURN(kernels::Boundary mode, compose::BoundaryByName(mode_name, "pad"));
-  if (mode == kernels::Boundary::kPadded || mode == kernels::Boundary::kConstant) {
-    return ValueErrorf("pad: mode '", mode_name, "' is not one of edge, symmetric, reflect, wrap");
+  ARRAYD_ASSIGN_OR_RETURN(double cval, compose::FloatAttr(ctx.attrs(), "cval", 0.0));
+  if (mode == kernels::Boundary::kPadded) {
+    return ValueErrorf("pad: mode '", mode_name,
+                       "' is not one of constant, edge, symmetric, reflect, wrap");
   }
   if (nd == 0 || static_cast<int>(widths.size()) != 2 * nd) {
     return ValueError("pad: widths must be (before, after) for each of a's dimensions");
@@ -113,7 +116,7 @@ absl::Status RunPad(OpContext& ctx) {
     lo[d] = widths[2 * d];
     const int64_t hi = widths[2 * d + 1];
     if (lo[d] < 0 || hi < 0) return ValueError("index can't contain negative values");
-    if (a.shape[d] == 0 && (lo[d] > 0 || hi > 0)) {
+    if (a.shape[d] == 0 && (lo[d] > 0 || hi > 0) && mode != kernels::Boundary::kConstant) {
       return ValueErrorf("can't extend empty axis ", d, " using modes other than 'constant' or "
                          "'empty'");
     }
@@ -123,8 +126,12 @@ absl::Status RunPad(OpContext& ctx) {
     shape[d] = a.shape[d] + lo[d] + hi;
   }
   ARRAYD_ASSIGN_OR_RETURN(View out, ctx.NewArray(a.dtype, shape));
-  // (An empty a has an empty axis, which may not grow: out is empty too.)
-  if (out.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().Pad(a, lo, mode, 0.0, out));
+  // (An empty a has an empty axis, which only the constant grows.)
+  if (a.size() == 0) {
+    if (out.size() > 0) ARRAYD_RETURN_IF_ERROR(ctx.stream().Fill(out, Scalar::Float(cval)));
+  } else if (out.size() > 0) {
+    ARRAYD_RETURN_IF_ERROR(ctx.stream().Pad(a, lo, mode, cval, out));
+  }
   ctx.SetResult(0, out);
   return absl::OkStatus();
 }
@@ -219,9 +226,9 @@ void RegisterShapeOps(OpRegistry* r) {
   r->Register(f, "astype(a, *, dtype: dtype, order: str = 'K') -> out",
               "Copy cast to a dtype, in NumPy's memory order.", RunAstype);
   r->Register(f, "copy(a, *, order: str = 'C') -> out", "Copy in NumPy's memory order.", RunCopy);
-  r->Register(f, "pad(a, *, widths: ints, mode: str) -> out",
-              "numpy.pad's edge, symmetric, reflect and wrap modes in one pass (widths: "
-              "before, after per axis).",
+  r->Register(f, "pad(a, *, widths: ints, mode: str, cval: float = 0.0) -> out",
+              "numpy.pad's constant (cval), edge, symmetric, reflect and wrap modes in one "
+              "pass (widths: before, after per axis).",
               RunPad);
   r->Register(f, "view(a, *, dtype: dtype) -> out",
               "The same bytes as another dtype (ndarray.view).", RunView);

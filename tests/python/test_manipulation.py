@@ -280,7 +280,7 @@ def test_pad(dtype):
           np.pad(e, ((0, 0), (1, 1)), "edge"))
 
 
-@pytest.mark.parametrize("mode", ["edge", "wrap", "symmetric", "reflect"])
+@pytest.mark.parametrize("mode", ["constant", "edge", "wrap", "symmetric", "reflect"])
 def test_pad_extending_modes_in_one_op(mode):
     # Widths past the axis (the extension repeats), length-1 axes, F-ordered
     # and strided inputs, every dtype kind: the server's pad against NumPy.
@@ -302,6 +302,9 @@ def test_pad_extending_modes_in_one_op(mode):
     x = np.arange(6.0).reshape(2, 3)
     check(ad.pad(ad.asarray(x), 4, mode="reflect", reflect_type="odd"),
           np.pad(x, 4, mode="reflect", reflect_type="odd"))
+    if mode == "constant":
+        check(ad.pad(ad.zeros((0, 3)), 1), np.pad(np.zeros((0, 3)), 1))
+        return
     with pytest.raises(ValueError, match="empty axis"):
         ad.pad(ad.zeros((0, 3)), 1, mode=mode)
     # The raw op's own checks; the server keeps serving.
@@ -312,6 +315,20 @@ def test_pad_extending_modes_in_one_op(mode):
         with pytest.raises(ValueError):
             _c.new(a._session, "pad", (a,), (4, 5), a.dtype, attrs).get()
     assert float((a + 1).sum()) == 12.0
+
+
+def test_pad_constant_values_the_server_cast_cannot_carry():
+    # One value for every area goes to the server's pad as a double; the
+    # values no double gives back bit for bit take the full-and-copy path.
+    for dt, v in (("i8", 2**62 + 1), ("u8", 2**64 - 1), ("c8", 1 + 2j),
+                  ("f4", np.nan), ("f8", -0.0), ("f2", 65504), ("?", True),
+                  ("i1", -3), ("f8", np.inf)):
+        x = (np.arange(12).reshape(3, 4) % 5).astype(dt)
+        for xx in (x, np.asfortranarray(x), x[::-1, ::2]):
+            e = np.pad(xx, ((1, 2), (3, 0)), constant_values=v)
+            res = ad.pad(ad.asarray(xx), ((1, 2), (3, 0)), constant_values=v)
+            check(res, e)
+            assert res.get().tobytes() == e.tobytes() or dt == "f4", (dt, v)
 
 
 def test_pad_errors():

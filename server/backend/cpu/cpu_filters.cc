@@ -188,25 +188,20 @@ int64_t Find(std::vector<int64_t>& parent, int64_t i) {
 }
 
 // Fills `out` (C order) with `in` extended by lo elements before each
-// dimension (and out's shape after) as `mode` extends it.
-void PadInto(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode, double cval,
+// dimension (and out's shape after) as `mode` extends it: row by row of
+// out, the source row (or none: a row of the constant), its middle in one
+// copy where in's rows are contiguous, the ends by their mapped indices.
+template <typename T>
+void PadRows(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode, T fill,
              const View& out) {
   const int nd = in.ndim();
-  const int64_t item = ItemSize(in.dtype);
-  std::vector<char> fill(item);
-  DispatchDType(in.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = kernels::Cast<T>(cval);
-    std::memcpy(fill.data(), &v, item);
-    return 0;
-  });
-  // Row by row of out: the source row (or none: the constant), then each
-  // element of the row by its mapped index.
   const int64_t n = in.shape[nd - 1], row_len = out.shape[nd - 1];
-  const int64_t rows = out.size() / row_len;
+  const int64_t rows = out.size() / row_len, mid = lo[nd - 1];
+  const int64_t step = in.strides[nd - 1];
+  const bool dense = step == static_cast<int64_t>(sizeof(T));
   std::vector<int64_t> idx(nd, 0);
-  char* dst = out.data();
-  for (int64_t r = 0; r < rows; ++r, dst += row_len * item) {
+  T* dst = reinterpret_cast<T*>(out.data());
+  for (int64_t r = 0; r < rows; ++r, dst += row_len) {
     int64_t src = 0;
     bool constant = false;
     for (int d = 0; d < nd - 1; ++d) {
@@ -214,22 +209,36 @@ void PadInto(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mod
       constant |= j < 0;
       src += j * in.strides[d];
     }
-    // The row's middle in one copy where in's rows are contiguous.
-    const int64_t mid = lo[nd - 1];
-    const bool dense = !constant && in.strides[nd - 1] == item;
-    if (dense) std::memcpy(dst + mid * item, in.data() + src, n * item);
-    for (int64_t e = 0; e < row_len; ++e) {
-      if (dense && e == mid) e += n;
-      if (e >= row_len) break;
-      const long long j = constant ? -1 : kernels::BoundaryIndex(e - lo[nd - 1], n, mode);
-      std::memcpy(dst + e * item, j < 0 ? fill.data() : in.data() + src + j * in.strides[nd - 1],
-                  item);
+    if (constant) {
+      std::fill(dst, dst + row_len, fill);
+    } else {
+      const char* row = in.data() + src;
+      auto at = [&](int64_t e) {
+        const long long j = kernels::BoundaryIndex(e - mid, n, mode);
+        return j < 0 ? fill : *reinterpret_cast<const T*>(row + j * step);
+      };
+      for (int64_t e = 0; e < mid; ++e) dst[e] = at(e);
+      if (dense) {
+        std::memcpy(dst + mid, row, n * sizeof(T));
+      } else {
+        for (int64_t e = 0; e < n; ++e) dst[mid + e] = *reinterpret_cast<const T*>(row + e * step);
+      }
+      for (int64_t e = mid + n; e < row_len; ++e) dst[e] = at(e);
     }
     for (int d = nd - 2; d >= 0; --d) {
       if (++idx[d] < out.shape[d]) break;
       idx[d] = 0;
     }
   }
+}
+
+void PadInto(const View& in, absl::Span<const int64_t> lo, kernels::Boundary mode, double cval,
+             const View& out) {
+  DispatchDType(in.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    PadRows<T>(in, lo, mode, kernels::Cast<T>(cval), out);
+    return 0;
+  });
 }
 
 // `in` extended by the boundary's lo and hi elements along each dimension

@@ -621,26 +621,34 @@ absl::Status CpuSearchSorted(const View& a, const View& v, bool right, const Vie
 }
 
 absl::Status CpuBincount(const View& x, const View* weights, const View& out) {
-  const int64_t length = out.shape[0];
+  const uint64_t length = static_cast<uint64_t>(out.shape[0]);
   const int64_t n = x.shape[0];
-  const char* xs = x.data();
-  // In order, as NumPy adds the weights.
+  // Byte strides read once (the stores below might alias a View's).
+  const int64_t xs = x.strides[0];
+  const char* xp = x.data();
+  auto value = [&](int64_t i) {
+    int64_t v;
+    std::memcpy(&v, xp + i * xs, 8);
+    return static_cast<uint64_t>(v);
+  };
+  // In order, as NumPy adds the weights; a negative value (or one past
+  // the end) is not counted: as unsigned it is past the end.
   if (weights == nullptr) {
     auto* counts = reinterpret_cast<int64_t*>(out.data());
     std::fill(counts, counts + length, 0);
     for (int64_t i = 0; i < n; ++i) {
-      const int64_t b = *reinterpret_cast<const int64_t*>(xs + i * x.strides[0]);
-      if (b >= 0 && b < length) ++counts[b];
+      const uint64_t b = value(i);
+      if (b < length) ++counts[b];
     }
     return absl::OkStatus();
   }
   auto* sums = reinterpret_cast<double*>(out.data());
   std::fill(sums, sums + length, 0.0);
+  const int64_t ws = weights->strides[0];
+  const char* wp = weights->data();
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t b = *reinterpret_cast<const int64_t*>(xs + i * x.strides[0]);
-    if (b >= 0 && b < length) {
-      sums[b] += *reinterpret_cast<const double*>(weights->data() + i * weights->strides[0]);
-    }
+    const uint64_t b = value(i);
+    if (b < length) sums[b] += *reinterpret_cast<const double*>(wp + i * ws);
   }
   return absl::OkStatus();
 }
