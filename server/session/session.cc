@@ -261,6 +261,49 @@ void Session::AddPendingError(std::shared_ptr<const v1::OpError> error) {
   if (pending_errors_.size() < kMaxPendingErrors) pending_errors_.push_back(std::move(error));
 }
 
+Session::FreeSchedule Session::ScheduleFrees(const v1::ClientMessage& message,
+                                             const FusionPlan& plan) {
+  FreeSchedule out;
+  if (message.frees_size() == 0) return out;
+  // Where each op runs: its own place, or its fused group's last op.
+  auto runs_at = [&](int k) {
+    const int g = plan.group_of.empty() ? -1 : plan.group_of[k];
+    return g < 0 ? k : plan.groups[g].ops.back();
+  };
+  absl::flat_hash_map<uint64_t, int> last;  // freed handle -> its last op here, or -1
+  for (uint64_t h : message.frees()) last.emplace(h, -1);
+  for (int k = 0; k < message.ops_size(); ++k) {
+    const v1::Op& op = message.ops(k);
+    for (const auto* handles : {&op.inputs(), &op.outputs()}) {
+      for (uint64_t h : *handles) {
+        auto it = last.find(h);
+        if (it != last.end()) it->second = std::max(it->second, runs_at(k));
+      }
+    }
+  }
+  // The sync's fetches read after every op: those handles go last.
+  for (uint64_t h : message.sync().fetch()) {
+    auto it = last.find(h);
+    if (it != last.end()) it->second = message.ops_size();
+  }
+  out.after_op.resize(message.ops_size());
+  for (uint64_t h : message.frees()) {
+    const int k = last[h];
+    (k < 0 ? out.before_ops : k < message.ops_size() ? out.after_op[k] : out.after_ops)
+        .push_back(h);
+  }
+  return out;
+}
+
+void Session::FreeHandles(const std::vector<uint64_t>& handles) {
+  if (handles.empty()) return;  // (most messages: no lock)
+  absl::MutexLock lock(&mu_);
+  for (uint64_t h : handles) {
+    handles_.erase(h);
+    staged_.erase(h);
+  }
+}
+
 void Session::Run(const v1::ClientMessage& message) {
   const auto start = std::chrono::steady_clock::now();
   for (const v1::StreamSpec& spec : message.new_streams()) {
@@ -278,6 +321,8 @@ void Session::Run(const v1::ClientMessage& message) {
   }
   // The op indices of the ops waiting for their group's last op.
   std::vector<std::vector<uint64_t>> deferred(plan.groups.size());
+  const FreeSchedule frees = ScheduleFrees(message, plan);
+  FreeHandles(frees.before_ops);
   for (int k = 0; k < message.ops_size(); ++k) {
     // A client that left cancels the rest of its batch at the next op.
     if (stop_now_.load(std::memory_order_relaxed)) return;
@@ -287,6 +332,7 @@ void Session::Run(const v1::ClientMessage& message) {
     const int g = plan.group_of.empty() ? -1 : plan.group_of[k];
     if (g < 0) {
       RunOne(op, index);
+      if (!frees.after_op.empty()) FreeHandles(frees.after_op[k]);
       continue;
     }
     deferred[g].push_back(index);
@@ -301,6 +347,7 @@ void Session::Run(const v1::ClientMessage& message) {
     } else {
       for (int i : group.ops) CountOp(message.ops(i));
     }
+    FreeHandles(frees.after_op[k]);  // (a group has frees: its intermediates)
   }
   if (message.ops_size() > 0) {
     Metrics().batch_seconds.Observe(
@@ -314,13 +361,7 @@ void Session::Run(const v1::ClientMessage& message) {
     absl::Status launched = s->stream->Flush();
     if (!launched.ok()) AddPendingError(MakeOpError(launched, "launch", op_count_, id));
   }
-  if (message.frees_size() > 0) {
-    absl::MutexLock lock(&mu_);
-    for (uint64_t h : message.frees()) {
-      handles_.erase(h);
-      staged_.erase(h);
-    }
-  }
+  FreeHandles(frees.after_ops);
   for (uint64_t e : message.free_events()) events_.erase(e);
   for (uint64_t id : message.free_streams()) DestroyStream(id);
   if (message.has_sync()) {

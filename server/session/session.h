@@ -26,6 +26,7 @@
 #include "arrayd/v1/arrayd.pb.h"
 #include "backend/backend.h"
 #include "ops/registry.h"
+#include "session/fusion_plan.h"
 #include "session/memory_account.h"
 #include "session/shared_memory.h"
 #include "session/worker_pool.h"
@@ -172,6 +173,17 @@ class Session : private SessionHooks, private WorkerPool::Task {
   // dst[...] = src[...] with casting, where dst may be misaligned.
   absl::Status CopyInto(Stream* stream, const View& src, const View& dst);
   void AddPendingError(std::shared_ptr<const v1::OpError> error);
+  // When a message's frees let go of their arrays: each right after the
+  // last op of the message that names it (where it runs, for a fused
+  // group), so that a batch of large temporaries reuses one buffer rather
+  // than holding them all; one the sync fetches after the ops; one no op
+  // names before them.
+  struct FreeSchedule {
+    std::vector<uint64_t> before_ops, after_ops;
+    std::vector<std::vector<uint64_t>> after_op;  // by op index (empty: no frees)
+  };
+  static FreeSchedule ScheduleFrees(const v1::ClientMessage& message, const FusionPlan& plan);
+  void FreeHandles(const std::vector<uint64_t>& handles);
 
   // Streams: made by StreamSpec (executor thread).
   absl::Status CreateStream(const v1::StreamSpec& spec);

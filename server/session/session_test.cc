@@ -169,6 +169,22 @@ TEST_F(SessionTest, QuotaExceededIsMemoryError) {
   EXPECT_TRUE(r.fetched_size() == 1);
 }
 
+TEST_F(SessionTest, AFreedHandleGoesRightAfterTheMessagesLastUseOfIt) {
+  // Two 800-byte temporaries under a 1000-byte quota: the first is freed
+  // after the sum that reads it, before the second is made.
+  SessionOptions options;
+  options.quota_bytes = 1000;
+  session_ = MakeSession(options);
+  auto r = RunAndSync({Arange(1, 100), MakeOp("sum", {1}, {2}), Arange(3, 100),
+                       MakeOp("sum", {3}, {4}), MakeOp("add", {2, 4}, {5})},
+                      {5}, {1, 2, 3, 4});
+  ASSERT_EQ(r.fetched_size(), 1);
+  ASSERT_FALSE(r.fetched(0).has_error()) << r.fetched(0).error().message();
+  EXPECT_EQ(Values<double>(r.fetched(0)), (std::vector<double>{9900}));
+  EXPECT_EQ(r.errors_size(), 0);
+  EXPECT_EQ(session_->num_arrays(), 1u);
+}
+
 TEST_F(SessionTest, LargeFetchIsStagedForDownload) {
   SessionOptions options;
   options.max_inline_bytes = 64;

@@ -100,6 +100,7 @@ def test_clients_killed_mid_transfer_leave_nothing(server):
     baseline = rss_bytes(pid)
     body = """
         held = [ad.zeros(64 << 20, dtype="u1") for _ in range(3)]  # 192 MiB on the server
+        assert held[-1][-1:].get()[0] == 0  # (made, not only queued)
         big = np.ones(32 << 20, dtype="u1")
         print("ready", flush=True)
         while True:  # bulk transfers both ways until killed

@@ -46,6 +46,25 @@ TEST(CpuMemoryTest, FreedLargeBlocksServeTheSameStream) {
   EXPECT_EQ(bytes, 0u);
 }
 
+TEST(CpuMemoryTest, TheNewestBlockPushesOutOlderOnesOverTheStreamsCap) {
+  // A stream keeps at most 256 MiB: a loop's 160 MiB temporary, freed
+  // after an earlier 192 MiB one, takes its place (untouched pages: cheap).
+  std::unique_ptr<Backend> backend = cpu::CreateCpuBackend(uint64_t{16} << 30);
+  std::unique_ptr<Stream> stream = *backend->CreateStream();
+  { std::shared_ptr<Buffer> b = *stream->Allocate(192 * kMiB); }
+  void* newest = nullptr;
+  {
+    std::shared_ptr<Buffer> b = *stream->Allocate(160 * kMiB);
+    newest = b->data();
+  }
+  uint64_t blocks = 0, bytes = 0;
+  stream->CachedBlocks(&blocks, &bytes);
+  EXPECT_EQ(blocks, 1u);
+  EXPECT_EQ(bytes, 160 * kMiB);
+  std::shared_ptr<Buffer> again = *stream->Allocate(160 * kMiB);
+  EXPECT_EQ(again->data(), newest);
+}
+
 TEST(CpuMemoryTest, SmallBlocksAreNotCached) {
   std::unique_ptr<Backend> backend = cpu::CreateCpuBackend(uint64_t{1} << 30);
   std::unique_ptr<Stream> stream = *backend->CreateStream();
