@@ -60,7 +60,7 @@ class CpuEvent : public Event {
 class HostPool {
  public:
   static constexpr size_t kMinBytes = size_t{1} << 20;
-  static constexpr uint64_t kMaxCachedBytes = uint64_t{256} << 20;
+  static constexpr uint64_t kMaxCachedBytes = uint64_t{1} << 30;
 
   HostPool(std::atomic<uint64_t>* backend_cached, uint64_t backend_cap)
       : backend_cached_(backend_cached), backend_cap_(backend_cap) {}
@@ -256,7 +256,7 @@ class CpuStream : public Stream {
     return CpuHistogram(a, edges, weights, out);
   }
   absl::Status Sort(const View& in, const View* out, const View* indices) override {
-    return CpuSort(in, out, indices);
+    return CpuSort(in, out, indices, [this](size_t bytes) { return Allocate(bytes); });
   }
   absl::Status Partition(const View& in, const View* out, const View* indices,
                          absl::Span<const int64_t> kth) override {

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <memory>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
 #include "backend/backend.h"
 
 namespace arrayd {
@@ -38,7 +40,12 @@ absl::Status CpuGather(const View& in, const View& index, const View& out);
 absl::Status CpuTakeChecked(const View& x, const View& index, int axis, const View& out);
 absl::Status CpuScatter(const View& values, const View& index, const View& target);
 absl::Status CpuNonzero(const View& mask, const View& out);
-absl::Status CpuSort(const View& in, const View* out, const View* indices);
+// Scratch memory of a kernel from its stream's pool (counted against the
+// quotas, reused across ops: fresh pages cost a fault and a zeroing
+// each), `bytes` uninitialized; kept while the returned buffer lives.
+using ScratchFn = absl::FunctionRef<absl::StatusOr<std::shared_ptr<Buffer>>(size_t bytes)>;
+
+absl::Status CpuSort(const View& in, const View* out, const View* indices, ScratchFn scratch);
 absl::Status CpuReduceAs(kernels::ReduceOp op, const View& in, DType as, absl::Span<const int> axes,
                          const View& out);
 absl::Status CpuWrapIndex(const View& index, int64_t n, int axis, const View& out);

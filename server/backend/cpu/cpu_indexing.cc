@@ -387,11 +387,25 @@ struct RadixKey<T, false> {
   using type = uint64_t;
 };
 
-// Scratch of RadixSortLine, kept across the lines of one sort.
+// Scratch of RadixSortLine for lines of n elements, kept across the lines
+// of one sort: each array allocated where a line first needs it.
 template <typename U>
-struct RadixScratch {
-  std::vector<U> keys, keys_tmp, bits, bits_tmp;
-  std::vector<uint32_t> pos, pos_tmp;
+class RadixScratch {
+ public:
+  enum Slot { kKeys, kKeysTmp, kBits, kBitsTmp, kPos, kPosTmp, kSlots };
+  RadixScratch(ScratchFn alloc, size_t n) : alloc_(alloc), n_(n) {}
+  template <typename E>
+  absl::StatusOr<E*> Get(Slot slot) {
+    if (slots_[slot] == nullptr) {
+      ARRAYD_ASSIGN_OR_RETURN(slots_[slot], alloc_(n_ * sizeof(E)));
+    }
+    return static_cast<E*>(slots_[slot]->data());
+  }
+
+ private:
+  ScratchFn alloc_;
+  const size_t n_;
+  std::shared_ptr<Buffer> slots_[kSlots];
 };
 
 // One line of n elements (`stride` bytes apart) sorted by the radix sort:
@@ -401,12 +415,12 @@ struct RadixScratch {
 // stays -0.0, a NaN keeps its payload); for an argsort with their
 // positions (and the values gathered by them when wanted).
 template <typename T, typename U>
-void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t* indices,
-                   RadixScratch<U>* s) {
+absl::Status RadixSortLine(const char* line, int64_t stride, int64_t n, T* out,
+                           int64_t* indices, RadixScratch<U>* s) {
+  using Slot = typename RadixScratch<U>::Slot;
   const size_t m = static_cast<size_t>(n);
-  s->keys.resize(m);
-  s->keys_tmp.resize(m);
-  U* keys = s->keys.data();
+  ARRAYD_ASSIGN_OR_RETURN(U * keys, s->template Get<U>(Slot::kKeys));
+  ARRAYD_ASSIGN_OR_RETURN(U * keys_tmp, s->template Get<U>(Slot::kKeysTmp));
   auto ordered_keys = [&] {
     bool exact = true;
     for (size_t i = 0; i < m; ++i) {
@@ -435,51 +449,45 @@ void RadixSortLine(const char* line, int64_t stride, int64_t n, T* out, int64_t*
   }
   if (indices == nullptr && exact) {
     NoPayload* none = nullptr;
-    const U* sorted = RadixSortPairs(m, keys, none, s->keys_tmp.data(), none)
-                          ? s->keys_tmp.data()
-                          : keys;
+    const U* sorted = RadixSortPairs(m, keys, none, keys_tmp, none) ? keys_tmp : keys;
     for (size_t i = 0; i < m; ++i) out[i] = FromOrderedKey<T>(sorted[i]);
-    return;
+    return absl::OkStatus();
   }
   if (indices == nullptr) {
-    s->bits.resize(m);
-    s->bits_tmp.resize(m);
-    for (size_t i = 0; i < m; ++i) std::memcpy(&s->bits[i], line + i * stride, sizeof(T));
-    const bool swapped =
-        RadixSortPairs(m, keys, s->bits.data(), s->keys_tmp.data(), s->bits_tmp.data());
-    std::memcpy(out, swapped ? s->bits_tmp.data() : s->bits.data(), m * sizeof(T));
-    return;
+    ARRAYD_ASSIGN_OR_RETURN(U * bits, s->template Get<U>(Slot::kBits));
+    ARRAYD_ASSIGN_OR_RETURN(U * bits_tmp, s->template Get<U>(Slot::kBitsTmp));
+    for (size_t i = 0; i < m; ++i) std::memcpy(&bits[i], line + i * stride, sizeof(T));
+    const bool swapped = RadixSortPairs(m, keys, bits, keys_tmp, bits_tmp);
+    std::memcpy(out, swapped ? bits_tmp : bits, m * sizeof(T));
+    return absl::OkStatus();
   }
-  s->pos.resize(m);
-  s->pos_tmp.resize(m);
-  for (size_t i = 0; i < m; ++i) s->pos[i] = static_cast<uint32_t>(i);
-  const bool swapped =
-      RadixSortPairs(m, keys, s->pos.data(), s->keys_tmp.data(), s->pos_tmp.data());
-  const uint32_t* pos = swapped ? s->pos_tmp.data() : s->pos.data();
+  ARRAYD_ASSIGN_OR_RETURN(uint32_t * pos, s->template Get<uint32_t>(Slot::kPos));
+  ARRAYD_ASSIGN_OR_RETURN(uint32_t * pos_tmp, s->template Get<uint32_t>(Slot::kPosTmp));
+  for (size_t i = 0; i < m; ++i) pos[i] = static_cast<uint32_t>(i);
+  if (RadixSortPairs(m, keys, pos, keys_tmp, pos_tmp)) pos = pos_tmp;
   for (size_t i = 0; i < m; ++i) indices[i] = pos[i];
   if (out != nullptr) {
     for (size_t i = 0; i < m; ++i) out[i] = *reinterpret_cast<const T*>(line + pos[i] * stride);
   }
+  return absl::OkStatus();
 }
 
-absl::Status CpuSort(const View& in, const View* out, const View* indices) {
+absl::Status CpuSort(const View& in, const View* out, const View* indices, ScratchFn scratch) {
   if (in.size() == 0) return absl::OkStatus();
   const int64_t n = in.ndim() == 0 ? 1 : in.shape.back();
   const int64_t lines = in.size() / n;
   // Lines of a C-contiguous view, or of a C-contiguous copy of it.
   View src = in;
-  std::vector<char> copy;
   if (!in.IsCContiguous()) {
-    copy.resize(static_cast<size_t>(in.nbytes()));
-    src.buffer = std::make_shared<Buffer>(copy.data(), copy.size(), nullptr);
+    ARRAYD_ASSIGN_OR_RETURN(src.buffer, scratch(static_cast<size_t>(in.nbytes())));
     src.offset = 0;
     src.strides = CStrides(in.shape, ItemSize(in.dtype));
     ARRAYD_RETURN_IF_ERROR(CpuCopy(in, src));
   }
-  return DispatchDType(in.dtype, [&](auto tag) {
+  return DispatchDType(in.dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     const int64_t item = sizeof(T);
-    RadixScratch<typename RadixKey<T>::type> scratch;
+    RadixScratch<typename RadixKey<T>::type> radix(scratch, static_cast<size_t>(n));
     for (int64_t line = 0; line < lines; ++line) {
       const char* row = src.data() + line * n * item;
       T* o = out == nullptr ? nullptr : reinterpret_cast<T*>(out->data()) + line * n;
@@ -487,7 +495,7 @@ absl::Status CpuSort(const View& in, const View* out, const View* indices) {
           indices == nullptr ? nullptr : reinterpret_cast<int64_t*>(indices->data()) + line * n;
       if constexpr (kRadixSortable<T>) {
         if (n <= int64_t{0xffffffff}) {
-          RadixSortLine<T>(row, item, n, o, ind, &scratch);
+          ARRAYD_RETURN_IF_ERROR(RadixSortLine<T>(row, item, n, o, ind, &radix));
           continue;
         }
       }

@@ -47,21 +47,21 @@ TEST(CpuMemoryTest, FreedLargeBlocksServeTheSameStream) {
 }
 
 TEST(CpuMemoryTest, TheNewestBlockPushesOutOlderOnesOverTheStreamsCap) {
-  // A stream keeps at most 256 MiB: a loop's 160 MiB temporary, freed
-  // after an earlier 192 MiB one, takes its place (untouched pages: cheap).
+  // A stream keeps at most 1 GiB: a loop's 640 MiB temporary, freed
+  // after an earlier 768 MiB one, takes its place (untouched pages: cheap).
   std::unique_ptr<Backend> backend = cpu::CreateCpuBackend(uint64_t{16} << 30);
   std::unique_ptr<Stream> stream = *backend->CreateStream();
-  { std::shared_ptr<Buffer> b = *stream->Allocate(192 * kMiB); }
+  { std::shared_ptr<Buffer> b = *stream->Allocate(768 * kMiB); }
   void* newest = nullptr;
   {
-    std::shared_ptr<Buffer> b = *stream->Allocate(160 * kMiB);
+    std::shared_ptr<Buffer> b = *stream->Allocate(640 * kMiB);
     newest = b->data();
   }
   uint64_t blocks = 0, bytes = 0;
   stream->CachedBlocks(&blocks, &bytes);
   EXPECT_EQ(blocks, 1u);
-  EXPECT_EQ(bytes, 160 * kMiB);
-  std::shared_ptr<Buffer> again = *stream->Allocate(160 * kMiB);
+  EXPECT_EQ(bytes, 640 * kMiB);
+  std::shared_ptr<Buffer> again = *stream->Allocate(640 * kMiB);
   EXPECT_EQ(again->data(), newest);
 }
 
