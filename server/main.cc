@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -39,6 +40,21 @@
 #include "rpc/service.h"
 #include "rpc/socket_path.h"
 #include "spdlog/spdlog.h"
+
+// gRPC sizes its thread pools by the machine's cores: on a 16-core host,
+// 16 event-engine threads and 8 of the callback API's "nexting" threads,
+// which Debian's gRPC 1.51 gives no setting for. They serve the TCP
+// clients only (same-host clients are the worker pool's), so the server
+// tells gRPC of at most kGrpcCores cores: the threads stay bounded by the
+// cores (issue 17: about twice their number in all, workers included).
+// Defined in the executable, this definition interposes libgpr's for the
+// gRPC libraries' calls; weak, so that a static gRPC's own one wins.
+constexpr unsigned kGrpcCores = 4;
+extern "C" __attribute__((weak)) unsigned gpr_cpu_num_cores(void) {
+  static const unsigned cores =
+      std::min(kGrpcCores, std::max(1u, std::thread::hardware_concurrency()));
+  return cores;
+}
 
 namespace {
 
