@@ -556,6 +556,23 @@ void SelectKth(T* a, int64_t n, int64_t k) {
   std::sort(a + lo, a + hi);
 }
 
+// out[0, n) = in[0, n) of a float type; whether one is a NaN, found on
+// the bits (an integer compare that vectorizes, in the copy's pass).
+template <typename T>
+bool CopyFindingNaN(const T* in, int64_t n, T* out) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr U kSign = U{1} << (8 * sizeof(T) - 1);
+  constexpr U kInf = static_cast<U>(sizeof(T) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
+  U nan = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    U bits;
+    std::memcpy(&bits, in + i, sizeof(T));
+    std::memcpy(out + i, &bits, sizeof(T));
+    nan |= static_cast<U>((bits & ~kSign) > kInf);
+  }
+  return nan != 0;
+}
+
 // Selection for each kth in increasing order, each within what the
 // previous one left to its right: values by SelectKth (NaNs moved last
 // first), argpartition by std::nth_element (introselect, as NumPy's).
@@ -572,8 +589,14 @@ absl::Status CpuPartition(const View& in, const View* out, const View* indices,
     for (int64_t line = 0; line < lines; ++line) {
       T* o = out == nullptr ? reinterpret_cast<T*>(scratch.data())
                             : reinterpret_cast<T*>(out->data()) + line * n;
+      bool nan = std::is_floating_point_v<T>;  // whether the line may hold a NaN
       if (in.IsCContiguous()) {
-        std::memcpy(static_cast<void*>(o), in.data() + line * n * sizeof(T), n * sizeof(T));
+        const char* from = in.data() + line * n * sizeof(T);
+        if constexpr (std::is_floating_point_v<T>) {
+          nan = CopyFindingNaN(reinterpret_cast<const T*>(from), n, o);
+        } else {
+          std::memcpy(static_cast<void*>(o), from, n * sizeof(T));
+        }
       } else {
         for (int64_t i = 0; i < n; ++i) {
           o[i] = *reinterpret_cast<const T*>(in.data() + OffsetOf(in, line * n + i));
@@ -583,7 +606,7 @@ absl::Status CpuPartition(const View& in, const View* out, const View* indices,
         int64_t end = n;  // values before end are ordered by <
         if constexpr (std::is_floating_point_v<T>) {
           // NaNs last (NumPy's order): the rest select with a plain <.
-          end = std::partition(o, o + n, [](T v) { return v == v; }) - o;
+          if (nan) end = std::partition(o, o + n, [](T v) { return v == v; }) - o;
         }
         int64_t from = 0;
         for (int64_t k : kth) {
