@@ -188,6 +188,9 @@ class ufunc:
         self._loop_text = loops.split()
         self._loops = parse_loops(loops)
         self._resolved: dict[tuple[Any, ...], tuple[np.dtype, ...]] = {}
+        # Loops reordered by follow_order: the server still picks by its
+        # own order, so calls cast the inputs to the chosen loop first.
+        self._followed = False
         # NumPy's own ufunc of that name, for __array_ufunc__ and the
         # constant answers of out-of-range comparisons (none for the ufuncs
         # of another module: scipy.special's erf, gamma, i0, ...).
@@ -218,6 +221,7 @@ class ufunc:
                 return -1
             return rank.get(self._loops[j], len(types) + j)
         order = sorted(range(len(self._loops)), key=key)
+        self._followed = self._followed or order != sorted(order)
         text = [self._loop_text[j] for j in order]
         self._loop_text = text
         self._loops = tuple(self._loops[j] for j in order)
@@ -269,7 +273,7 @@ class ufunc:
                     f"{self.__name__}() takes from {nin} to {nin + 1} "
                     f"positional arguments but {len(args)} were given")
         if (where is True and dtype is None and signature is None
-                and casting == "same_kind"):
+                and casting == "same_kind" and not self._followed):
             if nin == 2:
                 return binary(self, args[0], args[1], out)
             return unary(self, args[0], out)

@@ -445,6 +445,15 @@ def test_loops_follow_the_installed_scipys_order():
     assert uf.types == ["f->f", "d->d"]
     assert uf.resolve((np.dtype(np.int8),))[-1] == np.float32
     assert uf.resolve((np.dtype(np.int32),))[-1] == np.float64
+    # The server picks by its own order: the call casts to the loop first,
+    # so the array holds what the client says (binary ufuncs too).
+    r = uf(ad.asarray(np.array([0, 1, 2], np.int8)))
+    assert r.dtype == r.get().dtype == np.float32
+    np.testing.assert_allclose(r.get(), scipy_special.erf(np.float32([0, 1, 2])), rtol=1e-6)
+    xl = make("xlogy", 2, 1, "", "??->! dd->d ff->f", "", "scipy.special")
+    xl.follow_order(["ff->f", "dd->d"])
+    r = xl(ad.asarray(np.array([1, 2], np.int16)), ad.asarray(np.array([3, 4], np.uint8)))
+    assert r.dtype == r.get().dtype == np.float32
     with pytest.raises(TypeError):
         uf.resolve((np.dtype(np.bool_),))  # the refusal stays first
     for name in ("erf", "gamma", "gammaln", "i0e", "beta", "xlogy"):
