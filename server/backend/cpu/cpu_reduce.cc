@@ -125,11 +125,26 @@ void ReduceOne(ReduceOp op, const View& sub, char* out) {
   *reinterpret_cast<T*>(out) = Cast<T>(acc);
 }
 
+// Folds the k rows r[0..k) into acc, in row order: acc = fn(fn(acc, r0), r1)
+// and so on, each element's additions in NumPy's order. Eight rows a pass
+// load and store the accumulators an eighth as often as one row a pass, and
+// keep the loads of a row clear of the store to acc (4 KiB aliasing: a
+// row's stride of a multiple of 4 KiB put every row load behind the store
+// of the same page offset: 8.8 against NumPy's 15 GB/s).
+template <int K, typename A, typename T, typename Fn>
+void FoldRows(A* __restrict acc, const T* const* r, int64_t m, Fn fn) {
+  for (int64_t j = 0; j < m; ++j) {
+    A a = acc[j];
+    for (int k = 0; k < K; ++k) a = fn(a, Cast<A>(r[k][j]));
+    acc[j] = a;
+  }
+}
+
 // Sum, prod, min or max over outer axes when the kept elements are
 // contiguous in the input and the output (a C-order matrix summed over
-// axis 0): one pass over the input in memory order, updating a row of
-// accumulators per reduced position (NumPy's order of additions). False
-// when the layout is not that one.
+// axis 0): one pass over the input in memory order, folding the reduced
+// positions' rows into a row of accumulators eight at a time (NumPy's order
+// of additions). False when the layout is not that one.
 template <typename T>
 bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& out) {
   if (op == ReduceOp::kAll || op == ReduceOp::kAny || reduced.size() == 0) return false;
@@ -140,11 +155,24 @@ bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& 
   if (shape.size() != 1 || shape[0] < 2 || strides[0][0] != item || strides[1][0] != item) {
     return false;
   }
-  using A = typename Acc<T>::type;
+  // NumPy's row by row fold accumulates in the output: float16 and
+  // complex64 round at every step, as its add loop does.
+  using A = T;
+  constexpr int kRows = 8;
   const int64_t m = shape[0];
   std::unique_ptr<A[]> acc(new A[static_cast<size_t>(m)]);  // not vector<bool>
   bool first = true;
   auto fold = [&](auto fn) {
+    const T* rows[kRows];
+    int held = 0;
+    auto flush = [&] {
+      if (held == kRows) {
+        FoldRows<kRows>(acc.get(), rows, m, fn);
+      } else {
+        for (int k = 0; k < held; ++k) FoldRows<1>(acc.get(), rows + k, m, fn);
+      }
+      held = 0;
+    };
     ForEachElement<1>({&reduced}, [&](const std::array<char*, 1>& p) {
       const T* row = reinterpret_cast<const T*>(p[0]);
       if (first) {
@@ -152,8 +180,10 @@ bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& 
         first = false;
         return;
       }
-      for (int64_t j = 0; j < m; ++j) acc[j] = fn(acc[j], Cast<A>(row[j]));
+      rows[held++] = row;
+      if (held == kRows) flush();
     });
+    flush();
   };
   WithFoldOp(op, fold);
   T* o = reinterpret_cast<T*>(out.data());
