@@ -62,6 +62,24 @@ def test_sort_of_a_large_row_and_many_rows():
     check(ad.sort(ad.asarray(y), axis=0), np.sort(y, axis=0))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint16"])
+def test_sort_of_lines_beyond_the_caches_bit_for_bit(dtype):
+    # Lines of a million elements and more are scattered a cache line at a
+    # time on the CPU backend: an odd length (partial lines at every
+    # digit's ends), a payload (NaNs and -0.0 sort with their bits; the
+    # argsort's positions) and many equal keys.
+    rng = np.random.default_rng(5)
+    n = (1 << 20) + 12345
+    x = (rng.standard_normal(n) * 1000).astype(dtype)
+    if x.dtype.kind == "f":
+        x[::1001] = np.nan
+        x[5::777] = -0.0
+    got = ad.sort(ad.asarray(x)).get()
+    assert got.tobytes() == np.sort(x, kind="stable").tobytes()
+    np.testing.assert_array_equal(ad.argsort(ad.asarray(x), kind="stable").get(),
+                                  np.argsort(x, kind="stable"))
+
+
 def test_sort_of_views_empty_and_0d():
     x = np.arange(60, dtype=np.float32)[::-1].reshape(6, 10)
     check(ad.sort(ad.asarray(x).T), np.sort(x.T))

@@ -3,10 +3,16 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <type_traits>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "absl/strings/str_cat.h"
 #include "backend/cpu/cpu_backend.h"
@@ -328,20 +334,94 @@ T FromOrderedKey(U key) {  // OrderedKey's inverse where KeyIsExact
 // No payload: RadixSortPairs moves the keys alone.
 struct NoPayload {};
 
+// One LSD pass of a line too long for the caches (keys of many megabytes):
+// each element goes to its digit's cache-line buffer, and a full line goes
+// out at once by non-temporal stores (four 16-byte SSE2 stores, combined
+// into one line write without first reading it). Stores to 256 or 2048
+// destinations at once took ~3.7 ns an element where the core's line-fill
+// buffers ran out; a line a store: ~1.8 ns, a 2^24 float32 sort 207 ->
+// ~120 ms on the development machine. `at` holds each digit's first output
+// position; the line buffers are `kbuf` and `pbuf`. The outputs are 64-byte
+// aligned (the caller checks).
+template <int kBits, typename U, typename P>
+void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* payload_out,
+                    int shift, uint32_t* at, U* kbuf, P* pbuf) {
+  constexpr uint32_t kMask = (1u << kBits) - 1;
+  constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
+  constexpr uint32_t kLine = 64 / sizeof(U);  // keys a line; payloads as many
+  std::vector<uint32_t> start(at, at + (size_t{1} << kBits));
+  // Writes the kLine elements ending at position `last` (kLine-aligned),
+  // some of which may precede the digit's start (rewritten below).
+  auto store = [](const void* from, void* to, size_t bytes) {
+#if defined(__SSE2__)
+    const __m128i* f = static_cast<const __m128i*>(from);
+    __m128i* t = static_cast<__m128i*>(to);
+    for (size_t i = 0; i < bytes / 16; ++i) _mm_stream_si128(t + i, _mm_load_si128(f + i));
+#else
+    std::memcpy(to, from, bytes);
+#endif
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const U k = keys[i];
+    const uint32_t d = (k >> shift) & kMask;
+    const uint32_t to = at[d]++;
+    const uint32_t slot = to % kLine;
+    kbuf[d * kLine + slot] = k;
+    if constexpr (kPayload) pbuf[d * kLine + slot] = payload[i];
+    if (slot == kLine - 1) {
+      const uint32_t first = to - (kLine - 1);
+      store(kbuf + d * kLine, keys_out + first, sizeof(U) * kLine);
+      if constexpr (kPayload) store(pbuf + d * kLine, payload_out + first, sizeof(P) * kLine);
+    }
+  }
+#if defined(__SSE2__)
+  _mm_sfence();  // the streamed lines before the ordinary stores below
+#endif
+  // Each digit's last partial line, and its first line's own part where
+  // the first full line it streamed began before it (the digit before
+  // rewrote nothing there: only its own tail, which comes first here).
+  for (size_t d = 0; d < start.size(); ++d) {
+    const uint32_t begin = start[d], end = at[d];
+    const uint32_t tail = std::max(begin, end - end % kLine);
+    for (uint32_t to = tail; to < end; ++to) {
+      keys_out[to] = kbuf[d * kLine + to % kLine];
+      if constexpr (kPayload) payload_out[to] = pbuf[d * kLine + to % kLine];
+    }
+  }
+}
+
 // A stable LSD radix sort of n < 2^32 `keys` with a payload each
 // (P = NoPayload: none) by kBits-bit digits: the histograms of every digit
 // are counted in one pass first, and digits all keys share are skipped.
 // `keys_tmp` and `payload_tmp` are scratch of the same sizes; returns
 // whether the results ended in the scratch (the buffers swap each pass).
+// Lines beyond the caches whose buffers are 64-byte aligned are scattered
+// by ScatterByLines.
 template <int kBits, typename U, typename P>
 bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp) {
   constexpr int kDigits = (8 * static_cast<int>(sizeof(U)) + kBits - 1) / kBits;
-  constexpr uint32_t kMask = (1u << kBits) - 1;
+  constexpr size_t kBuckets = size_t{1} << kBits;
+  constexpr uint32_t kMask = kBuckets - 1;
   constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
-  std::vector<std::array<uint32_t, size_t{1} << kBits>> count(kDigits);
+  std::vector<std::array<uint32_t, kBuckets>> count(kDigits);
   for (size_t i = 0; i < n; ++i) {
     const U k = keys[i];
     for (int d = 0; d < kDigits; ++d) ++count[d][(k >> (kBits * d)) & kMask];
+  }
+  auto aligned = [](const void* p) { return p == nullptr || reinterpret_cast<uintptr_t>(p) % 64 == 0; };
+  const bool by_lines = n >= (size_t{1} << 20) && aligned(keys) && aligned(keys_tmp) &&
+                        (!kPayload || (aligned(payload) && aligned(payload_tmp)));
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  std::unique_ptr<U, Free> kbuf;
+  std::unique_ptr<P, Free> pbuf;
+  if (by_lines) {
+    constexpr size_t kLine = 64 / sizeof(U);
+    kbuf.reset(static_cast<U*>(std::aligned_alloc(64, kBuckets * kLine * sizeof(U))));
+    if constexpr (kPayload) {
+      pbuf.reset(static_cast<P*>(std::aligned_alloc(64, kBuckets * kLine * sizeof(P))));
+    }
   }
   bool swapped = false;
   for (int d = 0; d < kDigits; ++d) {
@@ -354,10 +434,15 @@ bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp)
       v = at;
       at += here;
     }
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t to = c[(keys[i] >> shift) & kMask]++;
-      keys_tmp[to] = keys[i];
-      if constexpr (kPayload) payload_tmp[to] = payload[i];
+    if (kbuf != nullptr && (!kPayload || pbuf != nullptr)) {
+      ScatterByLines<kBits>(n, keys, payload, keys_tmp, payload_tmp, shift, c.data(), kbuf.get(),
+                            pbuf.get());
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t to = c[(keys[i] >> shift) & kMask]++;
+        keys_tmp[to] = keys[i];
+        if constexpr (kPayload) payload_tmp[to] = payload[i];
+      }
     }
     std::swap(keys, keys_tmp);
     if constexpr (kPayload) std::swap(payload, payload_tmp);
