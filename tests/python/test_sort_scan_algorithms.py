@@ -80,6 +80,22 @@ def test_sort_of_lines_beyond_the_caches_bit_for_bit(dtype):
                                   np.argsort(x, kind="stable"))
 
 
+def test_sort_of_rows_within_a_narrow_range():
+    # Rows that the caches hold are sorted on the bits in which their
+    # smallest and largest keys differ (11-bit digits where that saves
+    # passes): mixed signs within 2^40, rows of one value, rows of two.
+    rng = np.random.default_rng(6)
+    x = rng.integers(-1 << 40, 1 << 40, (6, 4096))
+    x[1] = 7
+    x[2] = 7
+    x[2, 100] = -7
+    x[3] = rng.integers(-3, 3, 4096)
+    for a in (x, x.astype(np.int32), (x % 1000).astype(np.uint16)):
+        check(ad.sort(ad.asarray(a), axis=1), np.sort(a, axis=1))
+        check(ad.argsort(ad.asarray(a), axis=1, kind="stable"),
+              np.argsort(a, axis=1, kind="stable"))
+
+
 def test_sort_of_views_empty_and_0d():
     x = np.arange(60, dtype=np.float32)[::-1].reshape(6, 10)
     check(ad.sort(ad.asarray(x).T), np.sort(x.T))

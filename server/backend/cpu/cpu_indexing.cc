@@ -345,7 +345,7 @@ struct NoPayload {};
 // aligned (the caller checks).
 template <int kBits, typename U, typename P>
 void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* payload_out,
-                    int shift, uint32_t* at, U* kbuf, P* pbuf) {
+                    U low, int shift, uint32_t* at, U* kbuf, P* pbuf) {
   constexpr uint32_t kMask = (1u << kBits) - 1;
   constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
   constexpr uint32_t kLine = 64 / sizeof(U);  // keys a line; payloads as many
@@ -363,7 +363,7 @@ void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* p
   };
   for (size_t i = 0; i < n; ++i) {
     const U k = keys[i];
-    const uint32_t d = (k >> shift) & kMask;
+    const uint32_t d = static_cast<U>(k - low) >> shift & kMask;
     const uint32_t to = at[d]++;
     const uint32_t slot = to % kLine;
     kbuf[d * kLine + slot] = k;
@@ -390,24 +390,41 @@ void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* p
   }
 }
 
+// The histograms of the `digits` lowest kBits-bit digits of keys less
+// `low`, in one pass: the count of digits a compile-time constant (kD, the
+// most there can be, down to `digits`), so that the loop over them unrolls.
+template <int kBits, int kD, typename U, typename Counts>
+void CountDigits(int digits, size_t n, const U* keys, U low, Counts& count) {
+  if constexpr (kD > 1) {
+    if (digits < kD) return CountDigits<kBits, kD - 1>(digits, n, keys, low, count);
+  }
+  constexpr uint32_t kMask = (1u << kBits) - 1;
+  for (size_t i = 0; i < n; ++i) {
+    const U k = static_cast<U>(keys[i] - low);
+    for (int d = 0; d < kD; ++d) ++count[d][k >> (kBits * d) & kMask];
+  }
+}
+
 // A stable LSD radix sort of n < 2^32 `keys` with a payload each
-// (P = NoPayload: none) by kBits-bit digits: the histograms of every digit
-// are counted in one pass first, and digits all keys share are skipped.
-// `keys_tmp` and `payload_tmp` are scratch of the same sizes; returns
-// whether the results ended in the scratch (the buffers swap each pass).
-// Lines beyond the caches whose buffers are 64-byte aligned are scattered
-// by ScatterByLines.
+// (P = NoPayload: none) by kBits-bit digits of the key less the smallest,
+// `low`, whose `bits` lowest bits are all that vary: the histograms of
+// every digit are counted in one pass first, and digits all keys share are
+// skipped. `keys_tmp` and `payload_tmp` are scratch of the same sizes;
+// returns whether the results ended in the scratch (the buffers swap each
+// pass). Lines beyond the caches whose buffers are 64-byte aligned are
+// scattered by ScatterByLines.
 template <int kBits, typename U, typename P>
-bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp) {
-  constexpr int kDigits = (8 * static_cast<int>(sizeof(U)) + kBits - 1) / kBits;
+bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp, U low,
+                     int bits) {
   constexpr size_t kBuckets = size_t{1} << kBits;
   constexpr uint32_t kMask = kBuckets - 1;
   constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
-  std::vector<std::array<uint32_t, kBuckets>> count(kDigits);
-  for (size_t i = 0; i < n; ++i) {
-    const U k = keys[i];
-    for (int d = 0; d < kDigits; ++d) ++count[d][(k >> (kBits * d)) & kMask];
-  }
+  const int digits = (bits + kBits - 1) / kBits;
+  auto digit = [low](U k, int shift) -> uint32_t {
+    return static_cast<U>(k - low) >> shift & kMask;
+  };
+  std::vector<std::array<uint32_t, kBuckets>> count(static_cast<size_t>(digits));
+  CountDigits<kBits, (8 * sizeof(U) + kBits - 1) / kBits>(digits, n, keys, low, count);
   auto aligned = [](const void* p) { return p == nullptr || reinterpret_cast<uintptr_t>(p) % 64 == 0; };
   const bool by_lines = n >= (size_t{1} << 20) && aligned(keys) && aligned(keys_tmp) &&
                         (!kPayload || (aligned(payload) && aligned(payload_tmp)));
@@ -424,10 +441,10 @@ bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp)
     }
   }
   bool swapped = false;
-  for (int d = 0; d < kDigits; ++d) {
+  for (int d = 0; d < digits; ++d) {
     auto& c = count[d];
     const int shift = kBits * d;
-    if (c[(keys[0] >> shift) & kMask] == n) continue;  // one digit: nothing moves
+    if (c[digit(keys[0], shift)] == n) continue;  // one digit: nothing moves
     uint32_t at = 0;
     for (uint32_t& v : c) {
       const uint32_t here = v;
@@ -435,11 +452,11 @@ bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp)
       at += here;
     }
     if (kbuf != nullptr && (!kPayload || pbuf != nullptr)) {
-      ScatterByLines<kBits>(n, keys, payload, keys_tmp, payload_tmp, shift, c.data(), kbuf.get(),
-                            pbuf.get());
+      ScatterByLines<kBits>(n, keys, payload, keys_tmp, payload_tmp, low, shift, c.data(),
+                            kbuf.get(), pbuf.get());
     } else {
       for (size_t i = 0; i < n; ++i) {
-        const uint32_t to = c[(keys[i] >> shift) & kMask]++;
+        const uint32_t to = c[digit(keys[i], shift)]++;
         keys_tmp[to] = keys[i];
         if constexpr (kPayload) payload_tmp[to] = payload[i];
       }
@@ -451,15 +468,36 @@ bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp)
   return swapped;
 }
 
-// RadixSortDigits with 11-bit digits for long lines of wide keys (3 passes
-// for 32-bit keys instead of 4, 6 for 64-bit instead of 8), else 8-bit
-// ones (short lines: the histograms would outweigh the keys).
+// RadixSortDigits over the range of the keys (the bits in which the
+// smallest and the largest differ: keys within 2^41 of each other take 41
+// bits, not 64). 11-bit digits for long lines of wide keys (3 passes for
+// 32-bit keys instead of 4), and for shorter lines where they save two
+// passes or more (4 for a 41-bit range instead of 6: int64 rows of 4096,
+// 252 -> 145 ms); else 8-bit ones (the histograms would outweigh the
+// keys).
+// The range is found on lines that the caches hold (the keys were just
+// written): a pass over a long line's memory cost a 2^24 float32 sort more
+// than a third of its time, and the skipped digits serve those anyway.
 template <typename U, typename P>
 bool RadixSortPairs(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp) {
-  if (sizeof(U) >= 4 && n >= (size_t{1} << 16)) {
-    return RadixSortDigits<11>(n, keys, payload, keys_tmp, payload_tmp);
+  if (n < 2) return false;
+  U low = 0;
+  int bits = 8 * sizeof(U);
+  if (n < (size_t{1} << 16)) {
+    U high = keys[0];
+    low = keys[0];
+    for (size_t i = 1; i < n; ++i) {
+      low = std::min(low, keys[i]);
+      high = std::max(high, keys[i]);
+    }
+    if (low == high) return false;
+    bits = 0;
+    for (U span = static_cast<U>(high - low); span != 0; span >>= 1) ++bits;
   }
-  return RadixSortDigits<8>(n, keys, payload, keys_tmp, payload_tmp);
+  const bool wide = sizeof(U) >= 4 && (n >= (size_t{1} << 16) ||
+                                       (n >= 2048 && (bits + 10) / 11 + 2 <= (bits + 7) / 8));
+  if (wide) return RadixSortDigits<11>(n, keys, payload, keys_tmp, payload_tmp, low, bits);
+  return RadixSortDigits<8>(n, keys, payload, keys_tmp, payload_tmp, low, bits);
 }
 
 // OrderedKey's type (complex: none; a placeholder).
