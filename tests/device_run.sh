@@ -35,7 +35,9 @@ mkdir -p "$ARRAYD_KERNEL_CACHE"
 # archive, beside the kernel cache and the benchmark's results.
 logs=$(mktemp -d)
 finish() {
-  tar -C "$ARRAYD_KERNEL_CACHE" -cJf "$out/kernels.tar.xz" . 2>/dev/null
+  # xz on every core: a single-threaded xz of some hundred MiB of cubins
+  # outlived a call's limit, and the cache came back truncated.
+  tar -C "$ARRAYD_KERNEL_CACHE" -c . 2>/dev/null | xz -2 -T0 > "$out/kernels.tar.xz"
   tar -C "$logs" -czf "$out/logs-${what//+/_}.tar.gz" . 2>/dev/null
 }
 trap finish EXIT
