@@ -334,6 +334,13 @@ T FromOrderedKey(U key) {  // OrderedKey's inverse where KeyIsExact
 // No payload: RadixSortPairs moves the keys alone.
 struct NoPayload {};
 
+// The kBits-bit digit of key k less `low` (the smallest key of the line)
+// at bit `shift`.
+template <int kBits, typename U>
+uint32_t DigitOf(U k, U low, int shift) {
+  return static_cast<U>(k - low) >> shift & ((1u << kBits) - 1);
+}
+
 // One LSD pass of a line too long for the caches (keys of many megabytes):
 // each element goes to its digit's cache-line buffer, and a full line goes
 // out at once by non-temporal stores (four 16-byte SSE2 stores, combined
@@ -346,12 +353,11 @@ struct NoPayload {};
 template <int kBits, typename U, typename P>
 void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* payload_out,
                     U low, int shift, uint32_t* at, U* kbuf, P* pbuf) {
-  constexpr uint32_t kMask = (1u << kBits) - 1;
   constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
   constexpr uint32_t kLine = 64 / sizeof(U);  // keys a line; payloads as many
   std::vector<uint32_t> start(at, at + (size_t{1} << kBits));
-  // Writes the kLine elements ending at position `last` (kLine-aligned),
-  // some of which may precede the digit's start (rewritten below).
+  // Streams a full line buffer out; its first elements may precede the
+  // digit's start (those positions are rewritten below).
   auto store = [](const void* from, void* to, size_t bytes) {
 #if defined(__SSE2__)
     const __m128i* f = static_cast<const __m128i*>(from);
@@ -363,7 +369,7 @@ void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* p
   };
   for (size_t i = 0; i < n; ++i) {
     const U k = keys[i];
-    const uint32_t d = static_cast<U>(k - low) >> shift & kMask;
+    const uint32_t d = DigitOf<kBits>(k, low, shift);
     const uint32_t to = at[d]++;
     const uint32_t slot = to % kLine;
     kbuf[d * kLine + slot] = k;
@@ -377,9 +383,9 @@ void ScatterByLines(size_t n, const U* keys, const P* payload, U* keys_out, P* p
 #if defined(__SSE2__)
   _mm_sfence();  // the streamed lines before the ordinary stores below
 #endif
-  // Each digit's last partial line, and its first line's own part where
-  // the first full line it streamed began before it (the digit before
-  // rewrote nothing there: only its own tail, which comes first here).
+  // Each digit's last partial line, in ordinary stores after the streamed
+  // ones: that rewrites the positions a later digit's first streamed line
+  // covered before its start, whose buffer held no values for them.
   for (size_t d = 0; d < start.size(); ++d) {
     const uint32_t begin = start[d], end = at[d];
     const uint32_t tail = std::max(begin, end - end % kLine);
@@ -398,10 +404,9 @@ void CountDigits(int digits, size_t n, const U* keys, U low, Counts& count) {
   if constexpr (kD > 1) {
     if (digits < kD) return CountDigits<kBits, kD - 1>(digits, n, keys, low, count);
   }
-  constexpr uint32_t kMask = (1u << kBits) - 1;
   for (size_t i = 0; i < n; ++i) {
-    const U k = static_cast<U>(keys[i] - low);
-    for (int d = 0; d < kD; ++d) ++count[d][k >> (kBits * d) & kMask];
+    const U k = keys[i];
+    for (int d = 0; d < kD; ++d) ++count[d][DigitOf<kBits>(k, low, kBits * d)];
   }
 }
 
@@ -417,12 +422,9 @@ template <int kBits, typename U, typename P>
 bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp, U low,
                      int bits) {
   constexpr size_t kBuckets = size_t{1} << kBits;
-  constexpr uint32_t kMask = kBuckets - 1;
   constexpr bool kPayload = !std::is_same_v<P, NoPayload>;
   const int digits = (bits + kBits - 1) / kBits;
-  auto digit = [low](U k, int shift) -> uint32_t {
-    return static_cast<U>(k - low) >> shift & kMask;
-  };
+  auto digit = [low](U k, int shift) { return DigitOf<kBits>(k, low, shift); };
   std::vector<std::array<uint32_t, kBuckets>> count(static_cast<size_t>(digits));
   CountDigits<kBits, (8 * sizeof(U) + kBits - 1) / kBits>(digits, n, keys, low, count);
   auto aligned = [](const void* p) { return p == nullptr || reinterpret_cast<uintptr_t>(p) % 64 == 0; };
@@ -470,14 +472,13 @@ bool RadixSortDigits(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp,
 
 // RadixSortDigits over the range of the keys (the bits in which the
 // smallest and the largest differ: keys within 2^41 of each other take 41
-// bits, not 64). 11-bit digits for long lines of wide keys (3 passes for
-// 32-bit keys instead of 4), and for shorter lines where they save two
-// passes or more (4 for a 41-bit range instead of 6: int64 rows of 4096,
-// 252 -> 145 ms); else 8-bit ones (the histograms would outweigh the
-// keys).
-// The range is found on lines that the caches hold (the keys were just
-// written): a pass over a long line's memory cost a 2^24 float32 sort more
-// than a third of its time, and the skipped digits serve those anyway.
+// bits, not 64). The range is found on lines that the caches hold (the
+// keys were just written); on a long line that pass over memory cost a
+// 2^24 float32 sort a third of its time, and the skipped digits serve it.
+// 11-bit digits for long lines of wide keys (3 passes for 32-bit keys
+// instead of 4), and for shorter lines where they save two passes or more
+// (4 for a 41-bit range instead of 6: int64 rows of 4096, 252 -> 145 ms);
+// else 8-bit ones (the histograms would outweigh the keys).
 template <typename U, typename P>
 bool RadixSortPairs(size_t n, U* keys, P* payload, U* keys_tmp, P* payload_tmp) {
   if (n < 2) return false;

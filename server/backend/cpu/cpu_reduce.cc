@@ -1,4 +1,5 @@
 // CPU reductions: sum, prod, min, max, all, any along axes, and argmin/argmax.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -19,9 +20,10 @@ using kernels::Cast;
 using kernels::DispatchDType;
 using kernels::ReduceOp;
 
-// Accumulate half in float (as NumPy), float in float (NumPy's pairwise
-// sum of contiguous values below, its row by row sum over outer axes);
-// integers wrap in their own type, as NumPy's do.
+// The accumulator of a reduction over contiguous values: half in float (as
+// NumPy's pairwise sum), float in float; integers wrap in their own type,
+// as NumPy's do. (The row by row fold over outer axes, ReduceRows,
+// accumulates in the element type itself, as NumPy's does.)
 template <typename T> struct Acc { using type = T; };
 template <> struct Acc<kernels::Half> { using type = float; };
 template <> struct Acc<kernels::c64> { using type = kernels::c128; };
@@ -131,11 +133,11 @@ void ReduceOne(ReduceOp op, const View& sub, char* out) {
 // keep the loads of a row clear of the store to acc (4 KiB aliasing: a
 // row's stride of a multiple of 4 KiB put every row load behind the store
 // of the same page offset: 8.8 against NumPy's 15 GB/s).
-template <int K, typename A, typename T, typename Fn>
-void FoldRows(A* __restrict acc, const T* const* r, int64_t m, Fn fn) {
+template <int K, typename T, typename Fn>
+void FoldRows(T* __restrict acc, const T* const* r, int64_t m, Fn fn) {
   for (int64_t j = 0; j < m; ++j) {
-    A a = acc[j];
-    for (int k = 0; k < K; ++k) a = fn(a, Cast<A>(r[k][j]));
+    T a = acc[j];
+    for (int k = 0; k < K; ++k) a = fn(a, r[k][j]);
     acc[j] = a;
   }
 }
@@ -155,12 +157,11 @@ bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& 
   if (shape.size() != 1 || shape[0] < 2 || strides[0][0] != item || strides[1][0] != item) {
     return false;
   }
-  // NumPy's row by row fold accumulates in the output: float16 and
-  // complex64 round at every step, as its add loop does.
-  using A = T;
+  // NumPy's row by row fold accumulates in the output's dtype: float16
+  // and complex64 round at every step, as its add loop does.
   constexpr int kRows = 8;
   const int64_t m = shape[0];
-  std::unique_ptr<A[]> acc(new A[static_cast<size_t>(m)]);  // not vector<bool>
+  std::unique_ptr<T[]> acc(new T[static_cast<size_t>(m)]);  // not vector<bool>
   bool first = true;
   auto fold = [&](auto fn) {
     const T* rows[kRows];
@@ -176,7 +177,7 @@ bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& 
     ForEachElement<1>({&reduced}, [&](const std::array<char*, 1>& p) {
       const T* row = reinterpret_cast<const T*>(p[0]);
       if (first) {
-        for (int64_t j = 0; j < m; ++j) acc[j] = Cast<A>(row[j]);
+        std::copy(row, row + m, acc.get());
         first = false;
         return;
       }
@@ -186,8 +187,7 @@ bool ReduceRows(ReduceOp op, const View& kept, const View& reduced, const View& 
     flush();
   };
   WithFoldOp(op, fold);
-  T* o = reinterpret_cast<T*>(out.data());
-  for (int64_t j = 0; j < m; ++j) o[j] = Cast<T>(acc[j]);
+  std::copy(acc.get(), acc.get() + m, reinterpret_cast<T*>(out.data()));
   return true;
 }
 
