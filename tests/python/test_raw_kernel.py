@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -356,3 +357,41 @@ extern "C" __global__ void poke(long long address) { *(volatile int*)address = 1
             proc.terminate()
             proc.wait(10)
     _connect.current()  # the default session is untouched
+
+
+_COMPILE_AT = r'''
+import sys, time
+import arrayd as ad
+s = ad.connect(sys.argv[1], default=False)
+with s:
+    module = ad.RawModule(code=sys.argv[3])
+    while time.time() < float(sys.argv[2]):
+        pass
+    module.compile()
+    print(module.origin)
+s.close()
+'''
+
+
+def test_two_servers_on_one_cache_compile_a_module_once(gpu):
+    # Two server processes miss the same file at the same moment: one
+    # compiles, the other waits on the file's lock and loads its result.
+    source = ADD + f"// {time.time_ns()} two servers\n"
+    with tempfile.TemporaryDirectory() as cache, \
+            tempfile.TemporaryDirectory() as dir_a, \
+            tempfile.TemporaryDirectory() as dir_b:
+        servers = [_start(cache, dir_a), _start(cache, dir_b)]
+        try:
+            start = time.time() + 3.0
+            env = dict(os.environ, PYTHONPATH=str(Path(ad.__file__).parents[1]))
+            clients = [subprocess.Popen([sys.executable, "-c", _COMPILE_AT, address,
+                                         str(start), source], env=env,
+                                        stdout=subprocess.PIPE, text=True)
+                       for _, address in servers]
+            origins = sorted(c.communicate(timeout=120)[0].strip() for c in clients)
+            assert [c.returncode for c in clients] == [0, 0]
+            assert origins == ["compiled", "disk cache"]
+        finally:
+            for proc, _ in servers:
+                proc.terminate()
+                proc.wait(10)

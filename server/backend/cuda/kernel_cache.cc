@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <nvrtc.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -108,6 +110,35 @@ void WriteCacheFile(const std::string& dir, const std::string& name, const std::
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
+
+// Held while one server process compiles a kernel for the disk cache:
+// another process that misses the same file waits here, then finds it on
+// disk, instead of compiling it too (test workers, each with a server,
+// compiled every kernel once each: 12 compiles of a second or more on a
+// cold cache). flock(2) is released when its holder exits, so a crashed
+// compile blocks no one; without a lock file (read-only cache) it is a
+// no-op. The lock files (empty) stay: removing one while another process
+// waits on it would let a third take a fresh one beside it.
+class DiskCompileLock {
+ public:
+  DiskCompileLock(const std::string& dir, const std::string& name) {
+    if (dir.empty()) return;
+    MakeDirs(dir);
+    fd_ = open(absl::StrCat(dir, "/", name, ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ >= 0) {
+      while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~DiskCompileLock() {
+    if (fd_ >= 0) close(fd_);  // releases the lock
+  }
+  DiskCompileLock(const DiskCompileLock&) = delete;
+  DiskCompileLock& operator=(const DiskCompileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 // NVRTC's log of `prog`, without its trailing NULs and newlines.
 std::string ProgramLog(nvrtcProgram prog) {
@@ -387,15 +418,25 @@ absl::StatusOr<std::shared_ptr<CudaModule>> KernelCache::GetUserModule(const Ker
   std::string data, blob;
   const std::string path = absl::StrCat(disk_dir_, "/", hash, ".cubin");
   *origin = ModuleOrigin::kCompiled;
+  std::optional<DiskCompileLock> disk_lock;  // held through the compile and the write
   if (given) {
     m.image = spec.image;
     // PTX is text that cuModuleLoadData reads up to its NUL.
     if (m.image.back() != '\0' && m.image.find('\0') == std::string::npos) m.image.push_back('\0');
-  } else if (!disk_dir_.empty() && ReadFile(path, &data) && ParseCacheFile(data, key, &blob) &&
-             UnpackModule(blob, &m)) {
-    *origin = ModuleOrigin::kDiskCache;
-    Metrics().kernel_disk_hits.fetch_add(1);
   } else {
+    // On disk, before the compile lock and under it, as LoadOrCompile.
+    auto from_disk = [&] {
+      m = CompiledModule();
+      return !disk_dir_.empty() && ReadFile(path, &data) && ParseCacheFile(data, key, &blob) &&
+             UnpackModule(blob, &m);
+    };
+    if (!from_disk()) disk_lock.emplace(disk_dir_, hash + ".cubin");
+    if (!disk_lock.has_value() || from_disk()) {
+      *origin = ModuleOrigin::kDiskCache;
+      Metrics().kernel_disk_hits.fetch_add(1);
+    }
+  }
+  if (*origin == ModuleOrigin::kCompiled && !given) {
     m = CompiledModule();
     absl::StatusOr<CompiledModule> compiled = CompileUserModule(spec, arch_);
     CountCompile(start);
@@ -451,16 +492,21 @@ absl::StatusOr<std::string> KernelCache::LoadOrCompile(const std::string& source
   // The key covers everything the CUBIN depends on.
   const std::string key = absl::StrCat(arch_, "\nnvrtc ", NvrtcVersion(), "\n", source);
   const std::string file = HexHash(key) + ".cubin";
-  if (!disk_dir_.empty()) {
+  // On disk: read before the lock (the common case, a hit) and again under
+  // it (another server process may have compiled it meanwhile).
+  auto from_disk = [&](bool warn) -> std::optional<std::string> {
     std::string data, cubin;
-    if (ReadFile(absl::StrCat(disk_dir_, "/", file), &data)) {
-      if (ParseCacheFile(data, key, &cubin)) {
-        Metrics().kernel_disk_hits.fetch_add(1);
-        return cubin;
-      }
-      SPDLOG_WARN("kernel disk cache: ignoring unreadable or stale {}/{}", disk_dir_, file);
+    if (disk_dir_.empty() || !ReadFile(absl::StrCat(disk_dir_, "/", file), &data)) return {};
+    if (!ParseCacheFile(data, key, &cubin)) {
+      if (warn) SPDLOG_WARN("kernel disk cache: ignoring unreadable or stale {}/{}", disk_dir_, file);
+      return {};
     }
-  }
+    Metrics().kernel_disk_hits.fetch_add(1);
+    return cubin;
+  };
+  if (auto hit = from_disk(false)) return *std::move(hit);
+  DiskCompileLock lock(disk_dir_, file);
+  if (auto hit = from_disk(true)) return *std::move(hit);
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::string> cubin = CompileToCubin(source, arch_);
   CountCompile(start);
