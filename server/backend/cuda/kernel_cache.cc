@@ -498,7 +498,8 @@ absl::StatusOr<std::string> KernelCache::LoadOrCompile(const std::string& source
     std::string data, cubin;
     if (disk_dir_.empty() || !ReadFile(absl::StrCat(disk_dir_, "/", file), &data)) return {};
     if (!ParseCacheFile(data, key, &cubin)) {
-      if (warn) SPDLOG_WARN("kernel disk cache: ignoring unreadable or stale {}/{}", disk_dir_, file);
+      if (warn)
+        SPDLOG_WARN("kernel disk cache: ignoring unreadable or stale {}/{}", disk_dir_, file);
       return {};
     }
     Metrics().kernel_disk_hits.fetch_add(1);
